@@ -1,0 +1,47 @@
+import { compileCodes } from './catalog-compile.js';
+import { runCodes } from './catalog-run.js';
+import { schemaCodes } from './catalog-schema.js';
+import { sourceCodes } from './catalog-source.js';
+import type { CatalogEntry, ErrorClass, Location } from './types.js';
+
+export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
+export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
+
+/**
+ * The one catalog of engine error codes: a phase letter and a number, each with a template.
+ * The phase files are split only so that each stage owns its own codes; this object is the catalog.
+ */
+export const catalog = { ...sourceCodes, ...schemaCodes, ...compileCodes, ...runCodes } as const;
+export type ErrorCode = keyof typeof catalog;
+
+/** Fills a template's {name} placeholders; unknown placeholders are left as they are. */
+export function formatTemplate(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/** An error from the catalog, carrying its code, its location and the params that filled the template. */
+export class RecipeError extends Error {
+  readonly code: ErrorCode;
+  readonly class: ErrorClass;
+  readonly location: Location | undefined;
+  readonly params: Record<string, unknown>;
+
+  constructor(code: ErrorCode, params: Record<string, unknown> = {}, location?: Location, options?: ErrorOptions) {
+    const entry: CatalogEntry = catalog[code];
+    super(formatTemplate(entry.template, params), options);
+    this.name = 'RecipeError';
+    this.code = code;
+    this.class = entry.class;
+    this.location = location;
+    this.params = params;
+  }
+}
+
+/** FILE:LINE:COL prefix for a location, as editors and CI annotations expect. */
+export function formatLocation(loc: Location | undefined): string {
+  if (!loc?.file) return '';
+  if (loc.line === undefined) return `${loc.file}: `;
+  return `${loc.file}:${loc.line}:${loc.column ?? 1}: `;
+}
