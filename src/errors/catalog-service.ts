@@ -12,6 +12,17 @@ export interface ServiceCatalogEntry {
 export const serviceCodes = {
   H400: { status: 400, errorCode: 'validation_error', template: '{message}' },
   H401: { status: 401, errorCode: 'unauthorized', template: '{message}' },
+  H403: { status: 403, errorCode: 'forbidden', template: '{message}' },
   H404: { status: 404, errorCode: 'not_found', template: '{message}' },
+  H409: { status: 409, errorCode: 'conflict', template: '{message}' },
+  H409_CONTEXT_STORE: {
+    status: 409,
+    errorCode: 'context_store_not_ready',
+    template: 'the context store for {entity} is {status}; context_store_search works once it is Preview or Ready (use list/get until then)',
+  },
+  H413: { status: 413, errorCode: 'payload_too_large', template: 'request body is larger than {limit} bytes' },
+  H415: { status: 415, errorCode: 'unsupported_media_type', template: '{message}' },
+  H422: { status: 422, errorCode: 'value_error', template: '{message}' },
+  H429: { status: 429, errorCode: 'rate_limited', template: 'rate limit of {limit} requests per second exceeded; retry after {retryAfter} s' },
   H500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
 } satisfies Record<string, ServiceCatalogEntry>;

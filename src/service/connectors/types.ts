@@ -49,6 +49,12 @@ export interface ActionContext {
   now(): Date;
   /** Public base URL of this service (for next_link). */
   readonly baseUrl: string;
+  /**
+   * Tells the context store that records changed (after the write committed), so the index catches up
+   * within its stated lag. Writers call it for every created/updated/archived record and both ends of
+   * an association change.
+   */
+  notifyChange(entity: string, ids: readonly string[]): void;
 }
 
 export interface SeedOptions {
@@ -68,6 +74,43 @@ export interface ConnectorType {
   seedDemo?(ctx: ActionContext, opts: SeedOptions): Promise<void>;
   /** Loads a user-supplied dataset (already parsed from JSON/YAML); validates it and fails whole. */
   loadFixtures?(ctx: ActionContext, data: unknown): Promise<void>;
+  /** Tables this type keeps (keyed by connector_id, ON DELETE CASCADE from connectors, so delete removes data). */
+  readonly migrations?: readonly Migration[];
+  /** Present when the type offers context_store_search. */
+  readonly contextStore?: ContextStoreSource;
 }
 
 export type { Kysely };
+
+/** A migration a module contributes; the store runs them in name order, once each. */
+export interface Migration {
+  /** Sorts the migration among all others, e.g. "010-crm-records". */
+  readonly name: string;
+  up(db: Kysely<any>): Promise<void>;
+}
+
+/** A record as the context store indexes it: the spec's searchable fields of one entity. */
+export interface IndexDoc {
+  readonly id: string;
+  readonly archived: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly properties: Readonly<Record<string, string | null>>;
+  /** Association arrays (companies, contacts, line_items) where the entity has them. */
+  readonly [arrayField: string]: unknown;
+}
+
+/** What a connector type offers the context store: which entities, and how to read them for indexing. */
+export interface ContextStoreSource {
+  readonly entities: readonly string[];
+  /** Top-level array fields per entity (e.g. deals: companies, contacts, line_items). */
+  arrayFields(entity: string): readonly string[];
+  /** properties.* fields per entity, from the spec's searchable fields table. */
+  propertyFields(entity: string): readonly string[];
+  /** Reads records in a stable order for the initial build; `after` is the last key returned, null to start. */
+  scan(ctx: ActionContext, entity: string, after: string | null, limit: number): Promise<{ docs: IndexDoc[]; next: string | null }>;
+  /** Reads the current searchable shape of some records (after a change), archived ones included. */
+  read(ctx: ActionContext, entity: string, ids: readonly string[]): Promise<IndexDoc[]>;
+  /** How many records an entity holds now. */
+  count(ctx: ActionContext, entity: string): Promise<number>;
+}
