@@ -1,0 +1,332 @@
+import { RecipeError } from '../errors/index.js';
+import { isSafeToRepeat } from './actions.js';
+import type { ConnectionConfig } from './config.js';
+import { errorForResponse } from './errors.js';
+import { HttpTransport, TransportError, type HttpResponse } from './http.js';
+import { Redactor } from './redact.js';
+import { ConnectorResolver, type ConnectorLookup } from './resolve.js';
+import {
+  DEFAULT_RETRY,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  retryDelayMs,
+  shouldRetry,
+  type Outcome,
+  type RetryPolicy,
+} from './retry.js';
+import { TokenCache, type TokenAnswer } from './token.js';
+
+/** The execute request body. */
+export interface ExecuteRequest {
+  readonly entity: string;
+  readonly action: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/** The execute answer; connector_metadata is normalised to an object (the live service may send null). */
+export interface Envelope {
+  readonly status: unknown;
+  readonly result: unknown;
+  readonly connector_metadata: Record<string, unknown>;
+  readonly execution_metadata: Record<string, unknown>;
+  readonly [key: string]: unknown;
+}
+
+/** A downloaded file. */
+export interface Download {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+  readonly filename: string | null;
+}
+
+/** Told about every request sent and every retry, so a run can count them per step. */
+export interface CallObserver {
+  request?(): void;
+  retry?(info: { attempt: number; delayMs: number; reason: string }): void;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Replaces the client's retry policy for this call (a recipe step's `retry`). */
+  readonly retry?: RetryPolicy;
+  readonly observer?: CallObserver;
+}
+
+/** Injected so that tests control time and chance. */
+export interface ClientDeps {
+  readonly now?: () => number;
+  readonly random?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface ClientOptions extends ConnectionConfig {
+  /** Per-request timeout (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  readonly retry?: RetryPolicy;
+  readonly deps?: ClientDeps;
+}
+
+/** What one logical call needs: the route, and what to say in errors. */
+interface CallSpec {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly query?: Record<string, string>;
+  readonly body?: unknown;
+  readonly auth: boolean;
+  readonly entity: string;
+  readonly action: string;
+  readonly safeToRepeat: boolean;
+}
+
+/**
+ * The connector API client: the only code that talks to the network. Each call is one HTTP exchange
+ * wrapped in the retry policy; the token is fetched, cached, refreshed and retried once on a 401.
+ */
+export class ConnectorClient {
+  /** Masks the client secret and every token obtained; run/ adds recipe secrets to it. */
+  readonly redactor: Redactor;
+  /** Totals over the client's life. */
+  readonly stats = { requests: 0, retries: 0 };
+
+  private readonly transport = new HttpTransport();
+  private readonly tokens: TokenCache;
+  private readonly resolver: ConnectorResolver;
+  private readonly base: URL;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions, redactor = new Redactor()) {
+    this.redactor = redactor;
+    this.redactor.add(options.clientSecret);
+    this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.now = options.deps?.now ?? Date.now;
+    this.random = options.deps?.random ?? Math.random;
+    this.sleep = options.deps?.sleep ?? abortableSleep;
+    this.tokens = new TokenCache((signal) => this.exchangeToken(signal), this.now);
+    this.resolver = new ConnectorResolver((path, query, action, opts) => this.getJson(path, query, action, opts));
+  }
+
+  /** The workspace used when a lookup names none. */
+  get defaultWorkspace(): string {
+    return this.options.workspace;
+  }
+
+  /** POST .../execute: one envelope. */
+  async execute(connectorId: string, req: ExecuteRequest, opts: CallOptions = {}): Promise<Envelope> {
+    const res = await this.call(this.executeSpec(connectorId, req), opts);
+    const body = parseJson(res, req, this.redactor);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new RecipeError('C010', { entity: req.entity, action: req.action, reason: 'the body is not a JSON object' });
+    }
+    const env = body as Record<string, unknown>;
+    return {
+      ...env,
+      status: env.status,
+      result: env.result,
+      connector_metadata: asObject(env.connector_metadata),
+      execution_metadata: asObject(env.execution_metadata),
+    };
+  }
+
+  /** POST .../execute for a download action: the raw bytes, never empty. */
+  async download(connectorId: string, req: ExecuteRequest, opts: CallOptions = {}): Promise<Download> {
+    const res = await this.call(this.executeSpec(connectorId, req), opts);
+    if (res.body.length === 0) throw new RecipeError('C009', { entity: req.entity, action: req.action });
+    return {
+      bytes: res.body,
+      contentType: res.headers['content-type'] ?? 'application/octet-stream',
+      filename: filenameFrom(res.headers['content-disposition']),
+    };
+  }
+
+  /** GET .../inspect: the connector's description, including context store readiness. */
+  async inspect(connectorId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
+    const body = await this.getJson(`api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`, {}, 'inspect', opts);
+    return asObject(body);
+  }
+
+  /** A connector id: as given, or found by workspace and definition (cached for the client's life). */
+  async resolveConnector(ref: ConnectorLookup, opts: CallOptions = {}): Promise<string> {
+    return this.resolver.resolve(ref, this.options.workspace, opts);
+  }
+
+  /** Closes pooled connections. */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  private executeSpec(connectorId: string, req: ExecuteRequest): CallSpec {
+    return {
+      method: 'POST',
+      path: `api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`,
+      body: { entity: req.entity, action: req.action, params: req.params ?? {} },
+      auth: true,
+      entity: req.entity,
+      action: req.action,
+      safeToRepeat: isSafeToRepeat(req.entity, req.action),
+    };
+  }
+
+  private async getJson(path: string, query: Record<string, string>, action: string, opts: CallOptions): Promise<unknown> {
+    const spec: CallSpec = { method: 'GET', path, query, auth: true, entity: 'connectors', action, safeToRepeat: true };
+    return parseJson(await this.call(spec, opts), spec, this.redactor);
+  }
+
+  private async exchangeToken(signal?: AbortSignal): Promise<TokenAnswer> {
+    const spec: CallSpec = {
+      method: 'POST',
+      path: 'api/v1/account/applications/token',
+      body: { client_id: this.options.clientId, client_secret: this.options.clientSecret },
+      auth: false,
+      entity: 'token',
+      action: 'exchange',
+      safeToRepeat: true,
+    };
+    let res: HttpResponse;
+    try {
+      res = await this.call(spec, signal ? { signal } : {});
+    } catch (err) {
+      if (err instanceof RecipeError && err.code === 'C005') {
+        const p = err.params as { status: number; serviceMessage: string };
+        throw new RecipeError('C002', { status: p.status, detail: `: ${p.serviceMessage}` });
+      }
+      if (err instanceof RecipeError && (err.code === 'C006' || err.code === 'C007')) {
+        throw new RecipeError('C012', { origin: this.base.origin, reason: String(err.params.reason ?? 'timeout') });
+      }
+      throw err;
+    }
+    const body = asObject(parseJson(res, spec, this.redactor));
+    const token = body.access_token;
+    if (typeof token !== 'string' || token === '') {
+      throw new RecipeError('C002', { status: res.status, detail: ': the answer has no access_token' });
+    }
+    this.redactor.add(token);
+    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 900;
+    return { accessToken: token, expiresIn };
+  }
+
+  /** One logical call: exchanges wrapped in the retry policy, plus one re-send with a fresh token on a 401. */
+  private async call(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
+    const policy = opts.retry ?? this.retry;
+    const url = new URL(spec.path, this.base);
+    for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    let refreshedAfter401 = false;
+    for (let attempt = 1; ; attempt++) {
+      if (opts.signal?.aborted) throw new RecipeError('C011');
+      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const token = spec.auth ? await this.tokens.get(opts.signal) : null;
+      if (token) headers.authorization = `Bearer ${token}`;
+
+      this.stats.requests++;
+      opts.observer?.request?.();
+      let outcome: Outcome;
+      let res: HttpResponse | undefined;
+      try {
+        res = await this.transport.send({
+          method: spec.method,
+          url,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          timeoutMs: this.timeoutMs,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof TransportError)) throw err;
+        if (err.kind === 'aborted') throw new RecipeError('C011');
+        outcome = { kind: 'network', sent: err.sent };
+        if (!shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) {
+          if (err.kind === 'timeout') throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs: this.timeoutMs });
+          throw new RecipeError('C006', { entity: spec.entity, action: spec.action, origin: url.origin, reason: this.redactor.redact(err.reason) });
+        }
+        await this.backoff(attempt, policy, undefined, err.kind, opts);
+        continue;
+      }
+
+      if (res.status >= 200 && res.status < 300) return res;
+      if (res.status === 401 && token !== null) {
+        this.tokens.invalidate(token);
+        if (!refreshedAfter401) {
+          // A 401 means the request was refused, so sending it again cannot duplicate a write.
+          refreshedAfter401 = true;
+          attempt--;
+          continue;
+        }
+        const e = errorForResponse(res, spec, this.redactor);
+        throw new RecipeError('C003', { ...e.params, detail: `: ${String(e.params.serviceMessage)}` });
+      }
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
+      outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
+      if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) throw errorForResponse(res, spec, this.redactor);
+      await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
+    }
+  }
+
+  private async backoff(attempt: number, policy: RetryPolicy, retryAfterMs: number | undefined, reason: string, opts: CallOptions): Promise<void> {
+    const delayMs = retryDelayMs(attempt, policy, this.random, retryAfterMs);
+    this.stats.retries++;
+    opts.observer?.retry?.({ attempt, delayMs, reason });
+    try {
+      await this.sleep(delayMs, opts.signal);
+    } catch {
+      throw new RecipeError('C011');
+    }
+  }
+}
+
+function parseJson(res: HttpResponse, where: { entity: string; action: string }, redactor: Redactor): unknown {
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    const ct = res.headers['content-type'] ?? 'no content type';
+    throw new RecipeError('C010', {
+      entity: where.entity,
+      action: where.action,
+      reason: redactor.redact(`the body is not JSON (${ct}, ${res.body.length} bytes)`),
+    });
+  }
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** filename*=UTF-8''... wins over filename="..." (RFC 6266). */
+export function filenameFrom(disposition: string | undefined): string | null {
+  if (!disposition) return null;
+  const star = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
+  if (star?.[2]) {
+    try {
+      return decodeURIComponent(star[2].trim());
+    } catch {
+      /* fall through to the plain form */
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(disposition);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  return name ? name : null;
+}
+
+/** setTimeout as a promise that rejects when the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry } from '../../src/client/index.js';
+import { Redactor } from '../../src/client/index.js';
+
+describe('shouldRetry', () => {
+  it('retries a write only when the request cannot have arrived', () => {
+    expect(shouldRetry({ kind: 'network', sent: false }, 1, DEFAULT_RETRY, false)).toBe(true);
+    expect(shouldRetry({ kind: 'network', sent: true }, 1, DEFAULT_RETRY, false)).toBe(false);
+    expect(shouldRetry({ kind: 'status', status: 429 }, 1, DEFAULT_RETRY, false)).toBe(true);
+    expect(shouldRetry({ kind: 'status', status: 502 }, 1, DEFAULT_RETRY, false)).toBe(false);
+    expect(shouldRetry({ kind: 'status', status: 504 }, 1, DEFAULT_RETRY, true)).toBe(true);
+  });
+
+  it('never retries other 4xx, and stops at maxAttempts', () => {
+    for (const s of [400, 403, 404, 409, 422]) expect(shouldRetry({ kind: 'status', status: s }, 1, DEFAULT_RETRY, true)).toBe(false);
+    expect(shouldRetry({ kind: 'status', status: 503 }, DEFAULT_RETRY.maxAttempts, DEFAULT_RETRY, true)).toBe(false);
+  });
+});
+
+describe('delays', () => {
+  it('grows exponentially, caps at maxDelayMs, and jitters over [0, computed]', () => {
+    const p = { ...DEFAULT_RETRY, jitter: false };
+    expect([1, 2, 3, 10].map((a) => retryDelayMs(a, p, () => 0))).toEqual([500, 1000, 2000, 20_000]);
+    expect(retryDelayMs(3, DEFAULT_RETRY, () => 0.25)).toBe(500);
+    expect(retryDelayMs(3, DEFAULT_RETRY, () => 0.25, 9000)).toBe(9000);
+  });
+
+  it('parses Retry-After seconds and dates, ignores junk', () => {
+    expect(parseRetryAfter('3', 0)).toBe(3000);
+    expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
+    expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:05 GMT', 9000)).toBe(0);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+  });
+});
+
+describe('Redactor', () => {
+  it('masks values, their JSON and URL forms, inside nested values', () => {
+    const r = new Redactor(['p@ss "word"', 'ab']);
+    expect(r.redact('x p@ss "word" y')).toBe('x *** y');
+    expect(r.redact(JSON.stringify({ v: 'p@ss "word"' }))).toBe('{"v":"***"}');
+    expect(r.redact(encodeURIComponent('p@ss "word"'))).toBe('***');
+    expect(r.redactValue({ a: ['p@ss "word"!'] })).toEqual({ a: ['***!'] });
+    expect(r.redact('ab stays (too short to mask)')).toBe('ab stays (too short to mask)');
+  });
+});
