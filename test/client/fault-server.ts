@@ -10,7 +10,7 @@ export interface Seen {
 }
 
 /** What a handler may do: answer, or break the connection. */
-export type Handler = (req: Seen, res: ServerResponse) => void | Promise<void>;
+export type Handler = (req: Seen, res: ServerResponse) => unknown;
 
 /**
  * A tiny connector-API look-alike on 127.0.0.1 for client tests: a token endpoint that hands out
