@@ -1,0 +1,174 @@
+import { compileValue, escapePointer } from '../expr/index.js';
+import type { Diagnostic } from '../errors/index.js';
+import type { Locator } from '../source/index.js';
+import type { ConnectorRef, Plan, RetryPolicy, SourceLoc, Step, StepCommon, Value } from './plan.js';
+
+type Raw = Record<string, unknown>;
+
+/** The step kind keys, in the order the docs list them. */
+export const STEP_KINDS = ['execute', 'paginate', 'foreach', 'transform', 'set', 'log', 'assert', 'fail', 'call', 'download'] as const;
+
+/** Defaults the schema documents (the schema's `default` keywords say the same). */
+export const DEFAULTS = { maxPages: 1000, foreachAs: 'item', concurrency: 1, downloadAction: 'download' } as const;
+
+/** What the builder needs: where nodes are, and the compiled plans of called recipes by pointer of the call. */
+export interface BuildContext {
+  readonly file: string;
+  readonly locator: Locator;
+  readonly calls: ReadonlyMap<string, { path: string; plan: Plan }>;
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Turns a schema-valid document's steps into plan steps. The schema has already checked the shape, so this
+ * only reads; every string goes through expr/'s compileValue, whose problems join the diagnostics.
+ */
+export class StepBuilder {
+  constructor(private readonly ctx: BuildContext) {}
+
+  loc(pointer: string): SourceLoc {
+    return { file: this.ctx.file, ...this.ctx.locator.locate(pointer), pointer };
+  }
+
+  value(raw: unknown, pointer: string): Value {
+    const locator = this.ctx.locator;
+    const { value, diagnostics } = compileValue(raw, {
+      file: this.ctx.file,
+      pointer,
+      locate: (p, offset) => locator.locate(p, offset),
+    });
+    this.ctx.diagnostics.push(...diagnostics);
+    return value;
+  }
+
+  valueMap(raw: unknown, pointer: string): Record<string, Value> {
+    const out: Record<string, Value> = {};
+    for (const [key, member] of Object.entries((raw ?? {}) as Raw)) out[key] = this.value(member, `${pointer}/${escapePointer(key)}`);
+    return out;
+  }
+
+  connector(raw: unknown, pointer: string): ConnectorRef | undefined {
+    if (raw === undefined || raw === null) return undefined;
+    const r = raw as Raw;
+    const loc = this.loc(pointer);
+    if ('id' in r) return { kind: 'id', id: this.value(r.id, `${pointer}/id`), loc };
+    const ref: { kind: 'lookup'; definition: Value; loc: SourceLoc; workspace?: Value } = {
+      kind: 'lookup',
+      definition: this.value(r.definition, `${pointer}/definition`),
+      loc,
+    };
+    if (r.workspace !== undefined) ref.workspace = this.value(r.workspace, `${pointer}/workspace`);
+    return ref;
+  }
+
+  steps(raw: unknown, pointer: string): Step[] {
+    return ((raw ?? []) as unknown[]).map((step, i) => this.step(step as Raw, `${pointer}/${i}`));
+  }
+
+  step(raw: Raw, pointer: string): Step {
+    const kind = STEP_KINDS.find((k) => k in raw) as (typeof STEP_KINDS)[number];
+    const common = this.common(raw, pointer);
+    const body = raw[kind];
+    const at = `${pointer}/${kind}`;
+    switch (kind) {
+      case 'execute': {
+        const b = body as Raw;
+        return {
+          ...common,
+          kind,
+          entity: String(b.entity),
+          action: String(b.action),
+          params: this.value(b.params ?? {}, `${at}/params`),
+          waitForContextStore: b.wait_for_context_store === true,
+        };
+      }
+      case 'paginate': {
+        const b = body as Raw;
+        const step: Step = {
+          ...common,
+          kind,
+          entity: String(b.entity),
+          action: String(b.action),
+          params: this.value(b.params ?? {}, `${at}/params`),
+          maxPages: typeof b.max_pages === 'number' ? b.max_pages : DEFAULTS.maxPages,
+          waitForContextStore: b.wait_for_context_store === true,
+          ...(typeof b.max_items === 'number' ? { maxItems: b.max_items } : {}),
+          ...(b.next !== undefined ? { next: this.value(b.next, `${at}/next`) } : {}),
+          ...(typeof raw.as === 'string' ? { as: raw.as } : {}),
+          ...(raw.steps !== undefined ? { steps: this.steps(raw.steps, `${pointer}/steps`) } : {}),
+        };
+        return step;
+      }
+      case 'foreach':
+        return {
+          ...common,
+          kind,
+          items: this.value(body, at),
+          as: typeof raw.as === 'string' ? raw.as : DEFAULTS.foreachAs,
+          concurrency: typeof raw.concurrency === 'number' ? raw.concurrency : DEFAULTS.concurrency,
+          steps: this.steps(raw.steps, `${pointer}/steps`),
+          ...(typeof raw.index_as === 'string' ? { indexAs: raw.index_as } : {}),
+          ...(raw.collect !== undefined ? { collect: this.value(raw.collect, `${pointer}/collect`) } : {}),
+        };
+      case 'transform':
+        return { ...common, kind, value: this.value(body, at) };
+      case 'set':
+        return { ...common, kind, values: this.valueMap(body, at) };
+      case 'log':
+        return { ...common, kind, message: this.value(body, at) };
+      case 'assert':
+        return {
+          ...common,
+          kind,
+          condition: this.value(body, at),
+          ...(raw.message !== undefined ? { message: this.value(raw.message, `${pointer}/message`) } : {}),
+        };
+      case 'fail':
+        return { ...common, kind, message: this.value(body, at) };
+      case 'call': {
+        const target = this.ctx.calls.get(pointer);
+        if (!target) throw new Error(`internal: call at ${pointer} was not resolved`);
+        return { ...common, kind, path: target.path, plan: target.plan, with: this.valueMap(raw.with, `${pointer}/with`) };
+      }
+      case 'download': {
+        const b = body as Raw;
+        return {
+          ...common,
+          kind,
+          entity: String(b.entity),
+          action: typeof b.action === 'string' ? b.action : DEFAULTS.downloadAction,
+          params: this.value(b.params ?? {}, `${at}/params`),
+          to: this.value(b.to, `${at}/to`),
+        };
+      }
+    }
+  }
+
+  private common(raw: Raw, pointer: string): StepCommon {
+    const common: {
+      -readonly [K in keyof StepCommon]: StepCommon[K];
+    } = { loc: this.loc(pointer), onError: raw.on_error === 'continue' ? 'continue' : 'fail' };
+    if (typeof raw.id === 'string') common.id = raw.id;
+    if (raw.when !== undefined) common.when = this.value(raw.when, `${pointer}/when`);
+    if (raw.retry !== undefined) common.retry = retryPolicy(raw.retry as Raw);
+    if (typeof raw.timeout_ms === 'number') common.timeoutMs = raw.timeout_ms;
+    const connector = this.connector(raw.connector, `${pointer}/connector`);
+    if (connector) common.connector = connector;
+    if (raw.assign !== undefined) common.assign = this.valueMap(raw.assign, `${pointer}/assign`);
+    return common;
+  }
+}
+
+/** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */
+export const RETRY_DEFAULTS: RetryPolicy = { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 10_000, factor: 2, jitter: true };
+
+function retryPolicy(raw: Raw): RetryPolicy {
+  const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
+  return {
+    maxAttempts: num(raw.max_attempts, RETRY_DEFAULTS.maxAttempts),
+    initialDelayMs: num(raw.initial_delay_ms, RETRY_DEFAULTS.initialDelayMs),
+    maxDelayMs: num(raw.max_delay_ms, RETRY_DEFAULTS.maxDelayMs),
+    factor: num(raw.factor, RETRY_DEFAULTS.factor),
+    jitter: typeof raw.jitter === 'boolean' ? raw.jitter : RETRY_DEFAULTS.jitter,
+  };
+}

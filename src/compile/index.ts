@@ -1,0 +1,5 @@
+/** compile/: a recipe file → a frozen Plan (plan.ts), with every problem in the file as a diagnostic. */
+export { loadRecipe, type LoadOptions, type LoadResult } from './load-recipe.js';
+export { resolveInputs, coerceInput, type ResolvedInputs } from './inputs.js';
+export { STEP_KINDS, DEFAULTS, RETRY_DEFAULTS } from './build-steps.js';
+export type * from './plan.js';

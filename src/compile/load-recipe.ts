@@ -1,0 +1,178 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { compileValue, escapePointer } from '../expr/index.js';
+import type { Diagnostic } from '../errors/index.js';
+import { validateRecipeDocument } from '../schema/index.js';
+import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
+import { StepBuilder, type BuildContext } from './build-steps.js';
+import { checkNames } from './check-names.js';
+import { checkScopes } from './check-scope.js';
+import { deepFreeze } from './freeze.js';
+import { matchesType } from './inputs.js';
+import type { InputSpec, InputType, Plan } from './plan.js';
+
+export interface LoadOptions {
+  /** The name diagnostics and plan locations use for the file (default: `file` as given). */
+  readonly displayName?: string;
+  /** Absolute paths of the recipes whose `call` led here (cycle detection). */
+  readonly callStack?: readonly string[];
+}
+
+/** The plan when the recipe is valid, and every problem found in it otherwise. */
+export interface LoadResult {
+  readonly plan?: Plan;
+  readonly diagnostics: Diagnostic[];
+}
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Loads a recipe file: YAML with positions, the schema, expressions, references and called recipes.
+ * Collects every problem in the file; gives a deep-frozen Plan only when there is none.
+ */
+export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  const absolute = path.resolve(file);
+  const display = opts.displayName ?? file;
+  const source = await loadSource(absolute, display);
+  const diagnostics = [...source.diagnostics];
+  if (source.value === undefined || diagnostics.length > 0) return { diagnostics: sortDiagnostics(diagnostics) };
+  const doc = source.value;
+  const schemaProblems = validateRecipeDocument(doc, source.locator, display);
+  if (schemaProblems.length > 0) {
+    // The structure is wrong, so steps cannot be built; still report expression syntax everywhere.
+    diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
+    return { diagnostics: sortDiagnostics(diagnostics) };
+  }
+  const raw = doc as Raw;
+  const calls = await resolveCalls(raw, absolute, display, source.locator, opts.callStack ?? [], diagnostics);
+  const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
+  const builder = new StepBuilder(ctx);
+  if ([...findCalls(raw.steps, '/steps')].length !== calls.size) return { diagnostics: sortDiagnostics(diagnostics) };
+  const inputs = buildInputs(raw.inputs as Raw | undefined, builder, source.locator, display, diagnostics);
+  const steps = builder.steps(raw.steps, '/steps');
+  const connector = builder.connector(raw.connector, '/connector');
+  const plan: Plan = {
+    file: absolute,
+    name: String(raw.name),
+    ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+    inputs,
+    secrets: Array.isArray(raw.secrets) ? (raw.secrets as string[]) : [],
+    ...(connector ? { connector } : {}),
+    steps,
+    outputs: builder.valueMap(raw.outputs, '/outputs'),
+  };
+  checkNames(plan.steps, display, source.locator, diagnostics);
+  checkScopes(plan, diagnostics);
+  if (diagnostics.length > 0) return { diagnostics: sortDiagnostics(dedupe(diagnostics)) };
+  return { plan: deepFreeze(plan), diagnostics: [] };
+}
+
+function buildInputs(raw: Raw | undefined, builder: StepBuilder, locator: Locator, file: string, out: Diagnostic[]): Record<string, InputSpec> {
+  const inputs: Record<string, InputSpec> = {};
+  for (const [name, specRaw] of Object.entries(raw ?? {})) {
+    const spec = (specRaw ?? {}) as Raw;
+    const pointer = `/inputs/${escapePointer(name)}`;
+    const type = (spec.type ?? 'string') as InputType;
+    const input: { -readonly [K in keyof InputSpec]: InputSpec[K] } = {
+      type,
+      required: spec.required === true,
+      loc: { file, ...locator.locateKey(pointer), pointer },
+    };
+    if (spec.default !== undefined) {
+      input.default = spec.default;
+      if (!matchesType(spec.default, type)) {
+        out.push(makeDiagnostic('R015', { name, reason: `is not of type ${type}` }, builder.loc(`${pointer}/default`)));
+      } else if (Array.isArray(spec.enum) && !spec.enum.some((v) => JSON.stringify(v) === JSON.stringify(spec.default))) {
+        out.push(makeDiagnostic('R015', { name, reason: 'is not one of its enum values' }, builder.loc(`${pointer}/default`)));
+      }
+    }
+    if (Array.isArray(spec.enum)) input.enum = spec.enum;
+    if (typeof spec.description === 'string') input.description = spec.description;
+    inputs[name] = input;
+  }
+  return inputs;
+}
+
+/** Every `call` step under a steps list, with its pointer, in document order. */
+function* findCalls(steps: unknown, pointer: string): Generator<{ pointer: string; target: string }> {
+  if (!Array.isArray(steps)) return;
+  for (const [i, step] of steps.entries()) {
+    const s = step as Raw;
+    const at = `${pointer}/${i}`;
+    if (typeof s.call === 'string') yield { pointer: at, target: s.call };
+    if (s.steps !== undefined) yield* findCalls(s.steps, `${at}/steps`);
+  }
+}
+
+/** Compiles every called recipe (recursively); missing targets, cycles and invalid targets become diagnostics. */
+async function resolveCalls(
+  raw: Raw,
+  absolute: string,
+  display: string,
+  locator: Locator,
+  stack: readonly string[],
+  out: Diagnostic[],
+): Promise<Map<string, { path: string; plan: Plan }>> {
+  const resolved = new Map<string, { path: string; plan: Plan }>();
+  const chain = [...stack, absolute];
+  for (const call of findCalls(raw.steps, '/steps')) {
+    const loc = { file: display, ...locator.locate(`${call.pointer}/call`), pointer: `${call.pointer}/call` };
+    const target = path.resolve(path.dirname(absolute), call.target);
+    const name = (p: string) => path.relative(path.dirname(absolute), p) || path.basename(p);
+    if (chain.includes(target)) {
+      const cycle = [...chain.slice(chain.indexOf(target)), target].map(name).join(' → ');
+      out.push(makeDiagnostic('R010', { cycle }, loc));
+      continue;
+    }
+    if (!(await exists(target))) {
+      out.push(makeDiagnostic('R009', { path: call.target }, loc));
+      continue;
+    }
+    const result = await loadRecipe(target, { displayName: displayNameOf(target), callStack: chain });
+    if (!result.plan) {
+      const cycle = result.diagnostics.find((d) => d.code === 'R010');
+      if (cycle) out.push({ ...cycle, file: loc.file, line: loc.line, column: loc.column, pointer: loc.pointer });
+      else out.push(makeDiagnostic('R011', { path: call.target, count: result.diagnostics.length }, loc));
+      continue;
+    }
+    resolved.set(call.pointer, { path: target, plan: result.plan });
+  }
+  return resolved;
+}
+
+function displayNameOf(absolute: string): string {
+  const relative = path.relative(process.cwd(), absolute);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Expression syntax problems anywhere in a document whose structure is invalid (names and ids excluded). */
+function expressionProblems(doc: unknown, locator: Locator, file: string): Diagnostic[] {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return [];
+  const out: Diagnostic[] = [];
+  for (const key of ['steps', 'outputs', 'connector']) {
+    const member = (doc as Raw)[key];
+    if (member === undefined) continue;
+    const pointer = `/${key}`;
+    out.push(...compileValue(member, { file, pointer, locate: (p, o) => locator.locate(p, o) }).diagnostics);
+  }
+  return out;
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,33 @@
+import { catalog, formatTemplate, type Diagnostic, type ErrorCode } from '../errors/index.js';
+
+/** Where a diagnostic points: file, 1-based line and column, and the JSON pointer of the node. */
+export interface DiagnosticLoc {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly pointer?: string;
+}
+
+/** A diagnostic from the catalog: the code's template filled with `params`. */
+export function makeDiagnostic(code: ErrorCode, params: Record<string, unknown>, loc: DiagnosticLoc): Diagnostic {
+  const diagnostic: Diagnostic = {
+    code,
+    message: formatTemplate(catalog[code].template, params),
+    file: loc.file,
+    line: loc.line,
+    column: loc.column,
+    severity: 'error',
+  };
+  if (loc.pointer !== undefined) diagnostic.pointer = loc.pointer;
+  return diagnostic;
+}
+
+/** `FILE:LINE:COL: CODE message`, the one text form of a diagnostic. */
+export function formatDiagnostic(d: Diagnostic, file: string = d.file): string {
+  return `${file}:${d.line}:${d.column}: ${d.code} ${d.message}`;
+}
+
+/** Orders diagnostics by file position, so reports read top to bottom. */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+}

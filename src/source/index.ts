@@ -1,0 +1,5 @@
+/** source/: YAML text → JSON value + locator (JSON pointer → line:col). The only user of `yaml`. */
+export { loadSource, parseSource, SOURCE_LIMITS, type SourceDocument } from './load.js';
+export { Locator, alignScalar, type Position, type ScalarSource } from './locator.js';
+export { makeDiagnostic, formatDiagnostic, sortDiagnostics, type DiagnosticLoc } from './diagnostic.js';
+export { closest, didYouMean } from './suggest.js';

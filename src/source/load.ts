@@ -1,0 +1,188 @@
+import { readFile } from 'node:fs/promises';
+import {
+  Alias,
+  LineCounter,
+  parseAllDocuments,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Document,
+  type Node,
+} from 'yaml';
+import type { Diagnostic } from '../errors/index.js';
+import { makeDiagnostic } from './diagnostic.js';
+import { Locator } from './locator.js';
+
+/** Limits that keep a hostile document from exhausting memory. */
+export const SOURCE_LIMITS = {
+  /** Alias nodes in one document. */
+  maxAliases: 1000,
+  /** Nodes in the document after aliases are expanded. */
+  maxNodes: 100_000,
+} as const;
+
+/** A parsed recipe file: its JSON value and where every node is. `value` is absent when the file is unusable. */
+export interface SourceDocument {
+  readonly file: string;
+  readonly text: string;
+  readonly value?: unknown;
+  readonly locator: Locator;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Reads and parses a YAML file; an unreadable file is a Y001 diagnostic, never an exception. */
+export async function loadSource(file: string, displayName: string = file): Promise<SourceDocument> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    const lineCounter = new LineCounter();
+    return {
+      file: displayName,
+      text: '',
+      locator: new Locator('', lineCounter),
+      diagnostics: [makeDiagnostic('Y001', { file: displayName, reason }, { file: displayName, line: 1, column: 1 })],
+    };
+  }
+  return parseSource(text, displayName);
+}
+
+/** Parses YAML text: syntax errors, duplicate keys, aliases, tags and non-JSON values become diagnostics. */
+export function parseSource(text: string, file: string): SourceDocument {
+  const lineCounter = new LineCounter();
+  const locator = new Locator(text, lineCounter);
+  const diagnostics: Diagnostic[] = [];
+  const at = (offset: number, pointer?: string) => ({ file, ...locator.at(offset), ...(pointer === undefined ? {} : { pointer }) });
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: false, prettyErrors: false, merge: false });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const [doc, second] = list;
+  if (!doc) {
+    diagnostics.push(makeDiagnostic('Y009', {}, at(0)));
+    return { file, text, locator, diagnostics };
+  }
+  if (second) diagnostics.push(makeDiagnostic('Y008', {}, at(second.range[0])));
+  for (const error of doc.errors) {
+    diagnostics.push(makeDiagnostic('Y002', { reason: error.message.split('\n')[0] }, at(error.pos[0])));
+  }
+  for (const warning of doc.warnings) {
+    if (warning.code === 'TAG_RESOLVE_FAILED') {
+      const tag = /tag: (\S+)/.exec(warning.message)?.[1] ?? '?';
+      diagnostics.push(makeDiagnostic('Y011', { tag }, at(warning.pos[0])));
+    }
+  }
+  if (doc.errors.length > 0) return { file, text, locator, diagnostics };
+  if (doc.contents === null) {
+    diagnostics.push(makeDiagnostic('Y009', {}, at(0)));
+    return { file, text, locator, diagnostics };
+  }
+  const builder = new ValueBuilder(doc, locator, file, diagnostics);
+  const value = builder.build();
+  return value === ABORTED ? { file, text, locator, diagnostics } : { file, text, value, locator, diagnostics };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Walks the YAML nodes into a JSON value, recording positions and refusing what JSON cannot hold. */
+class ValueBuilder {
+  private nodes = 0;
+  private aliases = 0;
+  private readonly expanding = new Set<Node>();
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly locator: Locator,
+    private readonly file: string,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  build(): unknown {
+    try {
+      return this.walk(this.doc.contents as Node, '', undefined);
+    } catch (err) {
+      if (err === ABORTED) return ABORTED;
+      throw err;
+    }
+  }
+
+  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010', params: Record<string, unknown>, offset: number, pointer: string): void {
+    this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.at(offset), pointer }));
+  }
+
+  private walk(node: Node, pointer: string, keyAt: number | undefined): unknown {
+    this.nodes += 1;
+    const start = node.range?.[0] ?? 0;
+    if (this.nodes > SOURCE_LIMITS.maxNodes) {
+      this.report('Y005', { limit: SOURCE_LIMITS.maxNodes }, start, pointer);
+      throw ABORTED;
+    }
+    if (isAlias(node)) return this.walkAlias(node, pointer, keyAt);
+    if (isScalar(node)) {
+      const value = node.value;
+      const scalar =
+        typeof value === 'string' ? { style: String(node.type ?? 'PLAIN'), start, end: node.range?.[1] ?? start, value } : undefined;
+      this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }), ...(scalar ? { scalar } : {}) });
+      if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      this.report('Y007', { value: node.source ?? String(value) }, start, pointer);
+      return null;
+    }
+    this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }) });
+    if (isSeq(node)) return node.items.map((item, i) => this.walk(item as Node, `${pointer}/${i}`, undefined));
+    if (isMap(node)) return this.walkMap(node.items, pointer);
+    return null;
+  }
+
+  private walkMap(items: readonly { key: unknown; value: unknown }[], pointer: string): Record<string, unknown> {
+    const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    const firstLine = new Map<string, number>();
+    for (const pair of items) {
+      const keyNode = pair.key as Node | null;
+      const keyAt = keyNode?.range?.[0] ?? 0;
+      const key = isScalar(keyNode) ? keyNode.value : undefined;
+      if (typeof key !== 'string') {
+        const type = key === null || key === undefined ? (keyNode && !isScalar(keyNode) ? 'a collection' : 'null') : typeof key;
+        this.report('Y006', { type: `${type}${isScalar(keyNode) ? ` ${String(keyNode.source ?? key)}` : ''}` }, keyAt, pointer);
+        continue;
+      }
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const seen = firstLine.get(key);
+      if (seen !== undefined) {
+        this.report('Y003', { key, firstLine: seen }, keyAt, child);
+        continue;
+      }
+      firstLine.set(key, this.locator.at(keyAt).line);
+      const valueNode = pair.value as Node | null;
+      if (valueNode === null) {
+        this.locator.record(child, { valueAt: keyAt, keyAt });
+        result[key] = null;
+        continue;
+      }
+      result[key] = this.walk(valueNode, child, keyAt);
+    }
+    return { ...result };
+  }
+
+  private walkAlias(alias: Alias, pointer: string, keyAt: number | undefined): unknown {
+    const start = alias.range?.[0] ?? 0;
+    this.aliases += 1;
+    if (this.aliases > SOURCE_LIMITS.maxAliases) {
+      this.report('Y004', { reason: `more than ${SOURCE_LIMITS.maxAliases} aliases expanded` }, start, pointer);
+      throw ABORTED;
+    }
+    const target = alias.resolve(this.doc) as Node | undefined;
+    if (!target) return null; // yaml already reported the unknown anchor as a syntax error
+    if (this.expanding.has(target)) {
+      this.report('Y010', { name: alias.source }, start, pointer);
+      return null;
+    }
+    this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }) });
+    this.expanding.add(target);
+    try {
+      return this.walk(target, pointer, keyAt);
+    } finally {
+      this.expanding.delete(target);
+    }
+  }
+}

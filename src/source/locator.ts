@@ -1,0 +1,124 @@
+import type { LineCounter } from 'yaml';
+
+/** A 1-based line and column. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** How a scalar was written, so offsets inside its value can be mapped back to the file. */
+export interface ScalarSource {
+  readonly style: string;
+  /** Offsets in the file: start of the scalar's source (quote or block indicator included) and its end. */
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+}
+
+interface NodeEntry {
+  /** File offset where the value node starts. */
+  readonly valueAt: number;
+  /** File offset where the key of this member starts (for map members). */
+  readonly keyAt?: number;
+  readonly scalar?: ScalarSource;
+}
+
+/**
+ * JSON pointer → position in the file, for every node of a loaded document. A pointer that has no entry of
+ * its own (e.g. a missing member) falls back to its nearest ancestor.
+ */
+export class Locator {
+  private readonly entries = new Map<string, NodeEntry>();
+  private readonly offsetMaps = new Map<string, number[]>();
+
+  constructor(
+    private readonly text: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /** Records a node (called by the loader). The first record of a pointer wins (aliases reuse anchors). */
+  record(pointer: string, entry: NodeEntry): void {
+    if (!this.entries.has(pointer)) this.entries.set(pointer, entry);
+  }
+
+  /** True when the document has a node at `pointer`. */
+  has(pointer: string): boolean {
+    return this.entries.has(pointer);
+  }
+
+  /** Position of the node at `pointer` (or of character `offset` of its string value), else its nearest ancestor. */
+  locate(pointer: string, offset?: number): Position {
+    const entry = this.nearest(pointer);
+    if (!entry) return { line: 1, column: 1 };
+    if (offset !== undefined && entry.scalar) return this.at(this.scalarOffset(pointer, entry.scalar, offset));
+    return this.at(entry.valueAt);
+  }
+
+  /** Position of the key of the member at `pointer` (falls back to the value, then to ancestors). */
+  locateKey(pointer: string): Position {
+    const entry = this.entries.get(pointer);
+    if (entry?.keyAt !== undefined) return this.at(entry.keyAt);
+    return this.locate(pointer);
+  }
+
+  /** Position of a file offset. */
+  at(offset: number): Position {
+    const { line, col } = this.lineCounter.linePos(Math.max(0, Math.min(offset, this.text.length)));
+    return { line, column: col };
+  }
+
+  private nearest(pointer: string): NodeEntry | undefined {
+    let p = pointer;
+    for (;;) {
+      const entry = this.entries.get(p);
+      if (entry) return entry;
+      if (p === '') return undefined;
+      p = p.slice(0, Math.max(0, p.lastIndexOf('/')));
+    }
+  }
+
+  private scalarOffset(pointer: string, scalar: ScalarSource, offset: number): number {
+    let map = this.offsetMaps.get(pointer);
+    if (!map) {
+      map = alignScalar(this.text, scalar);
+      this.offsetMaps.set(pointer, map);
+    }
+    if (map.length === 0) return scalar.start;
+    return map[Math.min(Math.max(0, offset), map.length - 1)] ?? scalar.start;
+  }
+}
+
+/**
+ * For each character of a scalar's value, the file offset it was written at (plus one entry for the end).
+ * The value is matched greedily against the source: characters that only exist in the source (quotes, the
+ * second quote of '', a backslash of an escape, indentation, folded line breaks) are skipped. Exact for
+ * plain and quoted single-line scalars and for literal blocks; close for folded and multi-line ones.
+ */
+export function alignScalar(text: string, scalar: ScalarSource): number[] {
+  const { value, style } = scalar;
+  let j = scalar.start;
+  const end = scalar.end;
+  if (style === 'QUOTE_SINGLE' || style === 'QUOTE_DOUBLE') j += 1;
+  if (style === 'BLOCK_LITERAL' || style === 'BLOCK_FOLDED') {
+    const header = text.indexOf('\n', j);
+    j = header < 0 ? end : header + 1;
+  }
+  const map: number[] = [];
+  for (let i = 0; i < value.length; i += 1) {
+    const ch = value[i] as string;
+    while (j < end && text[j] !== ch && !(isSpace(ch) && isSpace(text[j]))) j += 1;
+    map.push(Math.min(j, end));
+    if (j < end && text[j] !== ch && isSpace(ch)) {
+      // A folded line break: the value has one space where the source has a break and indentation.
+      while (j < end && isSpace(text[j]) && text[j] !== value[i + 1]) j += 1;
+      continue;
+    }
+    j += 1;
+  }
+  map.push(Math.min(j, end));
+  return map;
+}
+
+function isSpace(ch: string | undefined): boolean {
+  return ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r';
+}
