@@ -1,0 +1,43 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+/** Lifetime of an application token, as the hosted service documents it (15 minutes). */
+export const TOKEN_TTL_SECONDS = 900;
+const ISSUER = 'recipe-connector-service';
+
+/** Signs an application token carrying the organization, valid for TOKEN_TTL_SECONDS from `now`. */
+export async function signApplicationToken(
+  key: Uint8Array,
+  claims: { organizationId: string; clientId: string },
+  now: Date,
+  ttlSeconds = TOKEN_TTL_SECONDS,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ organization_id: claims.organizationId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setSubject(claims.clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(key);
+}
+
+/** Why a token was refused; the message is safe to show (it never echoes the token). */
+export type TokenCheck = { ok: true; organizationId: string } | { ok: false; reason: string };
+
+/** Verifies signature, issuer and expiry against the service clock. */
+export async function verifyApplicationToken(key: Uint8Array, token: string, now: Date): Promise<TokenCheck> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      currentDate: now,
+      requiredClaims: ['exp', 'organization_id'],
+    });
+    const org = payload['organization_id'];
+    if (typeof org !== 'string' || org === '') return { ok: false, reason: 'token carries no organization' };
+    return { ok: true, organizationId: org };
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
+    return { ok: false, reason: 'invalid token' };
+  }
+}

@@ -1,0 +1,31 @@
+/** Row shapes of the service's core tables (see core-migrations.ts), for `Kysely<CoreTables>`. */
+export interface CoreTables {
+  organizations: { id: string; name: string; created_at: string };
+  applications: { client_id: string; organization_id: string; secret_hash: string; secret_salt: string; created_at: string };
+  signing_keys: { id: string; algorithm: string; secret: string; created_at: string };
+  workspaces: WorkspaceRow;
+  connectors: ConnectorRow;
+}
+
+export interface WorkspaceRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  status: 'active' | 'inactive';
+  /** 1, 0 or null (inherit). */
+  cache_enabled: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ConnectorRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  definition_id: string;
+  name: string;
+  credentials: string;
+  created_at: string;
+  updated_at: string;
+}
