@@ -13,6 +13,21 @@ export const serviceCodes = {
   H400: { status: 400, errorCode: 'validation_error', template: '{message}' },
   H401: { status: 401, errorCode: 'unauthorized', template: '{message}' },
   H403: { status: 403, errorCode: 'forbidden', template: '{message}' },
+  H403_WORKSPACE_INACTIVE: {
+    status: 403,
+    errorCode: 'workspace_inactive',
+    template: 'workspace "{workspace}" is inactive, so its connectors refuse execute; set its status to active with PUT /api/v1/workspaces/{workspaceId}',
+  },
+  H400_UNKNOWN_ENTITY: {
+    status: 400,
+    errorCode: 'unknown_entity',
+    template: 'connector type {type} has no entity "{entity}"; valid entities: {valid}',
+  },
+  H400_UNKNOWN_ACTION: {
+    status: 400,
+    errorCode: 'unknown_action',
+    template: 'entity "{entity}" of connector type {type} has no action "{action}"; valid actions: {valid}',
+  },
   H404: { status: 404, errorCode: 'not_found', template: '{message}' },
   H409: { status: 409, errorCode: 'conflict', template: '{message}' },
   H409_CONTEXT_STORE: {

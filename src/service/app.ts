@@ -1,0 +1,64 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installAuth } from './auth/hook.js';
+import { connectorTypes } from './connectors/registry.js';
+import type { ConnectorType } from './connectors/types.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { createServiceContext } from './http/service-context.js';
+import { routes } from './routes/index.js';
+import { loadOrCreateSigningKey } from './store/signing-keys.js';
+import type { Store } from './store/store.js';
+
+/** Default largest request body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildAppOptions {
+  store: Store;
+  /** Service clock; defaults to the wall clock. Tests pin it to check token expiry. */
+  now?: () => Date;
+  /** Largest accepted request body in bytes; larger ones get 413. */
+  bodyLimit?: number;
+  /** Requests per second per bearer token; off when absent or 0. */
+  rateLimit?: number;
+  /** Log level for the server log (stderr); default 'silent'. */
+  logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Connector types offered; default the registry's. Tests pass their own to exercise execute alone. */
+  connectorTypes?: readonly ConnectorType[];
+}
+
+/** Builds the Fastify app of the connector service (not listening yet; use inject or listen). */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const now = opts.now ?? (() => new Date());
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    bodyLimit,
+    logger: {
+      level: opts.logLevel ?? 'silent',
+      stream: process.stderr,
+      // Never log credentials: bearer tokens, client secrets, connector credentials.
+      redact: {
+        paths: ['req.headers.authorization', 'req.body.client_secret', 'req.body.credentials', '*.client_secret', '*.credentials'],
+        censor: '[redacted]',
+      },
+    },
+    // Strict validation: no type coercion, unknown fields are errors (not silently dropped), all errors reported.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true } },
+  });
+  // JSON only: drop the default text/plain parser, so other content types get 415.
+  app.removeContentTypeParser('text/plain');
+  const signingKey = await loadOrCreateSigningKey(opts.store.db, now());
+  app.decorate(
+    'service',
+    createServiceContext({
+      store: opts.store,
+      now,
+      signingKey,
+      types: opts.connectorTypes ?? connectorTypes,
+      onListenerError: (err) => app.log.error({ err }, 'change listener failed'),
+    }),
+  );
+  installErrorHandling(app, bodyLimit);
+  installAuth(app, opts.rateLimit ? new RateLimiter(opts.rateLimit) : null);
+  for (const plugin of routes) await app.register(plugin, { prefix: '/api/v1' });
+  return app;
+}

@@ -1,0 +1,52 @@
+/**
+ * select_fields / exclude_fields of execute: dotted paths ("id", "properties.email") applied to each
+ * result record (each element when the result is an array, the object itself otherwise). Paths that
+ * do not exist are ignored; arrays along a path are not traversed.
+ */
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Copies only the selected paths of a record into a new object. */
+function pick(record: Json, paths: readonly string[]): Json {
+  const out: Json = {};
+  for (const path of paths) {
+    const parts = path.split('.');
+    let src: unknown = record;
+    for (const p of parts) src = isObject(src) ? src[p] : undefined;
+    if (src === undefined) continue;
+    let dst = out;
+    parts.slice(0, -1).forEach((p) => {
+      if (!isObject(dst[p])) dst[p] = {};
+      dst = dst[p] as Json;
+    });
+    dst[parts[parts.length - 1]!] = src;
+  }
+  return out;
+}
+
+/** Returns a copy of a record without the excluded paths (the input is not changed). */
+function omit(record: Json, paths: readonly string[]): Json {
+  const out: Json = structuredClone(record);
+  for (const path of paths) {
+    const parts = path.split('.');
+    let obj: unknown = out;
+    for (const p of parts.slice(0, -1)) obj = isObject(obj) ? obj[p] : undefined;
+    if (isObject(obj)) delete obj[parts[parts.length - 1]!];
+  }
+  return out;
+}
+
+/** Applies select (first) then exclude to every record of a result; non-object records pass through. */
+export function applyFieldSelection(result: unknown, select?: readonly string[], exclude?: readonly string[]): unknown {
+  if (!select?.length && !exclude?.length) return result;
+  const one = (r: unknown): unknown => {
+    if (!isObject(r)) return r;
+    let v = select?.length ? pick(r, select) : r;
+    if (exclude?.length) v = omit(v, exclude);
+    return v;
+  };
+  return Array.isArray(result) ? result.map(one) : one(result);
+}

@@ -1,0 +1,37 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ServiceError } from '../errors.js';
+import { ajvErrorsToItems } from './validation-items.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/**
+ * The service's ajv (draft 2020-12, every error collected, formats checked, schema defaults filled in).
+ * The only user of ajv on the service side: execute params and fixture files go through here.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
+addFormats(ajv);
+
+const cache = new WeakMap<object, ValidateFunction>();
+
+/** Compiles a schema once (cached by object identity). */
+export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn;
+}
+
+/**
+ * Validates a value against a schema; throws H400 with one errors[] item per problem, each field
+ * prefixed (e.g. "params.properties.email"). Defaults from the schema are filled into the value.
+ */
+export function validateAgainst(schema: Record<string, unknown>, value: unknown, prefix: string): void {
+  const validate = compileSchema(schema);
+  if (validate(value)) return;
+  const items = ajvErrorsToItems(validate.errors ?? [], prefix);
+  throw new ServiceError('H400', { message: `${prefix || 'value'} is invalid: ${items.map((i) => i.message).join('; ')}` }, { items });
+}

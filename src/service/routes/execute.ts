@@ -1,0 +1,97 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { findTypeByDefinitionId } from '../connectors/registry.js';
+import type { ActionContext, ActionDescriptor, ConnectorType } from '../connectors/types.js';
+import { ServiceError } from '../errors.js';
+import { applyFieldSelection } from '../http/field-selection.js';
+import { validateAgainst } from '../http/params-validator.js';
+import { findConnector, toConnectorInstance } from '../store/connectors.js';
+
+interface ExecuteBody {
+  entity: string;
+  action: string;
+  params?: Record<string, unknown>;
+  select_fields?: string[];
+  exclude_fields?: string[];
+}
+
+const fieldList = { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 300 } } as const;
+
+const bodySchema = {
+  type: 'object',
+  required: ['entity', 'action'],
+  properties: {
+    entity: { type: 'string', minLength: 1, maxLength: 100 },
+    action: { type: 'string', minLength: 1, maxLength: 100 },
+    params: { type: 'object' },
+    select_fields: fieldList,
+    exclude_fields: fieldList,
+  },
+  additionalProperties: false,
+} as const;
+
+/** The action descriptor for entity/action, or a 400 that lists what is valid. */
+function findAction(type: ConnectorType, entity: string, action: string): ActionDescriptor {
+  const typeName = type.definition.name;
+  const ofEntity = type.actions.filter((a) => a.entity === entity);
+  if (ofEntity.length === 0) {
+    const valid = [...new Set(type.actions.map((a) => a.entity))];
+    throw new ServiceError('H400_UNKNOWN_ENTITY', { type: typeName, entity, valid: valid.join(', ') || '(none)' }, { field: 'entity', details: { valid_entities: valid } });
+  }
+  const found = ofEntity.find((a) => a.action === action);
+  if (!found) {
+    const valid = ofEntity.map((a) => a.action);
+    throw new ServiceError('H400_UNKNOWN_ACTION', { type: typeName, entity, action, valid: valid.join(', ') }, { field: 'action', details: { valid_actions: valid } });
+  }
+  return found;
+}
+
+/** POST /integrations/connectors/:id/execute: the one endpoint that reads and acts through a connector. */
+export const executeRoutes: FastifyPluginAsync = async (app) => {
+  app.post<{ Params: { id: string }; Body: ExecuteBody }>(
+    '/integrations/connectors/:id/execute',
+    { schema: { body: bodySchema } },
+    async (request, reply) => {
+      const started = performance.now();
+      const svc = app.service;
+      const row = await findConnector(svc.store.db, request.organizationId, request.params.id);
+      if (!row) throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
+      if (row.workspace_status !== 'active') {
+        throw new ServiceError('H403_WORKSPACE_INACTIVE', { workspace: row.workspace_name, workspaceId: row.workspace_id });
+      }
+      const type = findTypeByDefinitionId(row.definition_id, svc.types);
+      if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
+      const { entity, action } = request.body;
+      const descriptor = findAction(type, entity, action);
+      const params = request.body.params ?? {};
+      validateAgainst(descriptor.paramsSchema, params, 'params');
+
+      const connector = toConnectorInstance(row);
+      const ctx: ActionContext = {
+        store: svc.store,
+        connector,
+        now: svc.now,
+        baseUrl: `${request.protocol}://${request.host}`,
+        notifyChange: (changedEntity, ids) => svc.emitChange({ connector, entity: changedEntity, ids }),
+      };
+      const out = await type.execute(ctx, entity, action, params);
+      if (out.kind === 'bytes') {
+        // Never an empty 200: a download with no content is a failure the client must see.
+        if (out.body.length === 0) throw new ServiceError('H404', { message: 'the file has no content' });
+        const filename = out.filename.replace(/["\\\r\n]/g, '_');
+        return reply
+          .header('content-type', out.contentType)
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .send(out.body);
+      }
+      return {
+        status: 'success',
+        result: applyFieldSelection(out.result, request.body.select_fields, request.body.exclude_fields),
+        connector_metadata: out.connectorMetadata ?? {},
+        execution_metadata: {
+          connector_instance_id: `source_id:${connector.id}`,
+          execution_time_ms: Math.round(performance.now() - started),
+        },
+      };
+    },
+  );
+};

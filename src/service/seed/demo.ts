@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../http/service-context.js';
+import { createConnector, listConnectors, toConnectorInstance } from '../store/connectors.js';
+import type { CoreTables } from '../store/tables.js';
+import { backgroundActionContext } from './action-context.js';
+
+/** Contacts in the demo CRM by default (other entities scale from it). */
+export const DEFAULT_SEED_SIZE = 1000;
+/** The PRNG seed of the demo data: the same data on every machine. */
+export const DEMO_SEED = 20240611;
+
+/**
+ * Gives the workspace one connector per type that can seed demo data, filled with that data. A type
+ * that already has a connector in the workspace is skipped, so seeding a reopened database is a no-op.
+ */
+export async function seedDemo(
+  svc: ServiceContext,
+  target: { organizationId: string; workspaceId: string },
+  opts: { size: number; baseUrl: string },
+): Promise<string[]> {
+  const db = svc.store.db as Kysely<CoreTables>;
+  const created: string[] = [];
+  for (const type of svc.types) {
+    if (!type.seedDemo) continue;
+    const existing = await listConnectors(db, target.organizationId, target.workspaceId, type.definition.id);
+    if (existing.length > 0) continue;
+    const row = await createConnector(
+      db,
+      {
+        organizationId: target.organizationId,
+        workspaceId: target.workspaceId,
+        definitionId: type.definition.id,
+        name: `${type.definition.name} demo`,
+        credentials: {},
+      },
+      svc.now(),
+    );
+    try {
+      await type.seedDemo(backgroundActionContext(svc, toConnectorInstance(row), opts.baseUrl), { size: opts.size, seed: DEMO_SEED });
+    } catch (err) {
+      // A half-seeded connector would look like real data; remove it (its rows cascade).
+      await db.deleteFrom('connectors').where('id', '=', row.id).execute();
+      throw err;
+    }
+    created.push(row.id);
+  }
+  return created;
+}
