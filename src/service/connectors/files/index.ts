@@ -1,7 +1,27 @@
 import { ServiceError } from '../../errors.js';
-import type { ConnectorType } from '../types.js';
+import type { ActionContext, ActionResult, ConnectorType } from '../types.js';
+import { filesActions } from './descriptors.js';
+import { createFile, downloadFile, getFile, listFiles } from './files.js';
+import { createFolder, getFolder, listFolders } from './folders.js';
+import { filesMigrations } from './migrations.js';
+import { loadFilesFixtures, seedFilesDemo } from './seed.js';
 
-/** The Files connector type (placeholder until its actions land; owned by the context-store/Files work). */
+type Handler = (ctx: ActionContext, params: Record<string, unknown>) => Promise<ActionResult>;
+
+const handlers: Record<string, Handler> = {
+  'folders.list': listFolders,
+  'folders.get': getFolder,
+  'folders.create': createFolder,
+  'files.list': listFiles,
+  'files.get': getFile,
+  'files.create': createFile,
+  'files.download': downloadFile,
+};
+
+/**
+ * The Files connector type: a document store of folders and files kept in the service's database. It pages
+ * with offset/limit (cursor is refused) and offers download (raw bytes, no envelope).
+ */
 export const filesConnector: ConnectorType = {
   definition: {
     id: 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b',
@@ -10,8 +30,15 @@ export const filesConnector: ConnectorType = {
     iconUrl: 'https://icons.recipe.local/files.svg',
     supportLevel: 'certified',
   },
-  actions: [],
-  async execute(_ctx, entity, action) {
-    throw new ServiceError('H400', { message: `entity "${entity}" has no action "${action}"` });
+  actions: filesActions,
+  migrations: filesMigrations,
+  async execute(ctx, entity, action, params) {
+    const handler = handlers[`${entity}.${action}`];
+    if (!handler) {
+      throw new ServiceError('H400', { message: `the Files connector has no action "${action}" on entity "${entity}"` }, { field: 'action' });
+    }
+    return handler(ctx, params);
   },
+  seedDemo: (ctx) => seedFilesDemo(ctx),
+  loadFixtures: (ctx, data) => loadFilesFixtures(ctx, data),
 };

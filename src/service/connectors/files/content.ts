@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { ServiceError } from '../../errors.js';
+
+/** Largest file the connector stores (decoded bytes). */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const contentTypesByExtension: Record<string, string> = {
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  pdf: 'application/pdf',
+};
+
+/** The content type for a file name when the caller gives none. */
+export function contentTypeFor(name: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
+  return (ext && contentTypesByExtension[ext]) ?? 'application/octet-stream';
+}
+
+/**
+ * Decodes strict base64 (standard alphabet, padded). Node's decoder silently skips bad characters, so the
+ * text is checked first: a typo must be a 400, not a corrupted file.
+ */
+export function decodeContent(text: string, field: string): Buffer {
+  const compact = text.replace(/\s+/g, '');
+  if (compact.length === 0 || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) {
+    throw new ServiceError('H400', { message: 'content must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)' }, { field });
+  }
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length === 0) {
+    throw new ServiceError('H400', { message: 'content must not be empty: a file holds at least 1 byte' }, { field });
+  }
+  if (bytes.length > MAX_FILE_BYTES) {
+    throw new ServiceError('H400', { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` }, { field });
+  }
+  return bytes;
+}
+
+/** Hex SHA-256 of some bytes (stored with every file, answered in its metadata). */
+export function sha256Hex(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

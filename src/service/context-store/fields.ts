@@ -1,0 +1,43 @@
+import type { ContextStoreSource } from '../connectors/types.js';
+
+/** How a searchable field can be filtered: the operators and value types it accepts follow from this. */
+export type FieldType = 'string' | 'date' | 'boolean' | 'array';
+
+/** The searchable fields of one entity: the spec's top-level fields, properties.<name>, and array fields. */
+export interface FieldCatalog {
+  readonly fields: Readonly<Record<string, FieldType>>;
+}
+
+/** Top-level fields every entity has (the spec's searchable fields table). */
+const TOP_LEVEL: Readonly<Record<string, FieldType>> = { id: 'string', archived: 'boolean', createdAt: 'date', updatedAt: 'date' };
+
+/** Builds the catalog of an entity from what its connector type declares. */
+export function catalogFor(source: ContextStoreSource, entity: string): FieldCatalog {
+  const fields: Record<string, FieldType> = { ...TOP_LEVEL };
+  for (const p of source.propertyFields(entity)) fields[`properties.${p}`] = 'string';
+  for (const a of source.arrayFields(entity)) fields[a] = 'array';
+  return { fields };
+}
+
+/** Scalar fields (everything but arrays): each gets one row per document in cs_values. */
+export function scalarFields(catalog: FieldCatalog): string[] {
+  return Object.entries(catalog.fields)
+    .filter(([, t]) => t !== 'array')
+    .map(([f]) => f);
+}
+
+/** Fields whose words go into the full-text index (fuzzy and keyword): strings, not dates or booleans. */
+export function textFields(catalog: FieldCatalog): string[] {
+  return Object.entries(catalog.fields)
+    .filter(([, t]) => t === 'string')
+    .map(([f]) => f);
+}
+
+/** Reads a field's value from a document by its searchable path (properties.<name> or a top-level key). */
+export function readField(doc: Record<string, unknown>, field: string): unknown {
+  if (field.startsWith('properties.')) {
+    const props = doc.properties as Record<string, unknown> | null | undefined;
+    return props?.[field.slice('properties.'.length)];
+  }
+  return doc[field];
+}

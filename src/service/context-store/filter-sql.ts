@@ -1,0 +1,82 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Cond, Scalar } from './filter-ast.js';
+import { ftsMatch } from './sqlite-fts.js';
+import { fieldToken } from './words.js';
+
+type Expr = RawBuilder<unknown>;
+
+/** Where a condition is evaluated: a document (alias d) or one array element (alias e, inside any). */
+interface Scope {
+  connectorId: string;
+  entity: string;
+  element?: { field: string };
+}
+
+/** Escapes LIKE's own metacharacters except %, which stays the documented wildcard. */
+function likePattern(value: string): string {
+  return `%${value.toLowerCase().replace(/[\\_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The predicate on one value row (alias v) for a comparison; booleans and numbers compare numerically. */
+function valuePredicate(op: string, value: Scalar | null): Expr {
+  if (value === null) return op === 'eq' ? sql`v.kind = 2` : sql`v.kind <> 2`;
+  const cmp = sql.raw({ eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
+  if (typeof value === 'boolean') return sql`(v.kind = 0 AND v.num ${cmp} ${value ? 1 : 0})`;
+  if (typeof value === 'number') return sql`(v.kind = 0 AND v.num ${cmp} ${value})`;
+  return sql`(v.kind <> 2 AND v.text ${cmp} ${value})`;
+}
+
+function inPredicate(values: readonly Scalar[]): Expr {
+  const texts = values.filter((x): x is string => typeof x === 'string');
+  const nums = values.filter((x) => typeof x !== 'string').map((x) => (typeof x === 'boolean' ? (x ? 1 : 0) : x));
+  const parts: Expr[] = [];
+  if (texts.length > 0) parts.push(sql`(v.kind <> 2 AND v.text IN (${sql.join(texts)}))`);
+  if (nums.length > 0) parts.push(sql`(v.kind = 0 AND v.num IN (${sql.join(nums)}))`);
+  return sql`(${sql.join(parts, sql` OR `)})`;
+}
+
+/** Rows of the value table that belong to this field in this scope (a doc's scalar field, or one element's key). */
+function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
+  if (scope.element) {
+    return sql`EXISTS (SELECT 1 FROM cs_array_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${scope.element.field} AND v.id = e.id AND v.pos = e.pos AND v.subfield = ${field} AND ${predicate})`;
+  }
+  return sql`d.id IN (SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${predicate})`;
+}
+
+/**
+ * Compiles a validated condition to SQL. Field names and values are always bound parameters; only
+ * operator keywords chosen from fixed tables are written into the SQL text.
+ */
+export function condToSql(cond: Cond, scope: Scope): Expr {
+  switch (cond.kind) {
+    case 'and':
+      return sql`(${sql.join(cond.items.map((c) => condToSql(c, scope)), sql` AND `)})`;
+    case 'or':
+      return sql`(${sql.join(cond.items.map((c) => condToSql(c, scope)), sql` OR `)})`;
+    case 'not':
+      return sql`(NOT ${condToSql(cond.item, scope)})`;
+    case 'compare':
+      // neq is "not equal": records without a value match it too (it is the negation of eq).
+      if (cond.op === 'neq') return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value))})`;
+      return valueRows(scope, cond.field, valuePredicate(cond.op, cond.value));
+    case 'in':
+      return valueRows(scope, cond.field, inPredicate(cond.values));
+    case 'like':
+      return valueRows(scope, cond.field, sql`(v.kind <> 2 AND lower(v.text) LIKE ${likePattern(cond.value)} ESCAPE '\\')`);
+    case 'fuzzy':
+    case 'keyword': {
+      const prefix = fieldToken(scope.connectorId, scope.entity, cond.field);
+      const terms = cond.words.map((w) => ({ term: prefix + w, prefix: cond.kind === 'fuzzy' }));
+      return ftsMatch(terms, cond.kind === 'fuzzy' ? 'all' : 'any');
+    }
+    case 'contains': {
+      // Scalar elements match by value; object elements match by their id key.
+      const pred = inPredicate([cond.value]);
+      return sql`d.id IN (SELECT v.id FROM cs_array_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${cond.field} AND v.subfield IN ('value', 'id') AND ${pred})`;
+    }
+    case 'any': {
+      const inner = condToSql(cond.cond, { ...scope, element: { field: cond.field } });
+      return sql`d.id IN (SELECT e.id FROM (SELECT DISTINCT id, pos FROM cs_array_values WHERE connector_id = ${scope.connectorId} AND entity = ${scope.entity} AND field = ${cond.field}) e WHERE ${inner})`;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import type { ConnectorInstance, ConnectorType } from '../connectors/types.js';
+import type { Store } from '../store/store.js';
+import { DEFAULT_INDEXER_OPTIONS, Indexer, type IndexerOptions } from './indexer.js';
+import type { ContextStoreStatus } from './readiness.js';
+
+export { contextStoreMigrations } from './migrations.js';
+export { contextStoreSearch, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './search.js';
+export { readContextStoreReadiness, type EntityReadiness } from './readiness-report.js';
+export { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from './params-schema.js';
+export { STATUSES, lowestStatus, isSearchable, type ContextStoreStatus } from './readiness.js';
+export type { IndexerOptions } from './indexer.js';
+
+/** What attach() needs from the service: its record-change events (ServiceContext.onChange). */
+export interface ChangeSource {
+  onChange(listener: (event: { connector: ConnectorInstance; entity: string; ids: readonly string[] }) => void): () => void;
+}
+
+export interface ContextStoreOptions extends Partial<IndexerOptions> {
+  /** The connector types whose contextStore sources are indexed (normally the registry's connectorTypes). */
+  types: readonly ConnectorType[];
+  /** Called when a background step fails (the step is retried on the next tick). */
+  onError?: (err: unknown) => void;
+}
+
+/** The running context store: the background indexer of every connector's entities. */
+export interface ContextStore {
+  /** Subscribes to the service's change events and starts the background loop (resuming unfinished builds). */
+  attach(service: ChangeSource): void;
+  /** Changes the hold status at run time (tests hold an entity in a status, then release it with null). */
+  setHold(status: ContextStoreStatus | null): void;
+  /** Applies queued changes and finishes the current step; true when nothing is pending afterwards. */
+  drain(): Promise<void>;
+  /** Stops the loop after applying queued changes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the context store over the service's store (its tables come from contextStoreMigrations, passed
+ * to openStore). Builds run asynchronously: Loading → Building Preview → Preview → Ready per entity.
+ */
+export function createContextStore(store: Store, options: ContextStoreOptions): ContextStore {
+  const { types, onError, ...timings } = options;
+  const indexer = new Indexer(store, types, { ...DEFAULT_INDEXER_OPTIONS, ...stripUndefined(timings) });
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let closed = false;
+  let unsubscribe: (() => void) | null = null;
+  let discoveredAll = false;
+
+  const tick = async (): Promise<boolean> => {
+    await indexer.discover(!discoveredAll);
+    discoveredAll = true;
+    if (indexer.hasPending) await indexer.flush();
+    return indexer.buildStep();
+  };
+
+  const schedule = (delay: number) => {
+    if (closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = tick()
+        .then((worked) => schedule(worked ? indexer.options.batchDelayMs : indexer.options.flushIntervalMs))
+        .catch((err) => {
+          onError?.(err);
+          schedule(indexer.options.flushIntervalMs);
+        })
+        .finally(() => {
+          running = null;
+        });
+    }, delay);
+    timer.unref();
+  };
+
+  return {
+    attach(service) {
+      if (unsubscribe) return;
+      unsubscribe = service.onChange((e) => indexer.enqueue(e.connector, e.entity, e.ids));
+      schedule(0);
+    },
+    setHold(status) {
+      indexer.options = { ...indexer.options, hold: status };
+    },
+    async drain() {
+      if (running) await running;
+      if (indexer.hasPending) await indexer.flush();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      unsubscribe?.();
+      if (running) await running.catch(() => {});
+      if (indexer.hasPending) await indexer.flush().catch((err) => onError?.(err));
+    },
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

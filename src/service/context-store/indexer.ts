@@ -1,0 +1,143 @@
+import type { Kysely } from 'kysely';
+import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSource } from '../connectors/types.js';
+import type { Store } from '../store/store.js';
+import { catalogFor, type FieldCatalog } from './fields.js';
+import { deleteDocs, upsertDocs } from './index-writer.js';
+import { readStates, registerEntity, saveProgress, STATUSES, type ContextStoreStatus, type EntityState } from './readiness.js';
+
+/** Timings of the indexer; tests shorten them or hold entities in a status. */
+export interface IndexerOptions {
+  /** Records read and indexed per build step (default 500). */
+  batchSize: number;
+  /** Pause between build steps in ms (default 0). */
+  batchDelayMs: number;
+  /** Records per entity that make it searchable as Preview (default 1000). */
+  previewSize: number;
+  /** How often queued changes are applied while idle, in ms (default 50; the stated lag bound is 250 ms). */
+  flushIntervalMs: number;
+  /** Stop advancing entities past this status (tests); null to run freely. */
+  hold: ContextStoreStatus | null;
+}
+
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { batchSize: 500, batchDelayMs: 0, previewSize: 1000, flushIntervalMs: 50, hold: null };
+
+const rank = (s: ContextStoreStatus) => STATUSES.indexOf(s);
+
+interface ConnectorRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  definition_id: string;
+  name: string;
+}
+
+/** Keeps every connector's index up to date: initial builds in batches, then queued changes. */
+export class Indexer {
+  private readonly pending = new Map<string, { connector: ConnectorInstance; entity: string; ids: Set<string> }>();
+  private readonly known = new Set<string>();
+  private readonly bySource = new Map<string, ContextStoreSource>();
+
+  constructor(
+    private readonly store: Store,
+    types: readonly ConnectorType[],
+    public options: IndexerOptions,
+  ) {
+    for (const t of types) if (t.contextStore) this.bySource.set(t.definition.id, t.contextStore);
+  }
+
+  /** Queues changed records; the next flush re-reads them from the source (or drops them when gone). */
+  enqueue(connector: ConnectorInstance, entity: string, ids: readonly string[]): void {
+    if (!this.bySource.get(connector.definitionId)?.entities.includes(entity)) return;
+    const key = `${connector.id}\u0000${entity}`;
+    const entry = this.pending.get(key) ?? { connector, entity, ids: new Set<string>() };
+    for (const id of ids) entry.ids.add(id);
+    this.pending.set(key, entry);
+  }
+
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  private ctxFor(connector: ConnectorInstance): ActionContext {
+    return { store: this.store, connector, now: () => new Date(), baseUrl: '', notifyChange: () => {} };
+  }
+
+  /** Registers (in Loading) the entities of connectors not seen yet; all connectors when `all`. */
+  async discover(all: boolean): Promise<void> {
+    const defs = [...this.bySource.keys()];
+    if (defs.length === 0) return;
+    let q = (this.store.db as Kysely<any>)
+      .selectFrom('connectors')
+      .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
+      .where('definition_id', 'in', defs);
+    if (!all) q = q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('cs_state').select('entity').whereRef('cs_state.connector_id', '=', 'connectors.id'))));
+    const rows = (await q.execute()) as ConnectorRow[];
+    const now = new Date().toISOString();
+    for (const r of rows) {
+      const source = this.bySource.get(r.definition_id) as ContextStoreSource;
+      for (const entity of source.entities) await registerEntity(this.store.db, r.id, entity, catalogFor(source, entity), now);
+      this.known.add(r.id);
+    }
+  }
+
+  /** Runs one build step for every unfinished entity; true when any work was done. */
+  async buildStep(): Promise<boolean> {
+    const states = (await this.store.db.selectFrom('cs_state').select('connector_id').where('status', '<>', 'Ready').distinct().execute()) as { connector_id: string }[];
+    let worked = false;
+    for (const { connector_id } of states) {
+      const row = (await this.store.db
+        .selectFrom('connectors')
+        .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
+        .where('id', '=', connector_id)
+        .executeTakeFirst()) as ConnectorRow | undefined;
+      const source = row && this.bySource.get(row.definition_id);
+      if (!row || !source) continue;
+      const connector: ConnectorInstance = { id: row.id, organizationId: row.organization_id, workspaceId: row.workspace_id, definitionId: row.definition_id, name: row.name };
+      for (const state of await readStates(this.store.db, row.id)) {
+        if (state.status !== 'Ready' && (await this.buildEntityStep(connector, source, state))) worked = true;
+      }
+    }
+    return worked;
+  }
+
+  private async buildEntityStep(connector: ConnectorInstance, source: ContextStoreSource, state: EntityState): Promise<boolean> {
+    const { hold, batchSize, previewSize } = this.options;
+    if (hold && rank(state.status) >= rank(hold)) return false;
+    // Held at Building Preview: one small step that cannot reach the preview size.
+    const limit = hold === 'Building Preview' ? Math.max(1, Math.min(batchSize, previewSize - 1 - state.scanned)) : batchSize;
+    const ctx = this.ctxFor(connector);
+    const page = await source.scan(ctx, state.entity, state.scanAfter, limit);
+    const scanned = state.scanned + page.docs.length;
+    const status: ContextStoreStatus = page.next === null ? 'Ready' : scanned >= previewSize ? 'Preview' : 'Building Preview';
+    if (hold && rank(status) > rank(hold)) return false;
+    await this.store.transaction(async (trx) => {
+      await upsertDocs(trx, connector.id, state.entity, state.catalog, page.docs);
+      await saveProgress(trx, { connectorId: connector.id, entity: state.entity, status, scanAfter: page.next, scanned }, new Date().toISOString());
+    });
+    return true;
+  }
+
+  /** Applies queued changes: re-read each changed record; records the source no longer has leave the index. */
+  async flush(): Promise<void> {
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    for (const { connector, entity, ids } of batch) {
+      const source = this.bySource.get(connector.definitionId);
+      const catalogRow = (await this.store.db
+        .selectFrom('cs_state')
+        .select('fields')
+        .where('connector_id', '=', connector.id)
+        .where('entity', '=', entity)
+        .executeTakeFirst()) as { fields: string } | undefined;
+      if (!source || !catalogRow) continue; // not registered yet: the initial build will read these records
+      const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;
+      const list = [...ids];
+      const docs = await source.read(this.ctxFor(connector), entity, list);
+      const found = new Set(docs.map((d) => d.id));
+      await this.store.transaction(async (trx) => {
+        await upsertDocs(trx, connector.id, entity, catalog, docs);
+        await deleteDocs(trx, connector.id, entity, list.filter((id) => !found.has(id)));
+      });
+    }
+  }
+}

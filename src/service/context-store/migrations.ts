@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from '../connectors/types.js';
+import { createFtsTable } from './sqlite-fts.js';
+
+/**
+ * The context store's own tables: readiness per (connector, entity), the indexed documents, a key/value
+ * table for eq/in/range/sort on scalar fields, one for array elements, and the full-text index.
+ */
+export const contextStoreMigrations: readonly Migration[] = [
+  {
+    name: '030-context-store-tables',
+    async up(db: Kysely<any>): Promise<void> {
+      const connectorFk = (c: any) => c.notNull().references('connectors.id').onDelete('cascade');
+      await db.schema
+        .createTable('cs_state')
+        .addColumn('connector_id', 'text', connectorFk)
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('scan_after', 'text')
+        .addColumn('scanned', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('ready_at', 'text')
+        .addPrimaryKeyConstraint('cs_state_pk', ['connector_id', 'entity'])
+        .execute();
+      await db.schema
+        .createTable('cs_docs')
+        .addColumn('rowid', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('connector_id', 'text', connectorFk)
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('doc', 'text', (c) => c.notNull())
+        .addUniqueConstraint('cs_docs_key', ['connector_id', 'entity', 'id'])
+        .execute();
+      // kind: 0 number (numeric strings, booleans as 1/0), 1 text, 2 null. num and text are never NULL so that
+      // (kind, num, text, id) is a total order usable for keyset cursors.
+      await db.schema
+        .createTable('cs_values')
+        .addColumn('connector_id', 'text', connectorFk)
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('field', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'integer', (c) => c.notNull())
+        .addColumn('num', 'real', (c) => c.notNull())
+        .addColumn('text', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('cs_values_doc').on('cs_values').columns(['connector_id', 'entity', 'id', 'field']).execute();
+      await db.schema.createIndex('cs_values_text').on('cs_values').columns(['connector_id', 'entity', 'field', 'text']).execute();
+      await db.schema
+        .createIndex('cs_values_sort')
+        .on('cs_values')
+        .columns(['connector_id', 'entity', 'field', 'kind', 'num', 'text', 'id'])
+        .execute();
+      await db.schema
+        .createTable('cs_array_values')
+        .addColumn('connector_id', 'text', connectorFk)
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('field', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('pos', 'integer', (c) => c.notNull())
+        .addColumn('subfield', 'text', (c) => c.notNull())
+        .addColumn('kind', 'integer', (c) => c.notNull())
+        .addColumn('num', 'real', (c) => c.notNull())
+        .addColumn('text', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('cs_array_values_doc').on('cs_array_values').columns(['connector_id', 'entity', 'id', 'field', 'pos']).execute();
+      await db.schema
+        .createIndex('cs_array_values_text')
+        .on('cs_array_values')
+        .columns(['connector_id', 'entity', 'field', 'subfield', 'text'])
+        .execute();
+    },
+  },
+  { name: '031-context-store-fts', up: createFtsTable },
+];

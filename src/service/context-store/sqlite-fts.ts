@@ -1,0 +1,41 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+
+/**
+ * Everything SQLite-specific about the context store's full-text index (FTS5) lives here, so a PostgreSQL
+ * store can supply its own (tsvector/pg_trgm) without touching the rest.
+ *
+ * Layout: one contentless FTS5 row per indexed document, rowid = cs_docs.rowid (AUTOINCREMENT, never
+ * reused). Its text is the document's words, each prefixed by a token naming (connector, entity, field),
+ * so one term lookup is already scoped to one field of one entity of one connector. The words are
+ * produced by our own tokenizer (words.ts), so FTS5 query syntax never sees caller text.
+ */
+export async function createFtsTable(db: Kysely<any>): Promise<void> {
+  await sql`CREATE VIRTUAL TABLE IF NOT EXISTS cs_fts USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
+}
+
+/** Replaces the full-text row of one document (an empty body removes it). */
+export async function writeFtsRows(trx: Kysely<any>, rows: readonly { rowid: number; body: string }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await deleteFtsRows(trx, rows.map((r) => r.rowid));
+  const withText = rows.filter((r) => r.body.length > 0);
+  for (let i = 0; i < withText.length; i += 400) {
+    const part = withText.slice(i, i + 400);
+    await sql`INSERT INTO cs_fts(rowid, body) VALUES ${sql.join(part.map((r) => sql`(${r.rowid}, ${r.body})`))}`.execute(trx);
+  }
+}
+
+/** Removes the full-text rows of some documents. */
+export async function deleteFtsRows(trx: Kysely<any>, rowids: readonly number[]): Promise<void> {
+  for (let i = 0; i < rowids.length; i += 500) {
+    const part = rowids.slice(i, i + 500);
+    await sql`DELETE FROM cs_fts WHERE rowid IN (${sql.join(part)})`.execute(trx);
+  }
+}
+
+/** A MATCH expression: every term must be present (all) or any one (any); prefix terms end with '*'. */
+export function ftsMatch(terms: readonly { term: string; prefix: boolean }[], mode: 'all' | 'any'): RawBuilder<boolean> {
+  // Terms are [a-z0-9] plus letters only (see words.ts), so double-quoting them is a complete escape.
+  const parts = terms.map((t) => `"${t.term.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`);
+  const expr = parts.join(mode === 'all' ? ' AND ' : ' OR ');
+  return sql<boolean>`d.rowid IN (SELECT rowid FROM cs_fts WHERE cs_fts MATCH ${expr})`;
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Splits text into lower-case words of letters and digits, diacritics removed: "O'Brien-Smith, Zoë" →
+ * ["o", "brien", "smith", "zoe"]. Used both for indexing and for query values, so they always agree,
+ * and the only characters that reach the FTS query are letters and digits.
+ */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .map((w) => w.slice(0, 64));
+}
+
+/** The prefix that scopes a word to one field of one entity of one connector in the full-text index. */
+export function fieldToken(connectorId: string, entity: string, field: string): string {
+  return `f${createHash('sha1').update(`${connectorId}\u0000${entity}\u0000${field}`).digest('hex').slice(0, 12)}x`;
+}
