@@ -24,6 +24,8 @@ export const runCodes = {
   X011: { template: 'paginate {entity}.{action}: cannot find the items in the result ({got}); expected an array, {data: [...]} or {results: [...]}', class: 'run' },
   X012: { template: 'call {path}: input "{name}": {reason}', class: 'run' },
   X013: { template: 'secret "{name}": environment variable {name} is not set', class: 'config' },
+  X014: { template: 'request budget exceeded: the run may send at most {max} requests', class: 'run' },
+  X015: { template: 'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID', class: 'config' },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

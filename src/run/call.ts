@@ -1,0 +1,40 @@
+import { resolveInputs } from '../compile/inputs.js';
+import type { CallStep } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { StepExec } from './exec.js';
+import { runSteps, type StepOutcome } from './interpret.js';
+import { Scope } from './scope.js';
+import { evaluateOutputs, readSecrets } from './plan-scope.js';
+
+/**
+ * call: runs another recipe's plan with the `with:` values as its inputs, in a fresh scope (it sees only
+ * its own inputs, secrets and $run). Its default connector is its own, else the caller's. The output is
+ * the called recipe's outputs.
+ */
+export async function runCall(step: CallStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+  const given: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(step.with)) given[name] = await evaluate(value, scope);
+  const inputs = checkInputs(step, given);
+  const callee = step.plan;
+  const root = new Scope();
+  root.set('inputs', inputs);
+  root.set('secrets', readSecrets(callee, sx.ctx, step.loc));
+  root.set('run', sx.exec.run);
+  const exec = { ...sx.nested(), plan: callee, defaultConnector: callee.connector ?? sx.exec.defaultConnector };
+  sx.exec.tracker.register(callee.steps, exec.depth, callee.file);
+  await runSteps(callee.steps, root, exec);
+  return { output: await evaluateOutputs(callee, root) };
+}
+
+/** The `with:` values checked and completed against the called recipe's inputs (same rules as the CLI's). */
+function checkInputs(step: CallStep, given: Record<string, unknown>): Record<string, unknown> {
+  const { values, diagnostics } = resolveInputs(step.plan, given);
+  const first = diagnostics[0];
+  if (first) {
+    const name = /"([^"]+)"/.exec(first.message)?.[1] ?? '?';
+    throw new RecipeError('X012', { path: step.path, name, reason: `${first.code} ${first.message}` }, locationOf(step.loc));
+  }
+  return values;
+}

@@ -1,0 +1,40 @@
+import { RecipeError } from '../errors/index.js';
+import type { StepExec } from './exec.js';
+import { locationOf } from './errors.js';
+
+/** How long to wait when the step has no timeout_ms. */
+const DEFAULT_WAIT_MS = 120_000;
+const POLL_MS = 500;
+
+/**
+ * wait_for_context_store: polls inspect until the entity's context store is ready_for_search
+ * (context_store_readiness.configured_cache_entities[]), bounded by the step's timeout_ms.
+ */
+export async function waitForContextStore(sx: StepExec, connectorId: string, entity: string): Promise<void> {
+  const timeoutMs = sx.step.timeoutMs ?? DEFAULT_WAIT_MS;
+  const deadline = sx.ctx.now() + timeoutMs;
+  let status = 'unknown';
+  for (;;) {
+    const info = await sx.ctx.client.inspect(connectorId, sx.callOptions());
+    const row = entityReadiness(info, entity);
+    if (row?.ready_for_search === true) return;
+    status = typeof row?.status === 'string' ? row.status : String(info.context_store_status ?? 'unknown');
+    sx.ctx.log('debug', `${sx.stats.id}: context store for ${entity} is ${status}; waiting`);
+    const left = deadline - sx.ctx.now();
+    if (left <= 0) break;
+    try {
+      await sx.ctx.sleep(Math.min(POLL_MS, left), sx.signal);
+    } catch {
+      if (sx.exec.signal.aborted) throw new RecipeError('X009', {}, locationOf(sx.step.loc));
+      break; // the step's own timeout fired
+    }
+  }
+  throw new RecipeError('X006', { entity, timeoutMs, status }, locationOf(sx.step.loc));
+}
+
+function entityReadiness(info: Record<string, unknown>, entity: string): Record<string, unknown> | undefined {
+  const readiness = info.context_store_readiness as { configured_cache_entities?: unknown } | undefined;
+  const rows = readiness?.configured_cache_entities;
+  if (!Array.isArray(rows)) return undefined;
+  return rows.find((r: { entity?: unknown }) => r?.entity === entity) as Record<string, unknown> | undefined;
+}

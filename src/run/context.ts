@@ -1,0 +1,59 @@
+import type { CallOptions, Download, Envelope, ExecuteRequest, Redactor } from '../client/index.js';
+import type { ConnectorLookup } from '../client/index.js';
+
+/** The part of the connector client the interpreter uses (the real ConnectorClient in production and tests). */
+export interface ConnectorApi {
+  execute(connectorId: string, req: ExecuteRequest, opts?: CallOptions): Promise<Envelope>;
+  download(connectorId: string, req: ExecuteRequest, opts?: CallOptions): Promise<Download>;
+  inspect(connectorId: string, opts?: CallOptions): Promise<Record<string, unknown>>;
+  resolveConnector(ref: ConnectorLookup, opts?: CallOptions): Promise<string>;
+}
+
+export type LogLevel = 'info' | 'warn' | 'debug';
+
+/** Progress of one step, as the CLI draws it. Counters include nested steps. */
+export interface StepProgress {
+  readonly key: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly depth: number;
+  readonly records: number;
+  readonly done: number;
+  readonly total: number | null;
+  readonly requests: number;
+  readonly retries: number;
+}
+
+/** What a run tells its caller while it goes. */
+export type RunEvent =
+  | { readonly type: 'step-start'; readonly step: StepProgress }
+  | { readonly type: 'step-progress'; readonly step: StepProgress }
+  | { readonly type: 'step-end'; readonly step: StepProgress; readonly status: string };
+
+/**
+ * Everything the interpreter may touch outside itself: the client, time, chance, sleep, files, logs.
+ * The interpreter is deterministic given the client's answers and these functions.
+ */
+export interface RunContext {
+  readonly client: ConnectorApi;
+  now(): number;
+  random(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Cancels everything (Ctrl-C). */
+  readonly signal: AbortSignal;
+  /** Masks secret values at every output edge (logs, report, errors). */
+  readonly redactor: Redactor;
+  readonly dryRun: boolean;
+  /** Guardrails: default page limit when a step gives none, and an optional total request budget. */
+  readonly maxPages: number;
+  readonly maxRequests?: number;
+  /** Where the recipe's secrets are read from (only the names the recipe declares). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Directory that download paths are relative to. */
+  readonly cwd: string;
+  /** Writes a file atomically (temporary file, then rename). */
+  writeFile(path: string, bytes: Buffer): Promise<void>;
+  /** A log line, already redacted. */
+  log(level: LogLevel, message: string): void;
+  onEvent?(event: RunEvent): void;
+}

@@ -1,0 +1,82 @@
+import type { CallObserver, CallOptions } from '../client/index.js';
+import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import type { RunContext } from './context.js';
+import type { DryRunLog } from './dry-run.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { StepStats, Tracker } from './report.js';
+import type { Scope } from './scope.js';
+
+/** The state of one run that nested step lists share (a `call` gets its own plan and default connector). */
+export interface Exec {
+  readonly ctx: RunContext;
+  readonly plan: Plan;
+  readonly defaultConnector: ConnectorRef | undefined;
+  readonly tracker: Tracker;
+  readonly dryRun: DryRunLog;
+  /** Stats of the enclosing steps, outermost first: their counters include nested work. */
+  readonly chain: readonly StepStats[];
+  readonly depth: number;
+  readonly signal: AbortSignal;
+  /** $run: what every expression can read about the run. */
+  readonly run: Readonly<Record<string, unknown>>;
+}
+
+/** What a step-kind function gets besides its step and scope. */
+export class StepExec {
+  constructor(
+    readonly exec: Exec,
+    readonly step: Step,
+    readonly stats: StepStats,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get ctx(): RunContext {
+    return this.exec.ctx;
+  }
+
+  /** The Exec for steps nested in this one (one level deeper, counting into this step). */
+  nested(signal: AbortSignal = this.signal): Exec {
+    return { ...this.exec, chain: [...this.exec.chain, this.stats], depth: this.exec.depth + 1, signal };
+  }
+
+  /** Options for client calls: cancellation, the step's retry policy, and request/retry counting. */
+  callOptions(): CallOptions {
+    const observer: CallObserver = {
+      request: () => {
+        const tracker = this.exec.tracker;
+        tracker.requests++;
+        const max = this.ctx.maxRequests;
+        if (max !== undefined && tracker.requests > max) throw new RecipeError('X014', { max });
+        for (const s of [...this.exec.chain, this.stats]) s.requests++;
+        this.progress();
+      },
+      retry: (info) => {
+        this.exec.tracker.retries++;
+        for (const s of [...this.exec.chain, this.stats]) s.retries++;
+        this.ctx.log('debug', `${this.stats.id}: retry ${info.attempt} in ${info.delayMs} ms (${info.reason})`);
+        this.progress();
+      },
+    };
+    return { signal: this.signal, observer, ...(this.step.retry ? { retry: this.step.retry } : {}) };
+  }
+
+  /** Tells the caller this step (and its enclosing steps) moved. */
+  progress(): void {
+    for (const s of [...this.exec.chain, this.stats]) this.exec.tracker.event({ type: 'step-progress', step: s.progress() });
+  }
+
+  /** The connector id for this step: its own `connector:`, else the recipe's, resolved through the client. */
+  async connectorId(scope: Scope, what: { entity: string; action: string }): Promise<string> {
+    const ref = this.step.connector ?? this.exec.defaultConnector;
+    if (!ref) throw new RecipeError('X015', what, locationOf(this.step.loc));
+    if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
+    const definition = String(await evaluate(ref.definition, scope));
+    const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
+    return this.ctx.client.resolveConnector(
+      workspace === undefined ? { definition } : { workspace, definition },
+      { signal: this.signal },
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import type { ForeachStep } from '../compile/plan.js';
+import type { RecipeError } from '../errors/index.js';
+import { atStep, errorOutput, isInterrupt } from './errors.js';
+import { evaluate } from './eval.js';
+import type { StepExec } from './exec.js';
+import { runSteps, type StepOutcome } from './interpret.js';
+import type { Scope } from './scope.js';
+
+/**
+ * foreach: runs `steps` once per item, at most `concurrency` at a time, each iteration in its own frame
+ * with `as` (and `index_as`) bound. The output is `collect` per iteration (else each iteration's last
+ * step output), in input order. With on_error: continue a failed iteration yields {error} and the others
+ * go on; with fail, the first failure cancels the iterations still running and fails the step.
+ */
+export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+  const items = asList(await evaluate(step.items, scope));
+  sx.stats.total = (sx.stats.total ?? 0) + items.length;
+  const cancel = new AbortController();
+  const onAbort = (): void => cancel.abort();
+  sx.signal.addEventListener('abort', onAbort, { once: true });
+  const nested = sx.nested(cancel.signal);
+  const results: unknown[] = new Array(items.length);
+  let firstError: RecipeError | null = null;
+  let nextIndex = 0;
+
+  const iterate = async (index: number): Promise<void> => {
+    const frame = scope.child();
+    frame.set(step.as, items[index]);
+    if (step.indexAs !== undefined) frame.set(step.indexAs, index);
+    try {
+      const last = await runSteps(step.steps, frame, nested);
+      results[index] = step.collect ? await evaluate(step.collect, frame) : last;
+    } catch (err) {
+      const e = atStep(err, step.loc);
+      if (step.onError === 'continue' && !isInterrupt(e) && !sx.signal.aborted) {
+        results[index] = errorOutput(e, (s) => sx.ctx.redactor.redact(s));
+        sx.ctx.log('warn', sx.ctx.redactor.redact(`${sx.stats.id}[${index}]: ${e.message} (on_error: continue)`));
+      } else {
+        // Keep the first real failure; iterations cancelled because of it fail with an interrupt.
+        if (!firstError || (isInterrupt(firstError) && !isInterrupt(e))) firstError = e;
+        cancel.abort();
+      }
+    } finally {
+      sx.stats.done++;
+      sx.progress();
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    while (!cancel.signal.aborted && nextIndex < items.length) await iterate(nextIndex++);
+  };
+  const workers = Math.max(1, Math.min(step.concurrency, items.length));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    sx.signal.removeEventListener('abort', onAbort);
+  }
+  if (firstError) throw firstError;
+  return { output: results };
+}
+
+/** JSONata gives a single value for a one-item sequence and undefined for none; foreach takes both. */
+function asList(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,5 @@
+/** run/: the interpreter of compiled plans. */
+export { runPlan, type RunOptions } from './run-plan.js';
+export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from './context.js';
+export type { DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
+export { autoNext, itemsOf, type NextPage } from './paging.js';

@@ -1,0 +1,127 @@
+import type { Step } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import { runAssert } from './assert.js';
+import { runCall } from './call.js';
+import { runDownload } from './download.js';
+import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
+import { evaluate, truthy } from './eval.js';
+import { runExecute } from './execute.js';
+import { StepExec, type Exec } from './exec.js';
+import { runFail } from './fail.js';
+import { runForeach } from './foreach.js';
+import { runLog } from './log.js';
+import { runPaginate } from './paginate.js';
+import { runSet } from './set.js';
+import type { Scope } from './scope.js';
+import { runTransform } from './transform.js';
+
+/** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
+export interface StepOutcome {
+  readonly output: unknown;
+  readonly response?: unknown;
+}
+
+/** Runs a list of steps in order in `scope`; returns the last step's output. */
+export async function runSteps(steps: readonly Step[], scope: Scope, exec: Exec): Promise<unknown> {
+  let last: unknown;
+  for (const step of steps) last = await runStep(step, scope, exec);
+  return last;
+}
+
+/** The one dispatch over step kinds; adding a kind without a case here fails to compile. */
+function dispatch(step: Step, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+  switch (step.kind) {
+    case 'execute':
+      return runExecute(step, scope, sx);
+    case 'paginate':
+      return runPaginate(step, scope, sx);
+    case 'foreach':
+      return runForeach(step, scope, sx);
+    case 'transform':
+      return runTransform(step, scope);
+    case 'set':
+      return runSet(step, scope);
+    case 'log':
+      return runLog(step, scope, sx);
+    case 'assert':
+      return runAssert(step, scope);
+    case 'fail':
+      return runFail(step, scope);
+    case 'call':
+      return runCall(step, scope, sx);
+    case 'download':
+      return runDownload(step, scope, sx);
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step kind ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
+export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unknown> {
+  if (exec.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
+  const ctx = exec.ctx;
+  const stats = exec.tracker.statsFor(step, exec.depth, exec.plan.file);
+  stats.runs++;
+  if (step.when !== undefined && !truthy(await evaluate(step.when, scope))) {
+    stats.skippedRuns++;
+    if (stats.status === 'not_run') stats.status = 'skipped';
+    return undefined;
+  }
+
+  const started = ctx.now();
+  exec.tracker.event({ type: 'step-start', step: stats.progress() });
+  const deadline = new AbortController();
+  const onParentAbort = (): void => deadline.abort();
+  exec.signal.addEventListener('abort', onParentAbort, { once: true });
+  let timedOut = false;
+  const timer = new AbortController();
+  const sx = new StepExec(exec, step, stats, deadline.signal);
+  try {
+    let work = dispatch(step, scope, sx);
+    if (step.timeoutMs !== undefined) {
+      const timeoutMs = step.timeoutMs;
+      const expiry = ctx.sleep(timeoutMs, timer.signal).then(
+        () => {
+          timedOut = true;
+          deadline.abort();
+          throw new RecipeError('X005', { timeoutMs }, locationOf(step.loc));
+        },
+        () => new Promise<never>(() => undefined),
+      );
+      work = Promise.race([work, expiry]);
+    }
+    let outcome: StepOutcome;
+    try {
+      outcome = await work;
+    } catch (err) {
+      // Cancelled by the step's own deadline: say it timed out (a more specific error, e.g. X006, wins).
+      if (timedOut && isInterrupt(err) && !exec.signal.aborted) throw new RecipeError('X005', { timeoutMs: step.timeoutMs }, locationOf(step.loc));
+      throw err;
+    }
+    if (step.id !== undefined) scope.set(step.id, outcome.output);
+    if (step.assign) {
+      const extra = { result: outcome.output, response: outcome.response };
+      for (const [name, value] of Object.entries(step.assign)) scope.set(name, await evaluate(value, scope, extra));
+    }
+    if (stats.status === 'not_run' || stats.status === 'skipped') stats.status = 'ok';
+    return outcome.output;
+  } catch (err) {
+    const e = atStep(err, step.loc);
+    if (isInterrupt(e) || exec.signal.aborted || step.onError === 'fail') {
+      stats.status = 'failed';
+      throw e;
+    }
+    stats.status = 'continued';
+    const output = errorOutput(e, (s) => ctx.redactor.redact(s));
+    ctx.log('warn', ctx.redactor.redact(`${stats.id}: ${e.message} (on_error: continue)`));
+    if (step.id !== undefined) scope.set(step.id, output);
+    return output;
+  } finally {
+    timer.abort();
+    exec.signal.removeEventListener('abort', onParentAbort);
+    stats.durationMs += ctx.now() - started;
+    exec.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
+  }
+}

@@ -1,0 +1,127 @@
+import type { PaginateStep } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import type { Envelope } from '../client/index.js';
+import { waitForContextStore } from './context-store.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { StepExec } from './exec.js';
+import { runSteps, type StepOutcome } from './interpret.js';
+import { autoNext, itemsOf } from './paging.js';
+import { asParams, describe, sendExecute } from './request.js';
+import type { Scope } from './scope.js';
+
+const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
+
+/**
+ * paginate: calls the action page after page (keys found automatically, or the step's `next`), until a
+ * page is empty, there is no next page, or max_pages/max_items is reached (then the step is marked
+ * truncated, not failed). A cursor or page that repeats is an error, never an endless loop.
+ * Output: every item in order; in streaming mode (`as` + `steps`) each item runs through the steps as
+ * it arrives, nothing is kept, and the output is {items, pages, truncated}.
+ */
+export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+  let params = asParams(await evaluate(step.params, scope), sx);
+  const connectorId = await sx.connectorId(scope, step);
+  if (step.waitForContextStore) await waitForContextStore(sx, connectorId, step.entity);
+  const streaming = step.as !== undefined && step.steps !== undefined;
+  const nested = streaming ? sx.nested() : undefined;
+  const maxPages = step.maxPages > 0 ? step.maxPages : sx.ctx.maxPages;
+  const collected: unknown[] = [];
+  const sent = new Set<string>();
+  for (const key of PAGING_KEYS) if (key in params) sent.add(`${key}=${JSON.stringify(params[key])}`);
+  if (step.next) sent.add(`next=${JSON.stringify(params)}`);
+
+  let pages = 0;
+  let count = 0;
+  let truncated = false;
+  let previousPage: string | null = null;
+  let last: Envelope | undefined;
+  for (;;) {
+    const envelope = await sendExecute(sx, connectorId, step.entity, step.action, params);
+    last = envelope;
+    pages++;
+    const items = itemsOf(envelope.result);
+    if (!items) throw new RecipeError('X011', { entity: step.entity, action: step.action, got: describe(envelope.result) }, locationOf(step.loc));
+    if (items.length === 0) break;
+    const fingerprint = pageFingerprint(items);
+    if (fingerprint === previousPage) {
+      throw new RecipeError('X004', { entity: step.entity, action: step.action, what: 'page', detail: `page ${pages} has the same records as page ${pages - 1}`, key: pagingKeyOf(params) }, locationOf(step.loc));
+    }
+    previousPage = fingerprint;
+
+    const room = step.maxItems === undefined ? items.length : Math.max(0, step.maxItems - count);
+    const page = room < items.length ? items.slice(0, room) : items;
+    if (page.length < items.length) truncated = true;
+    count += page.length;
+    sx.stats.records += page.length;
+    if (streaming && nested && step.steps && step.as) {
+      for (const item of page) {
+        const frame = scope.child();
+        frame.set(step.as, item);
+        await runSteps(step.steps, frame, nested);
+        sx.stats.done++;
+      }
+    } else {
+      for (const item of page) collected.push(item);
+    }
+    sx.progress();
+    if (truncated) break;
+
+    const next = await nextParams(step, scope, params, envelope, items.length);
+    if (!next) break;
+    if (sent.has(next.signature)) {
+      throw new RecipeError('X004', { entity: step.entity, action: step.action, what: next.key === 'next' ? 'next request' : `${next.key}`, detail: `${next.key} ${short(next.signature)} was already sent`, key: next.key }, locationOf(step.loc));
+    }
+    sent.add(next.signature);
+    if (pages >= maxPages || (step.maxItems !== undefined && count >= step.maxItems)) {
+      truncated = true;
+      break;
+    }
+    params = next.params;
+  }
+  if (truncated) {
+    sx.stats.truncated = true;
+    sx.ctx.log('warn', `${sx.stats.id}: stopped at ${pages >= maxPages ? `max_pages ${maxPages}` : `max_items ${step.maxItems}`} with more to read (truncated)`);
+  }
+  const output = streaming ? { items: count, pages, truncated } : collected;
+  return { output, ...(last ? { response: last } : {}) };
+}
+
+async function nextParams(
+  step: PaginateStep,
+  scope: Scope,
+  params: Record<string, unknown>,
+  envelope: Envelope,
+  pageSize: number,
+): Promise<{ key: string; signature: string; params: Record<string, unknown> } | null> {
+  if (step.next) {
+    const v = await evaluate(step.next, scope, { response: envelope });
+    if (v === undefined || v === null || v === false) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      throw new RecipeError('X007', { what: 'paginate next', expected: 'an object of params or null', got: describe(v) }, locationOf(step.loc));
+    }
+    const merged = { ...params, ...(v as Record<string, unknown>) };
+    return { key: 'next', signature: `next=${JSON.stringify(merged)}`, params: merged };
+  }
+  const n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize);
+  if (n.kind === 'stop') return null;
+  return { key: n.key, signature: `${n.key}=${JSON.stringify(n.value)}`, params: n.params };
+}
+
+/** Identifies a page by its size and first and last records (ids when they have them). */
+function pageFingerprint(items: unknown[]): string {
+  const idOf = (v: unknown): string => {
+    if (v !== null && typeof v === 'object' && 'id' in v) return `id:${String((v as { id: unknown }).id)}`;
+    return (JSON.stringify(v) ?? '').slice(0, 200);
+  };
+  return `${items.length}|${idOf(items[0])}|${idOf(items[items.length - 1])}`;
+}
+
+function pagingKeyOf(params: Record<string, unknown>): string {
+  return PAGING_KEYS.find((k) => k in params) ?? 'none';
+}
+
+function short(signature: string): string {
+  const value = signature.slice(signature.indexOf('=') + 1);
+  return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}

@@ -1,0 +1,146 @@
+import type { Step } from '../compile/plan.js';
+import type { RunEvent, StepProgress } from './context.js';
+
+/** One step in the run report. A step inside a loop appears once, with its counters summed over its runs. */
+export interface StepReport {
+  /** The step's id, or kind@line when it has none. */
+  readonly id: string;
+  readonly kind: string;
+  readonly line: number;
+  /** 0 for top-level steps, 1 inside a foreach/paginate/call, ... */
+  readonly depth: number;
+  readonly status: StepStatus;
+  readonly duration_ms: number;
+  readonly runs: number;
+  readonly requests: number;
+  readonly retries: number;
+  /** True when `when` was false every time the step was reached. */
+  readonly skipped: boolean;
+  /** Present (true) when paginate stopped at max_pages or max_items with more to read. */
+  readonly truncated?: true;
+}
+
+/** ok; failed (the run failed here); continued (failed, on_error: continue); skipped; not_run (never reached). */
+export type StepStatus = 'ok' | 'failed' | 'continued' | 'skipped' | 'not_run';
+
+/** A write that --dry-run did not send: the exact request it would have made. */
+export interface DryRunWrite {
+  readonly step: string;
+  readonly line: number;
+  readonly method: 'POST';
+  readonly path: string;
+  readonly body: { readonly entity: string; readonly action: string; readonly params: unknown };
+}
+
+/** The machine-readable result of a run (`recipe run --json` prints exactly this). */
+export interface RunReport {
+  readonly status: 'ok' | 'failed' | 'interrupted';
+  readonly recipe: string;
+  readonly file: string;
+  readonly dry_run: boolean;
+  readonly outputs: Record<string, unknown>;
+  readonly steps: StepReport[];
+  readonly requests: number;
+  readonly retries: number;
+  readonly duration_ms: number;
+  readonly dry_run_writes?: DryRunWrite[];
+  readonly error?: ReportedError;
+}
+
+/** A failure as the report shows it. */
+export interface ReportedError {
+  readonly code: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly status?: number;
+}
+
+/** Mutable counters of one step. */
+export class StepStats {
+  runs = 0;
+  skippedRuns = 0;
+  durationMs = 0;
+  requests = 0;
+  retries = 0;
+  records = 0;
+  done = 0;
+  total: number | null = null;
+  truncated = false;
+  status: StepStatus = 'not_run';
+
+  constructor(
+    readonly key: string,
+    readonly id: string,
+    readonly kind: string,
+    readonly line: number,
+    readonly depth: number,
+  ) {}
+
+  progress(): StepProgress {
+    return {
+      key: this.key,
+      id: this.id,
+      kind: this.kind,
+      depth: this.depth,
+      records: this.records,
+      done: this.done,
+      total: this.total,
+      requests: this.requests,
+      retries: this.retries,
+    };
+  }
+
+  toReport(): StepReport {
+    return {
+      id: this.id,
+      kind: this.kind,
+      line: this.line,
+      depth: this.depth,
+      status: this.status,
+      duration_ms: Math.round(this.durationMs),
+      runs: this.runs,
+      requests: this.requests,
+      retries: this.retries,
+      skipped: this.runs > 0 && this.skippedRuns === this.runs,
+      ...(this.truncated ? { truncated: true as const } : {}),
+    };
+  }
+}
+
+/** Keeps one StepStats per plan step, in the order steps were first reached, plus the run totals. */
+export class Tracker {
+  private readonly byStep = new Map<Step, StepStats>();
+  requests = 0;
+  retries = 0;
+
+  constructor(private readonly emit: (e: RunEvent) => void) {}
+
+  /** Registers every step of a list (and nested lists) so never-reached steps still appear as not_run. */
+  register(steps: readonly Step[], depth: number, file: string): void {
+    for (const step of steps) {
+      this.statsFor(step, depth, file);
+      if (step.kind === 'foreach') this.register(step.steps, depth + 1, file);
+      if (step.kind === 'paginate' && step.steps) this.register(step.steps, depth + 1, file);
+    }
+  }
+
+  statsFor(step: Step, depth: number, file: string): StepStats {
+    let s = this.byStep.get(step);
+    if (!s) {
+      const key = `${file}#${step.loc.pointer}`;
+      s = new StepStats(key, step.id ?? `${step.kind}@${step.loc.line}`, step.kind, step.loc.line, depth);
+      this.byStep.set(step, s);
+    }
+    return s;
+  }
+
+  event(e: RunEvent): void {
+    this.emit(e);
+  }
+
+  reports(): StepReport[] {
+    return [...this.byStep.values()].map((s) => s.toReport());
+  }
+}

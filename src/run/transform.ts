@@ -1,0 +1,9 @@
+import type { TransformStep } from '../compile/plan.js';
+import { evaluate } from './eval.js';
+import type { StepOutcome } from './interpret.js';
+import type { Scope } from './scope.js';
+
+/** transform: the expression's value is the step's output. */
+export async function runTransform(step: TransformStep, scope: Scope): Promise<StepOutcome> {
+  return { output: await evaluate(step.value, scope) };
+}
