@@ -5,6 +5,8 @@ import type { ConnectorType } from './connectors/types.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { createServiceContext } from './http/service-context.js';
+import { attachContextStore, type ContextStoreTimings } from './context-store/attach.js';
+import { installRouteTable } from './openapi/route-table.js';
 import { routes } from './routes/index.js';
 import { loadOrCreateSigningKey } from './store/signing-keys.js';
 import type { Store } from './store/store.js';
@@ -24,6 +26,8 @@ export interface BuildAppOptions {
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** Connector types offered; default the registry's. Tests pass their own to exercise execute alone. */
   connectorTypes?: readonly ConnectorType[];
+  /** Context store timings (tests shorten them or hold entities in a status). */
+  contextStore?: ContextStoreTimings;
 }
 
 /** Builds the Fastify app of the connector service (not listening yet; use inject or listen). */
@@ -57,8 +61,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       onListenerError: (err) => app.log.error({ err }, 'change listener failed'),
     }),
   );
+  attachContextStore(app, opts.contextStore);
+  installRouteTable(app);
   installErrorHandling(app, bodyLimit);
-  installAuth(app, opts.rateLimit ? new RateLimiter(opts.rateLimit) : null);
+  installAuth(app, opts.rateLimit ? new RateLimiter(opts.rateLimit, () => now().getTime()) : null);
   for (const plugin of routes) await app.register(plugin, { prefix: '/api/v1' });
   return app;
 }

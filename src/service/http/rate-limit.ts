@@ -7,22 +7,22 @@ interface Bucket {
 
 /**
  * A per-key token bucket: `perSecond` requests per second with bursts up to `perSecond`. Keys are
- * bearer tokens, so every token has its own budget. Time comes from a monotonic clock, not the service
- * clock, so a pinned test clock does not freeze refills.
+ * bearer tokens, so every token has its own budget. Time comes from the service clock (milliseconds), so
+ * tests that pin it get deterministic budgets; a clock that steps back refills nothing.
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
     private readonly perSecond: number,
-    private readonly clock: () => number = () => performance.now(),
+    private readonly clock: () => number = () => Date.now(),
   ) {}
 
   /** Takes one request from the key's bucket, or throws H429 with Retry-After in whole seconds. */
   take(key: string): void {
     const now = this.clock();
     const b = this.buckets.get(key) ?? { tokens: this.perSecond, at: now };
-    b.tokens = Math.min(this.perSecond, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    b.tokens = Math.min(this.perSecond, b.tokens + (Math.max(0, now - b.at) / 1000) * this.perSecond);
     b.at = now;
     this.buckets.set(key, b);
     if (b.tokens >= 1) {
