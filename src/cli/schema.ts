@@ -1,12 +1,20 @@
 import type { Command } from 'commander';
+import { recipeSchemaText } from '../schema/index.js';
 
-/** `recipe schema`: not built yet (placeholder so the program compiles while the command is written). */
+/** `recipe schema`: prints the recipe JSON Schema (draft 2020-12), for editors and other tools. */
 export function registerSchema(program: Command): void {
   program
     .command('schema')
-    .description('(not implemented yet)')
+    .description('print the JSON Schema of recipe files (draft 2020-12)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  recipe schema > recipe.schema.json
+  # then, first line of a recipe, for the YAML language server (VS Code, Neovim, ...):
+  # yaml-language-server: $schema=./recipe.schema.json`,
+    )
     .action(() => {
-      process.stderr.write('recipe schema: not implemented yet\n');
-      process.exitCode = 3;
+      process.stdout.write(recipeSchemaText().endsWith('\n') ? recipeSchemaText() : `${recipeSchemaText()}\n`);
     });
 }

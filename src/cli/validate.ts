@@ -1,12 +1,39 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { validateFiles } from '../compile/index.js';
+import { formatDiagnostic } from '../source/index.js';
+import { ExitCode } from './exit-codes.js';
 
-/** `recipe validate`: not built yet (placeholder so the program compiles while the command is written). */
+/** `recipe validate FILE|DIR...`: every problem in every recipe, as FILE:LINE:COL: CODE message or JSON. */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('recipe validate: not implemented yet\n');
-      process.exitCode = 3;
+    .description('check recipe files without running them: YAML, structure, expressions, references and calls')
+    .argument('<paths...>', 'recipe files, or folders to search for *.yaml and *.yml (recursively)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addHelpText(
+      'after',
+      `
+Output (text): one line per problem, FILE:LINE:COL: CODE message, then a summary line on stderr.
+Output (json): [{"file", "valid", "diagnostics": [{"code", "message", "file", "line", "column", "pointer", "severity"}]}]
+
+Exit codes: 0 every file is valid, 2 at least one file is invalid or unreadable.
+
+Examples:
+  recipe validate recipes/                       every recipe under a folder
+  recipe validate a.yaml b.yaml                  two files
+  recipe validate --format json recipes/ | jq '.[] | select(.valid | not)'`,
+    )
+    .action(async (paths: string[], options: { format: 'text' | 'json' }) => {
+      const results = await validateFiles(paths);
+      const problems = results.reduce((n, r) => n + r.diagnostics.length, 0);
+      if (options.format === 'json') {
+        process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+      } else {
+        const lines = results.flatMap((r) => r.diagnostics.map((d) => formatDiagnostic(d)));
+        if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+        const files = results.length;
+        process.stderr.write(`${files} file${files === 1 ? '' : 's'}, ${problems} problem${problems === 1 ? '' : 's'}\n`);
+      }
+      process.exitCode = results.every((r) => r.valid) ? ExitCode.ok : ExitCode.invalid;
     });
 }

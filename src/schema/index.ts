@@ -1,8 +1,63 @@
 /** schema/: recipe structure against schemas/recipe.schema.json. The only engine-side user of ajv. */
 import type { Diagnostic } from '../errors/index.js';
-import type { Locator } from '../source/index.js';
+import { makeDiagnostic, type Locator } from '../source/index.js';
+import { recipeSchema, recipeSchemaText, recipeValidator } from './ajv.js';
+import { isStepPointer } from './describe.js';
+import { mapError } from './map-errors.js';
+import { checkStepKinds } from './step-kinds.js';
 
-/** Validates a document's structure; every problem becomes a diagnostic at its YAML node. */
-export function validateRecipeDocument(_value: unknown, _locator: Locator, _file: string): Diagnostic[] {
-  return [];
+export { recipeSchemaText, recipeSchema, RECIPE_SCHEMA_URL } from './ajv.js';
+export { KIND_KEYS } from './step-kinds.js';
+
+let stepFields: ReadonlySet<string> | undefined;
+
+/** Every field name a step may carry (common fields and each kind's own), read from the schema. */
+function allStepFields(): ReadonlySet<string> {
+  if (!stepFields) {
+    const defs = recipeSchema().$defs as Record<string, { properties?: Record<string, unknown> }>;
+    const names = new Set<string>();
+    for (const [name, def] of Object.entries(defs)) if (name.endsWith('Step')) for (const p of Object.keys(def.properties ?? {})) names.add(p);
+    stepFields = names;
+  }
+  return stepFields;
+}
+
+/**
+ * Validates a document's structure against the recipe schema (all errors), each problem mapped to its YAML
+ * node. Steps with a wrong set of kind keys get one diagnostic instead of the schema's branch failures.
+ */
+export function validateRecipeDocument(value: unknown, locator: Locator, file: string): Diagnostic[] {
+  const validate = recipeValidator();
+  if (validate(value)) return [];
+  const kindProblems = checkStepKinds(value, allStepFields(), locator, file);
+  const badSteps = new Set(kindProblems.map((p) => p.pointer));
+  const out: Diagnostic[] = kindProblems.map((p) => p.diagnostic);
+  const connectorsReported = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    if (error.keyword === 'if') continue; // the `then` branch's own errors say what is wrong
+    if (badSteps.has(error.instancePath)) continue;
+    if (isStepPointer(error.instancePath) && error.schemaPath.includes('/oneOf')) continue; // kind count: checkStepKinds
+    if (error.schemaPath.includes('connectorRef/oneOf')) {
+      if (!connectorsReported.has(error.instancePath)) {
+        connectorsReported.add(error.instancePath);
+        const where = error.instancePath.endsWith('/connector') && error.instancePath !== '/connector' ? 'step connector' : 'connector';
+        out.push(makeDiagnostic('S011', { where }, { file, ...locator.locate(error.instancePath), pointer: error.instancePath }));
+      }
+      continue;
+    }
+    if (error.propertyName !== undefined) continue; // reported by the propertyNames error that follows it
+    const diagnostic = mapError(error, value, locator, file);
+    if (diagnostic) out.push(diagnostic);
+  }
+  return dedupe(out);
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

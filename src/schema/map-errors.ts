@@ -1,0 +1,85 @@
+import type { Diagnostic } from '../errors/index.js';
+import { didYouMean, makeDiagnostic, type Locator } from '../source/index.js';
+import type { ErrorObject } from './ajv.js';
+import { at, describe, isStepPointer, stepKind } from './describe.js';
+
+/** Turns one ajv error into a diagnostic a person understands, at the YAML node it is about (or nothing). */
+export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: string): Diagnostic | undefined {
+  const pointer = e.instancePath;
+  const where = describe(doc, pointer);
+  const valueLoc = () => ({ file, ...locator.locate(pointer), pointer });
+  const keyLoc = (p: string) => ({ file, ...locator.locateKey(p), pointer: p });
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return makeDiagnostic('S005', { where, field: params.missingProperty }, keyLoc(pointer));
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const p = `${pointer}/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      return makeDiagnostic('S006', { where, field, hint: unknownFieldHint(field, e, doc, pointer) }, keyLoc(p));
+    }
+    case 'type':
+      return makeDiagnostic('S007', { where, expected: [params.type].flat().join(' or '), actual: jsonType(at(doc, pointer)) }, valueLoc());
+    case 'enum':
+      return makeDiagnostic('S008', { where, allowed: (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', '), actual: JSON.stringify(at(doc, pointer)) }, valueLoc());
+    case 'const':
+      return makeDiagnostic('S008', { where, allowed: JSON.stringify(params.allowedValue), actual: JSON.stringify(at(doc, pointer)) }, valueLoc());
+    case 'pattern':
+      if (pointer === '/name') return makeDiagnostic('S010', { actual: String(at(doc, pointer)) }, valueLoc());
+      return makeDiagnostic('S009', { where, rule: patternRule(String(params.pattern), at(doc, pointer)) }, valueLoc());
+    case 'propertyNames': {
+      const name = String(params.propertyName);
+      const p = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      return makeDiagnostic('S009', { where, rule: `"${name}" is not a valid name (letters, digits and _, not starting with a digit)` }, keyLoc(p));
+    }
+    case 'minItems':
+    case 'minLength':
+    case 'minProperties':
+      return makeDiagnostic('S009', { where, rule: Number(params.limit) === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} ${e.keyword === 'minLength' ? 'characters' : 'entries'}` }, valueLoc());
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'maxLength':
+      return makeDiagnostic('S009', { where, rule: `${e.message ?? 'out of range'}, got ${JSON.stringify(at(doc, pointer))}` }, valueLoc());
+    case 'uniqueItems':
+      return makeDiagnostic('S009', { where, rule: `items ${String(params.j)} and ${String(params.i)} are the same` }, valueLoc());
+    case 'dependentRequired':
+      return makeDiagnostic('S009', { where, rule: `"${String(params.property)}" needs "${String(params.missingProperty)}" beside it` }, keyLoc(`${pointer}/${String(params.property)}`));
+    default:
+      return makeDiagnostic('S001', { message: `${where}: ${e.message ?? e.keyword}` }, valueLoc());
+  }
+}
+
+function unknownFieldHint(field: string, e: ErrorObject, doc: unknown, pointer: string): string {
+  const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const suggestion = didYouMean(field, Object.keys(properties));
+  if (suggestion) return suggestion;
+  if (isStepPointer(pointer)) {
+    const kind = stepKind(doc, pointer);
+    const body = kind ? at(doc, `${pointer}/${kind}`) : undefined;
+    const inner = kind ? KIND_OBJECT_FIELDS[kind] : undefined;
+    if (inner?.includes(field) && body !== null && typeof body === 'object') return ` (it belongs inside "${kind}:")`;
+  }
+  return '';
+}
+
+/** Fields of the execute/paginate/download objects, to explain a field written beside the kind key. */
+const KIND_OBJECT_FIELDS: Record<string, readonly string[]> = {
+  execute: ['entity', 'action', 'params', 'wait_for_context_store'],
+  paginate: ['entity', 'action', 'params', 'max_pages', 'max_items', 'next', 'wait_for_context_store'],
+  download: ['entity', 'action', 'params', 'to'],
+};
+
+function patternRule(pattern: string, value: unknown): string {
+  if (pattern === '^[A-Za-z_][A-Za-z0-9_]*$') return `"${String(value)}" is not a valid name (letters, digits and _, not starting with a digit)`;
+  return `"${String(value)}" does not match ${pattern}`;
+}
+
+/** The JSON type of a value, as a person would say it. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
