@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomSecret } from './auth/secrets.js';
 import { buildApp } from './app.js';
 import type { ConnectorType, Migration } from './connectors/types.js';
+import type { ContextStoreTimings } from './context-store/attach.js';
 import { loadFixturesFile, applyFixtures } from './seed/fixtures.js';
 import { DEFAULT_SEED_SIZE, seedDemo } from './seed/demo.js';
 import { openStore } from './store/open-store.js';
@@ -35,6 +36,8 @@ export interface StartServiceOptions {
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** Connector types offered (default: the registry's); tests pass their own. */
   connectorTypes?: readonly ConnectorType[];
+  /** Context store timings (batch size, preview size, hold; see docs/context-store.md). */
+  contextStore?: ContextStoreTimings;
 }
 
 /** A running service. */
@@ -69,6 +72,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
       ...(opts.rateLimit !== undefined && { rateLimit: opts.rateLimit }),
       ...(opts.logLevel !== undefined && { logLevel: opts.logLevel }),
       ...(opts.connectorTypes !== undefined && { connectorTypes: opts.connectorTypes }),
+      ...(opts.contextStore !== undefined && { contextStore: opts.contextStore }),
     });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     const url = serverUrl(app);

@@ -15,6 +15,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/service/app.js';
 import type { ConnectorType, Migration } from '../../src/service/connectors/types.js';
+import type { ContextStoreTimings } from '../../src/service/context-store/attach.js';
 import { openStore } from '../../src/service/store/open-store.js';
 import { ensureApplication } from '../../src/service/store/provision.js';
 import type { Store } from '../../src/service/store/store.js';
@@ -56,7 +57,7 @@ let counter = 0;
 
 /** Builds the service app on a fresh in-memory database with one organization. */
 export async function createTestService(
-  opts: { rateLimit?: number; bodyLimit?: number; migrations?: readonly Migration[]; connectorTypes?: readonly ConnectorType[] } = {},
+  opts: { rateLimit?: number; bodyLimit?: number; migrations?: readonly Migration[]; connectorTypes?: readonly ConnectorType[]; contextStore?: ContextStoreTimings } = {},
 ): Promise<TestService> {
   const store = await openStore({ path: ':memory:', ...(opts.migrations && { migrations: opts.migrations }) });
   let pinned: Date | null = null;
@@ -67,6 +68,7 @@ export async function createTestService(
     ...(opts.rateLimit !== undefined && { rateLimit: opts.rateLimit }),
     ...(opts.bodyLimit !== undefined && { bodyLimit: opts.bodyLimit }),
     ...(opts.connectorTypes !== undefined && { connectorTypes: opts.connectorTypes }),
+    ...(opts.contextStore !== undefined && { contextStore: opts.contextStore }),
   });
 
   const createOrg = async (name = `org ${++counter}`): Promise<TestOrg> => {

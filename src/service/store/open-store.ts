@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { connectorTypes } from '../connectors/registry.js';
 import type { Migration } from '../connectors/types.js';
+import { contextStoreMigrations } from '../context-store/migrations.js';
 import { coreMigrations } from './core-migrations.js';
 import { runMigrations } from './migrations.js';
 import { openSqliteKysely } from './sqlite.js';
@@ -15,7 +16,7 @@ export interface OpenStoreOptions {
 
 /** Every migration the service knows: core, then each connector type's, then the extras (sorted by name when run). */
 export function allMigrations(extra: readonly Migration[] = []): Migration[] {
-  return [...coreMigrations, ...connectorTypes.flatMap((t) => t.migrations ?? []), ...extra];
+  return [...coreMigrations, ...connectorTypes.flatMap((t) => t.migrations ?? []), ...contextStoreMigrations, ...extra];
 }
 
 /** Opens (creating if needed) the service database and brings its schema up to date. */
