@@ -1,0 +1,70 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { envelope, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
+import type { ConnectorClient } from '../../src/client/index.js';
+import { runYaml, tempDir, testClient } from './helpers.js';
+
+// A real collection between samples makes the heap figures mean "live data", not "garbage not yet swept".
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const TOTAL = 200_000;
+const PAGE = 1000;
+const PAD = 'x'.repeat(400);
+
+let server: FaultServer;
+let client: ConnectorClient;
+
+beforeAll(async () => {
+  server = await startFaultServer((req, res) => {
+    const start = Number((req.body as { params: { cursor?: string } }).params.cursor ?? 0);
+    const page = Array.from({ length: Math.min(PAGE, TOTAL - start) }, (_, i) => ({ id: String(start + i), properties: { pad: PAD } }));
+    const more = start + PAGE < TOTAL;
+    json(res, 200, envelope(page, { has_next_page: more, end_cursor: more ? String(start + PAGE) : null }));
+  });
+  client = testClient(server.url, { clientId: 'id-1', clientSecret: 'shh-secret-1' });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+it('streams 200,000 records with a bounded heap (nothing accumulated)', async () => {
+  gc();
+  const baseline = process.memoryUsage().heapUsed;
+  let peak = 0;
+  let pages = 0;
+  const { report } = await runYaml(
+    tempDir(),
+    `version: 1
+name: stream-big
+connector: { id: c-1 }
+steps:
+  - id: s
+    paginate: { entity: things, action: list, max_pages: 1000 }
+    as: rec
+    steps:
+      - transform: "\${ $rec.id }"
+outputs:
+  summary: "\${ $s }"
+`,
+    client,
+    {
+      onEvent: (e) => {
+        if (e.type === 'step-progress' && e.step.kind === 'paginate' && e.step.records > pages * PAGE) {
+          pages++;
+          if (pages % 20 === 0) {
+            gc();
+            peak = Math.max(peak, process.memoryUsage().heapUsed - baseline);
+          }
+        }
+      },
+    },
+  );
+  expect(report.status).toBe('ok');
+  expect(report.outputs.summary).toEqual({ items: TOTAL, pages: TOTAL / PAGE, truncated: false });
+  expect(pages).toBeGreaterThanOrEqual(200);
+  // Kept records would be ~200,000 x 450 bytes of strings alone (> 90 MB); live growth must stay far below.
+  expect(peak).toBeLessThan(30 * 1024 * 1024);
+}, 120_000);

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelope, executes, json, startFaultServer, type FaultServer, type Seen } from '../client/fault-server.js';
+import type { ConnectorClient } from '../../src/client/index.js';
+import { runYaml, tempDir, testClient } from './helpers.js';
+
+let server: FaultServer;
+let client: ConnectorClient;
+
+beforeAll(async () => {
+  server = await startFaultServer();
+  client = testClient(server.url, { clientId: 'id-1', clientSecret: 'shh-secret-1' });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+const records = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: String(from + i) }));
+const params = (s: Seen) => (s.body as { params: Record<string, unknown> }).params;
+
+function recipe(paginate: string, extra = ''): string {
+  return `version: 1
+name: paging
+connector: { id: c-1 }
+steps:
+  - id: all
+    paginate: ${paginate}
+${extra}outputs:
+  ids: "\${ $all.id }"
+  n: "\${ $count($all) }"
+`;
+}
+
+/** 25 records in pages of 10, with the paging style given. */
+function serve(style: 'cursor' | 'after' | 'offset' | 'store'): void {
+  server.seen.length = 0;
+  server.handle = (req, res) => {
+    const p = params(req);
+    const start = style === 'offset' ? Number(p.offset ?? 0) : Number(p.cursor ?? p.after ?? 0);
+    const page = start >= 25 ? [] : records(start, Math.min(10, 25 - start));
+    const more = start + 10 < 25;
+    const next = String(start + 10);
+    if (style === 'cursor') return json(res, 200, envelope(page, { has_next_page: more, end_cursor: more ? next : null }));
+    if (style === 'after') {
+      if ('cursor' in p) return json(res, 400, { message: 'use params.after, not params.cursor' });
+      return json(res, 200, envelope(page, { next_cursor: more ? next : null, next_link: null, has_next_page: more, end_cursor: more ? next : null }));
+    }
+    if (style === 'offset') {
+      if ('cursor' in p) return json(res, 400, { message: 'use offset/limit' });
+      return json(res, 200, envelope(page, { has_more: more, next_offset: more ? start + 10 : null }));
+    }
+    return json(res, 200, envelope({ data: page, meta: { has_more: more, cursor: more ? next : null, took_ms: 1 } }));
+  };
+}
+
+describe('paginate: automatic paging keys', () => {
+  const ids = records(0, 25).map((r) => r.id);
+
+  it('has_next_page/end_cursor → params.cursor', async () => {
+    serve('cursor');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
+    expect(report.steps[0]).toMatchObject({ requests: 3 });
+  });
+
+  it('CRM list: next_cursor → params.after (never cursor, which the CRM rejects)', async () => {
+    serve('after');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: contacts, action: list, params: { limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).after)).toEqual([undefined, '10', '20']);
+  });
+
+  it('offset/limit: next_offset/has_more → params.offset', async () => {
+    serve('offset');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: files, action: list, params: { limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).offset)).toEqual([undefined, 10, 20]);
+  });
+
+  it('context_store_search: result.meta.cursor/has_more → params.cursor, items from result.data', async () => {
+    serve('store');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: deals, action: context_store_search, params: { query: {}, limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
+  });
+
+  it('a custom next expression over $response', async () => {
+    serve('offset');
+    const { report } = await runYaml(
+      tempDir(),
+      recipe(`{ entity: files, action: list, params: { limit: 10 }, next: "\${ $response.connector_metadata.has_more ? { 'offset': $response.connector_metadata.next_offset } : null }" }`),
+      client,
+    );
+    expect(report.outputs).toEqual({ ids, n: 25 });
+  });
+});
+
+describe('paginate: limits and guards', () => {
+  it('max_pages stops without error and marks the step truncated', async () => {
+    serve('cursor');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_pages: 2 }'), client);
+    expect(report.status).toBe('ok');
+    expect(report.outputs.n).toBe(20);
+    expect(report.steps[0]?.truncated).toBe(true);
+    expect(executes(server)).toHaveLength(2);
+  });
+
+  it('max_items cuts the last page and marks truncated', async () => {
+    serve('cursor');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_items: 15 }'), client);
+    expect(report.outputs.n).toBe(15);
+    expect(report.steps[0]?.truncated).toBe(true);
+  });
+
+  it('reading everything is not truncated', async () => {
+    serve('cursor');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_items: 25 }'), client);
+    expect(report.outputs.n).toBe(25);
+    expect(report.steps[0]?.truncated).toBeUndefined();
+  });
+
+  it('stops on an empty page even when the service says there is more', async () => {
+    server.handle = (_req, res) => json(res, 200, envelope([], { has_next_page: true, end_cursor: 'x' }));
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
+    expect(report.status).toBe('ok');
+    expect(report.outputs.n).toBe(0);
+  });
+
+  it('refuses to loop when the cursor repeats (X004)', async () => {
+    let n = 0;
+    server.handle = (_req, res) => json(res, 200, envelope(records(n++ * 10, 10), { has_next_page: true, end_cursor: 'same' }));
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
+    expect(report.error?.code).toBe('X004');
+    expect(report.error?.message).toContain('repeats');
+    expect(n).toBe(2);
+  });
+
+  it('refuses to loop when the service ignores the cursor and repeats the page (X004)', async () => {
+    let n = 0;
+    server.handle = (_req, res) => json(res, 200, envelope(records(0, 10), { has_next_page: true, end_cursor: `c${n++}` }));
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
+    expect(report.error?.code).toBe('X004');
+    expect(report.error?.message).toContain('page 2 has the same records as page 1');
+  });
+
+  it('a result with no items is X011', async () => {
+    server.handle = (_req, res) => json(res, 200, envelope({ id: '1' }));
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: get }'), client);
+    expect(report.error?.code).toBe('X011');
+  });
+});
+
+describe('paginate: streaming', () => {
+  it('runs each item through the steps as pages arrive and keeps nothing', async () => {
+    serve('cursor');
+    const { report, logs } = await runYaml(
+      tempDir(),
+      `version: 1
+name: stream
+connector: { id: c-1 }
+steps:
+  - id: s
+    paginate: { entity: things, action: list }
+    as: rec
+    steps:
+      - log: "rec \${ $rec.id }"
+outputs:
+  summary: "\${ $s }"
+`,
+      client,
+    );
+    expect(report.outputs.summary).toEqual({ items: 25, pages: 3, truncated: false });
+    expect(logs.filter((l) => l.startsWith('info: rec '))).toHaveLength(25);
+    expect(logs[24]).toBe('info: rec 24');
+    expect(report.steps.find((s) => s.kind === 'log')).toMatchObject({ runs: 25, depth: 1 });
+  });
+});
