@@ -125,11 +125,12 @@ export class Indexer {
       const source = this.bySource.get(connector.definitionId);
       const catalogRow = (await this.store.db
         .selectFrom('cs_state')
-        .select('fields')
+        .select(['fields', 'status'])
         .where('connector_id', '=', connector.id)
         .where('entity', '=', entity)
-        .executeTakeFirst()) as { fields: string } | undefined;
-      if (!source || !catalogRow) continue; // not registered yet: the initial build will read these records
+        .executeTakeFirst()) as { fields: string; status: string } | undefined;
+      // Not registered or not started: the initial build will read these records anyway.
+      if (!source || !catalogRow || catalogRow.status === 'Loading') continue;
       const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;
       const list = [...ids];
       const docs = await source.read(this.ctxFor(connector), entity, list);
