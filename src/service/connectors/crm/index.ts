@@ -1,7 +1,12 @@
-import { ServiceError } from '../../errors.js';
 import type { ConnectorType } from '../types.js';
+import { crmContextSource } from './context-source.js';
+import { crmMigrations } from './db.js';
+import { executeCrm } from './execute.js';
+import { loadCrmFixtures } from './fixtures.js';
+import { seedCrmDemo } from './seed.js';
+import { loadCrmActions } from './schema-files.js';
 
-/** The CRM connector type (placeholder until its actions land; owned by the CRM work). */
+/** The CRM connector type: every entity and action of the spec's CRM table, stored in the crm_* tables. */
 export const crmConnector: ConnectorType = {
   definition: {
     id: 'c0a8e2d4-5b1f-4e7a-9d3c-2f6b8a1e4c70',
@@ -10,8 +15,10 @@ export const crmConnector: ConnectorType = {
     iconUrl: 'https://icons.recipe.local/crm.svg',
     supportLevel: 'certified',
   },
-  actions: [],
-  async execute(_ctx, entity, action) {
-    throw new ServiceError('H400', { message: `entity "${entity}" has no action "${action}"` });
-  },
+  actions: loadCrmActions(),
+  execute: executeCrm,
+  seedDemo: seedCrmDemo,
+  loadFixtures: loadCrmFixtures,
+  migrations: crmMigrations,
+  contextStore: crmContextSource,
 };

@@ -1,0 +1,126 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { ServiceError } from '../../../errors.js';
+import { normalizeDate } from '../dates.js';
+import type { ObjectType } from '../object-types.js';
+import { jsonPath } from '../records-store.js';
+
+/** One api_search filter as the params schema admits it. */
+export interface SearchFilter {
+  propertyName: string;
+  operator: string;
+  value?: string | number | boolean;
+  highValue?: string | number | boolean;
+  values?: (string | number | boolean)[];
+}
+
+/** A compiled filter: an optional SQL prefilter (a superset of the matches) and the exact JS test. */
+export interface CompiledFilter {
+  readonly sql: RawBuilder<SqlBool> | null;
+  readonly test: (props: Readonly<Record<string, string>>) => boolean;
+}
+
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** Compares a stored value with a filter value: instants for dates, numbers when both are numeric, else case-insensitive text. */
+export function compareValues(type: ObjectType, property: string, stored: string, given: string): number {
+  if (type.kinds[property] === 'datetime') {
+    const a = normalizeDate(stored);
+    const b = normalizeDate(given);
+    if (a !== null && b !== null) return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (NUMERIC.test(stored.trim()) && NUMERIC.test(given.trim())) return Math.sign(Number(stored) - Number(given));
+  const x = stored.toLowerCase();
+  const y = given.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Token match for CONTAINS_TOKEN: the whole value, its words, or its alphanumeric runs match the pattern; * is a wildcard. */
+function containsToken(stored: string, pattern: string): boolean {
+  const p = pattern.toLowerCase();
+  const lower = stored.toLowerCase();
+  const tokens = new Set([lower, ...lower.split(/\s+/), ...lower.split(/[^\p{L}\p{N}]+/u)].filter((t) => t.length > 0));
+  if (!p.includes('*')) return tokens.has(p);
+  const re = new RegExp(`^${p.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  for (const t of tokens) if (re.test(t)) return true;
+  return false;
+}
+
+function bad(field: string, message: string): ServiceError {
+  return new ServiceError('H400', { message }, { field });
+}
+
+/** Compiles one filter; `field` locates it in params for errors. */
+export function compileFilter(type: ObjectType, f: SearchFilter, field: string): CompiledFilter {
+  const name = f.propertyName;
+  const path = jsonPath(name);
+  const col = path ? sql<string | null>`json_extract(properties, ${path})` : null;
+  const need = (key: 'value' | 'highValue'): string => {
+    const v = f[key];
+    if (v === undefined || v === null) throw bad(`${field}.${key}`, `operator ${f.operator} needs ${key}`);
+    return String(v);
+  };
+  const get = (p: Readonly<Record<string, string>>): string | undefined => {
+    const v = p[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const plainText = (v: string) => !NUMERIC.test(v.trim()) && ASCII.test(v) && type.kinds[name] !== 'datetime';
+  switch (f.operator) {
+    case 'EQ': case 'NEQ': case 'LT': case 'LTE': case 'GT': case 'GTE': {
+      const value = need('value');
+      const op = f.operator;
+      const test = (p: Readonly<Record<string, string>>) => {
+        const v = get(p);
+        if (v === undefined) return op === 'NEQ';
+        const c = compareValues(type, name, v, value);
+        return op === 'EQ' ? c === 0 : op === 'NEQ' ? c !== 0 : op === 'LT' ? c < 0 : op === 'LTE' ? c <= 0 : op === 'GT' ? c > 0 : c >= 0;
+      };
+      const pre = op === 'EQ' && col && plainText(value) ? sql<SqlBool>`lower(${col}) = ${value.toLowerCase()}` : null;
+      return { sql: pre, test };
+    }
+    case 'BETWEEN': {
+      const low = need('value');
+      const high = need('highValue');
+      return {
+        sql: col ? sql<SqlBool>`${col} is not null` : null,
+        test: (p) => {
+          const v = get(p);
+          return v !== undefined && compareValues(type, name, v, low) >= 0 && compareValues(type, name, v, high) <= 0;
+        },
+      };
+    }
+    case 'IN': case 'NOT_IN': {
+      if (!f.values || f.values.length === 0) throw bad(`${field}.values`, `operator ${f.operator} needs a non-empty values array`);
+      const values = f.values.map(String);
+      const isIn = (v: string | undefined) => v !== undefined && values.some((x) => compareValues(type, name, v, x) === 0);
+      const pre = f.operator === 'IN' && col && values.every(plainText)
+        ? sql<SqlBool>`lower(${col}) in (${sql.join(values.map((v) => v.toLowerCase()))})`
+        : null;
+      return { sql: pre, test: f.operator === 'IN' ? (p) => isIn(get(p)) : (p) => !isIn(get(p)) };
+    }
+    case 'HAS_PROPERTY':
+      return { sql: col ? sql<SqlBool>`${col} is not null` : null, test: (p) => get(p) !== undefined };
+    case 'NOT_HAS_PROPERTY':
+      return { sql: null, test: (p) => get(p) === undefined };
+    case 'CONTAINS_TOKEN': case 'NOT_CONTAINS_TOKEN': {
+      const value = need('value');
+      const has = (p: Readonly<Record<string, string>>) => {
+        const v = get(p);
+        return v !== undefined && containsToken(v, value);
+      };
+      // Any token match contains the pattern's literal pieces, so LIKE on them is a safe superset.
+      const pieces = value.toLowerCase().split('*').filter((s) => s.length > 0);
+      const pre = f.operator === 'CONTAINS_TOKEN' && col && ASCII.test(value) && pieces.length > 0
+        ? sql<SqlBool>`lower(${col}) like ${`%${pieces.map(escapeLike).join('%')}%`} escape '\\'`
+        : null;
+      return { sql: pre, test: f.operator === 'CONTAINS_TOKEN' ? has : (p) => !has(p) };
+    }
+    default:
+      throw bad(`${field}.operator`, `unknown operator ${f.operator}`);
+  }
+}
+
+/** Escapes LIKE wildcards so a pattern piece matches literally. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,50 @@
+import { ServiceError } from '../../../errors.js';
+import type { ActionContext, ActionResult } from '../../types.js';
+import { isoNow } from '../dates.js';
+import { recordHistory } from '../history-store.js';
+import type { ObjectType } from '../object-types.js';
+import { jsonResult } from '../paging.js';
+import { validateProperties } from '../property-rules.js';
+import { saveRecord, type StoredRecord } from '../records-store.js';
+import { renderRecords } from '../record-view.js';
+import { assertEmailFree, isEmailConflict, Touched } from '../write-helpers.js';
+import { findRecord } from './find-record.js';
+
+/** update: changes only the given properties of a live record ("" clears one), in one transaction. */
+export async function updateRecord(ctx: ActionContext, type: ObjectType, idField: string, params: Record<string, unknown>): Promise<ActionResult> {
+  const now = isoNow(ctx.now());
+  const changes = validateProperties(type, (params.properties ?? {}) as Record<string, unknown>, 'update', now);
+  const cid = ctx.connector.id;
+  let rec: StoredRecord;
+  try {
+    rec = await ctx.store.transaction(async (trx) => {
+      const before = await findRecord(trx, cid, type, { value: String(params[idField]), field: idField, archived: false });
+      const properties = { ...before.properties };
+      const changed: string[] = [];
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null) {
+          if (properties[k] !== undefined) changed.push(k);
+          delete properties[k];
+        } else {
+          if (properties[k] !== v) changed.push(k);
+          properties[k] = v;
+        }
+      }
+      properties[type.modifiedDateProp] = now;
+      const after: StoredRecord = { ...before, properties, updatedAt: now };
+      if (type.key === 'contacts' && changes.email) await assertEmailFree(trx, cid, changes.email, before.id);
+      await saveRecord(trx, cid, after);
+      await recordHistory(trx, cid, before, after, changed, 'API', 'crm-connector');
+      await recordHistory(trx, cid, before, after, [type.modifiedDateProp], 'CALCULATED', null);
+      return after;
+    });
+  } catch (err) {
+    if (isEmailConflict(err)) throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
+    throw err;
+  }
+  const touched = new Touched();
+  touched.add(type.key, rec.id);
+  touched.notify(ctx);
+  const [out] = await renderRecords(ctx.store.db, cid, type, [rec], { properties: Object.keys(rec.properties), propertiesWithHistory: null, associations: null });
+  return jsonResult(out, {});
+}

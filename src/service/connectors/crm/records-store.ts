@@ -1,0 +1,155 @@
+import { sql, type Kysely } from 'kysely';
+import { crmDb, type CrmRecordRow } from './db.js';
+
+/** A record as read from crm_records, properties parsed. */
+export interface StoredRecord {
+  readonly id: number;
+  readonly type: string;
+  readonly properties: Record<string, string>;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archived: boolean;
+  readonly archivedAt: string | null;
+}
+
+/** Parses one crm_records row. */
+export function rowToRecord(row: CrmRecordRow): StoredRecord {
+  return {
+    id: row.id,
+    type: row.object_type,
+    properties: JSON.parse(row.properties) as Record<string, string>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archived: row.archived === 1,
+    archivedAt: row.archived_at,
+  };
+}
+
+/** The row to insert for a record (email_key only for contacts). */
+export function recordToRow(connectorId: string, r: StoredRecord): CrmRecordRow {
+  const email = r.type === 'contacts' ? r.properties.email : undefined;
+  return {
+    connector_id: connectorId,
+    id: r.id,
+    object_type: r.type,
+    properties: JSON.stringify(r.properties),
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+    archived: r.archived ? 1 : 0,
+    archived_at: r.archivedAt,
+    email_key: email ? email.toLowerCase() : null,
+  };
+}
+
+/** The next free record id of a connector; call inside the write transaction so ids never repeat. */
+export async function nextRecordId(trx: Kysely<any>, connectorId: string): Promise<number> {
+  const row = await crmDb(trx)
+    .selectFrom('crm_records')
+    .select(sql<number | null>`max(id)`.as('max'))
+    .where('connector_id', '=', connectorId)
+    .executeTakeFirst();
+  return (row?.max ?? 0) + 1;
+}
+
+/**
+ * Reads one record of a type. archived: false = live only, true = archived only (the spec's
+ * "archived=true reads only archived"), 'any' = both.
+ */
+export async function getRecord(db: Kysely<any>, connectorId: string, type: string, id: number, archived: boolean | 'any'): Promise<StoredRecord | null> {
+  let q = crmDb(db).selectFrom('crm_records').selectAll().where('connector_id', '=', connectorId).where('id', '=', id).where('object_type', '=', type);
+  if (archived !== 'any') q = q.where('archived', '=', archived ? 1 : 0);
+  const row = await q.executeTakeFirst();
+  return row ? rowToRecord(row) : null;
+}
+
+/** Reads a record of any type by id (live only unless asked). */
+export async function getAnyRecord(db: Kysely<any>, connectorId: string, id: number, includeArchived = false): Promise<StoredRecord | null> {
+  let q = crmDb(db).selectFrom('crm_records').selectAll().where('connector_id', '=', connectorId).where('id', '=', id);
+  if (!includeArchived) q = q.where('archived', '=', 0);
+  const row = await q.executeTakeFirst();
+  return row ? rowToRecord(row) : null;
+}
+
+/** Reads many records by id (any type, archived included), in id order. */
+export async function getRecordsByIds(db: Kysely<any>, connectorId: string, ids: readonly number[]): Promise<StoredRecord[]> {
+  const out: StoredRecord[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await crmDb(db)
+      .selectFrom('crm_records')
+      .selectAll()
+      .where('connector_id', '=', connectorId)
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    out.push(...rows.map(rowToRecord));
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The id of the contact holding an email (case-insensitive), if any. */
+export async function findContactByEmail(db: Kysely<any>, connectorId: string, email: string): Promise<number | null> {
+  const row = await crmDb(db)
+    .selectFrom('crm_records')
+    .select('id')
+    .where('connector_id', '=', connectorId)
+    .where('email_key', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Path for json_extract of a property, or null when the name cannot be written safely as a JSON path. */
+export function jsonPath(property: string): string | null {
+  return /^[A-Za-z0-9_.-]+$/.test(property) ? `$."${property}"` : null;
+}
+
+/**
+ * Finds records of a type whose property equals a value (case-insensitive), for idProperty on custom
+ * unique properties. The path is bound as a parameter, never written into the SQL text.
+ */
+export async function findByProperty(db: Kysely<any>, connectorId: string, type: string, property: string, value: string, archived: boolean): Promise<StoredRecord | null> {
+  const path = jsonPath(property);
+  if (!path) return null;
+  const row = await crmDb(db)
+    .selectFrom('crm_records')
+    .selectAll()
+    .where('connector_id', '=', connectorId)
+    .where('object_type', '=', type)
+    .where('archived', '=', archived ? 1 : 0)
+    .where(sql`lower(json_extract(properties, ${path}))`, '=', value.toLowerCase())
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? rowToRecord(row) : null;
+}
+
+/** One page of records of a type in id order, from `fromId` on; returns limit+1 rows so the caller sees if more exist. */
+export async function listPage(db: Kysely<any>, connectorId: string, type: string, archived: boolean, fromId: number, limit: number): Promise<StoredRecord[]> {
+  const rows = await crmDb(db)
+    .selectFrom('crm_records')
+    .selectAll()
+    .where('connector_id', '=', connectorId)
+    .where('object_type', '=', type)
+    .where('archived', '=', archived ? 1 : 0)
+    .where('id', '>=', fromId)
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  return rows.map(rowToRecord);
+}
+
+/** Inserts records in multi-row batches (used by create, seed and fixtures, always inside a transaction). */
+export async function insertRecords(trx: Kysely<any>, connectorId: string, records: readonly StoredRecord[]): Promise<void> {
+  // 9 columns per row; 400 rows stays far below SQLite's bound-parameter limit.
+  for (let i = 0; i < records.length; i += 400) {
+    await crmDb(trx).insertInto('crm_records').values(records.slice(i, i + 400).map((r) => recordToRow(connectorId, r))).execute();
+  }
+}
+
+/** Rewrites a record's mutable columns. */
+export async function saveRecord(trx: Kysely<any>, connectorId: string, r: StoredRecord): Promise<void> {
+  const row = recordToRow(connectorId, r);
+  await crmDb(trx)
+    .updateTable('crm_records')
+    .set({ properties: row.properties, updated_at: row.updated_at, archived: row.archived, archived_at: row.archived_at, email_key: row.email_key })
+    .where('connector_id', '=', connectorId)
+    .where('id', '=', r.id)
+    .execute();
+}

@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ActionDescriptor } from '../types.js';
+import { buildCrmActionSpecs, schemaFileName } from './params-schemas.js';
+
+/** Finds schemas/connectors/crm by walking up from this module (works from src/, dist/ and an installed package). */
+export function crmSchemaDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'schemas', 'connectors', 'crm');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('schemas/connectors/crm not found above the CRM connector module');
+    dir = parent;
+  }
+}
+
+function readSchema(dir: string, name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
+}
+
+function paramNames(schema: Record<string, unknown>): { required: string[]; optional: string[] } {
+  const props = Object.keys((schema.properties ?? {}) as Record<string, unknown>).filter((n) => n !== 'cursor');
+  const required = (schema.required ?? []) as string[];
+  return { required, optional: props.filter((n) => !required.includes(n)) };
+}
+
+/**
+ * The CRM's action descriptors. The params and result schemas are read from the files under
+ * schemas/connectors/crm/ (generated from the entity table by scripts/gen-crm-schemas.mjs; a test
+ * keeps them equal), so the files are exactly what validates execute.
+ */
+export function loadCrmActions(): ActionDescriptor[] {
+  const dir = crmSchemaDir();
+  return buildCrmActionSpecs().map((spec) => {
+    const paramsSchema = readSchema(dir, schemaFileName(spec.entity, spec.action, 'params'));
+    const resultSchema = readSchema(dir, schemaFileName(spec.entity, spec.action, 'result'));
+    const { required, optional } = paramNames(paramsSchema);
+    return {
+      entity: spec.entity, action: spec.action, paramsSchema, resultSchema,
+      requiredParams: required, optionalParams: optional, write: spec.write, summary: spec.summary,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../errors.js';
+import type { ActionContext } from '../types.js';
+import { isRecordEntity } from './entities.js';
+import { findContactByEmail } from './records-store.js';
+
+/** Records a write touched, by entity, to tell the context store after commit. */
+export class Touched {
+  private readonly byEntity = new Map<string, Set<string>>();
+  /** Notes one record; custom object types are not indexed by the context store and are skipped. */
+  add(type: string, id: number): void {
+    if (!isRecordEntity(type)) return;
+    let set = this.byEntity.get(type);
+    if (!set) this.byEntity.set(type, (set = new Set()));
+    set.add(String(id));
+  }
+  /** Calls ctx.notifyChange once per entity; only after the transaction committed. */
+  notify(ctx: ActionContext): void {
+    for (const [entity, ids] of this.byEntity) ctx.notifyChange(entity, [...ids]);
+  }
+}
+
+/** 409 when another contact already holds this email (case-insensitive). */
+export async function assertEmailFree(trx: Kysely<any>, connectorId: string, email: string | undefined, selfId: number): Promise<void> {
+  if (!email) return;
+  const existing = await findContactByEmail(trx, connectorId, email);
+  if (existing !== null && existing !== selfId) {
+    throw new ServiceError('H409', { message: `Contact already exists. Existing ID: ${existing}` }, { field: 'params.properties.email', details: { existingId: String(existing) } });
+  }
+}
+
+/** Turns a unique-index violation on the contact email (a race the explicit check missed) into the 409. */
+export function isEmailConflict(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && /email_key/.test(e.message ?? '');
+}
