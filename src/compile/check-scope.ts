@@ -12,7 +12,8 @@ type Scope = ReadonlySet<string>;
 
 /** Where names are defined anywhere in the file, to explain why one is not visible at a given place. */
 interface Definitions {
-  readonly steps: Map<string, number>;
+  /** Step ids and set/assign names → where defined, and the loop step whose list holds them. */
+  readonly names: Map<string, { line: number; parent?: { kind: string; line: number } }>;
   readonly loops: Map<string, number>;
 }
 
@@ -23,24 +24,36 @@ interface Definitions {
  * against the declared inputs and secrets.
  */
 export function checkScopes(plan: Omit<Plan, 'file'>, diagnostics: Diagnostic[]): void {
-  const defs: Definitions = { steps: new Map(), loops: new Map() };
-  collectDefinitions(plan.steps, defs);
+  const defs: Definitions = { names: new Map(), loops: new Map() };
+  collectDefinitions(plan.steps, defs, undefined);
   const checker = new ScopeChecker(plan, defs, diagnostics);
-  const top = checker.steps(plan.steps, new Set(GLOBAL_NAMES));
+  const globals = new Set<string>(GLOBAL_NAMES);
+  if (plan.connector?.kind === 'id') checker.value(plan.connector.id, globals);
+  if (plan.connector?.kind === 'lookup') {
+    checker.value(plan.connector.workspace, globals);
+    checker.value(plan.connector.definition, globals);
+  }
+  const top = checker.steps(plan.steps, globals);
   for (const value of Object.values(plan.outputs)) checker.value(value, top);
 }
 
-function collectDefinitions(steps: readonly Step[], defs: Definitions): void {
+function collectDefinitions(steps: readonly Step[], defs: Definitions, parent: { kind: string; line: number } | undefined): void {
+  const define = (name: string, line: number) => {
+    if (!defs.names.has(name)) defs.names.set(name, parent ? { line, parent } : { line });
+  };
   for (const step of steps) {
-    if (step.id !== undefined && !defs.steps.has(step.id)) defs.steps.set(step.id, step.loc.line);
+    const line = step.loc.line;
+    if (step.id !== undefined) define(step.id, line);
+    if (step.kind === 'set') for (const name of Object.keys(step.values)) define(name, line);
+    if (step.assign) for (const name of Object.keys(step.assign)) define(name, line);
     if (step.kind === 'foreach') {
-      defs.loops.set(step.as, step.loc.line);
-      if (step.indexAs !== undefined) defs.loops.set(step.indexAs, step.loc.line);
-      collectDefinitions(step.steps, defs);
+      defs.loops.set(step.as, line);
+      if (step.indexAs !== undefined) defs.loops.set(step.indexAs, line);
+      collectDefinitions(step.steps, defs, { kind: 'foreach', line });
     }
     if (step.kind === 'paginate' && step.steps) {
-      if (step.as !== undefined) defs.loops.set(step.as, step.loc.line);
-      collectDefinitions(step.steps, defs);
+      if (step.as !== undefined) defs.loops.set(step.as, line);
+      collectDefinitions(step.steps, defs, { kind: 'paginate', line });
     }
   }
 }
@@ -159,11 +172,11 @@ class ScopeChecker {
   private unknownVariable(name: string, line: number, scope: Scope, loc: Parameters<typeof makeDiagnostic>[2]): Diagnostic {
     if (name === 'result') return makeDiagnostic('R014', { name, where: 'assign' }, loc);
     if (name === 'response') return makeDiagnostic('R014', { name, where: "assign and paginate's next" }, loc);
-    const stepLine = this.defs.steps.get(name);
-    if (stepLine !== undefined && stepLine >= line) return makeDiagnostic('R003', { name, line: stepLine }, loc);
+    const def = this.defs.names.get(name);
+    if (def !== undefined && def.line >= line) return makeDiagnostic('R003', { name, line: def.line }, loc);
     const loopLine = this.defs.loops.get(name);
     if (loopLine !== undefined) return makeDiagnostic('R004', { name, line: loopLine }, loc);
-    if (stepLine !== undefined) return makeDiagnostic('R014', { name, where: `the steps nested with it (defined at line ${stepLine})` }, loc);
+    if (def?.parent) return makeDiagnostic('R016', { name, parent: def.parent.kind, line: def.parent.line }, loc);
     return makeDiagnostic('R002', { name, hint: didYouMean(name, scope, '$') }, loc);
   }
 }

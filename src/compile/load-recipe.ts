@@ -5,6 +5,7 @@ import type { Diagnostic } from '../errors/index.js';
 import { validateRecipeDocument } from '../schema/index.js';
 import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
 import { StepBuilder, type BuildContext } from './build-steps.js';
+import { checkCallInputs } from './check-calls.js';
 import { checkNames } from './check-names.js';
 import { checkScopes } from './check-scope.js';
 import { deepFreeze } from './freeze.js';
@@ -63,6 +64,8 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   };
   checkNames(plan.steps, display, source.locator, diagnostics);
   checkScopes(plan, diagnostics);
+  const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
+  checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
   if (diagnostics.length > 0) return { diagnostics: sortDiagnostics(dedupe(diagnostics)) };
   return { plan: deepFreeze(plan), diagnostics: [] };
 }
@@ -118,7 +121,9 @@ async function resolveCalls(
   for (const call of findCalls(raw.steps, '/steps')) {
     const loc = { file: display, ...locator.locate(`${call.pointer}/call`), pointer: `${call.pointer}/call` };
     const target = path.resolve(path.dirname(absolute), call.target);
-    const name = (p: string) => path.relative(path.dirname(absolute), p) || path.basename(p);
+    // Name the files of a cycle relative to the recipe being validated (the first of the chain).
+    const root = chain[0] ?? absolute;
+    const name = (p: string) => path.relative(path.dirname(root), p) || path.basename(p);
     if (chain.includes(target)) {
       const cycle = [...chain.slice(chain.indexOf(target)), target].map(name).join(' → ');
       out.push(makeDiagnostic('R010', { cycle }, loc));
@@ -132,7 +137,7 @@ async function resolveCalls(
     if (!result.plan) {
       const cycle = result.diagnostics.find((d) => d.code === 'R010');
       if (cycle) out.push({ ...cycle, file: loc.file, line: loc.line, column: loc.column, pointer: loc.pointer });
-      else out.push(makeDiagnostic('R011', { path: call.target, count: result.diagnostics.length }, loc));
+      else out.push(makeDiagnostic('R011', { path: call.target, problems: plural(result.diagnostics.length, 'problem') }, loc));
       continue;
     }
     resolved.set(call.pointer, { path: target, plan: result.plan });
@@ -175,4 +180,8 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -37,10 +37,10 @@ export function validateRecipeDocument(value: unknown, locator: Locator, file: s
     if (error.keyword === 'if') continue; // the `then` branch's own errors say what is wrong
     if (badSteps.has(error.instancePath)) continue;
     if (isStepPointer(error.instancePath) && error.schemaPath.includes('/oneOf')) continue; // kind count: checkStepKinds
-    if (error.schemaPath.includes('connectorRef/oneOf')) {
+    if ((/(^|\/)connector$/.test(error.instancePath) && /\/(oneOf|not)\b/.test(error.schemaPath)) || error.schemaPath.includes('connectorRef/oneOf')) {
       if (!connectorsReported.has(error.instancePath)) {
         connectorsReported.add(error.instancePath);
-        const where = error.instancePath.endsWith('/connector') && error.instancePath !== '/connector' ? 'step connector' : 'connector';
+        const where = error.instancePath === '/connector' ? 'connector' : 'step connector';
         out.push(makeDiagnostic('S011', { where }, { file, ...locator.locate(error.instancePath), pointer: error.instancePath }));
       }
       continue;

@@ -43,7 +43,7 @@ export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: s
     case 'maxLength':
       return makeDiagnostic('S009', { where, rule: `${e.message ?? 'out of range'}, got ${JSON.stringify(at(doc, pointer))}` }, valueLoc());
     case 'uniqueItems':
-      return makeDiagnostic('S009', { where, rule: `items ${String(params.j)} and ${String(params.i)} are the same` }, valueLoc());
+      return makeDiagnostic('S009', { where, rule: `${JSON.stringify((at(doc, pointer) as unknown[])[Number(params.i)])} is listed twice` }, valueLoc());
     case 'dependentRequired':
       return makeDiagnostic('S009', { where, rule: `"${String(params.property)}" needs "${String(params.missingProperty)}" beside it` }, keyLoc(`${pointer}/${String(params.property)}`));
     default:

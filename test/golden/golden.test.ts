@@ -1,0 +1,72 @@
+/**
+ * Golden diagnostics. Each test/golden/invalid/<case>.yaml has <case>.expected: the exact lines
+ * `recipe validate` prints for it (FILE:LINE:COL: CODE message, file relative to the folder).
+ * The prose is pinned on purpose here (it is the product's user-facing output); review the diff, then
+ * regenerate with UPDATE_GOLDEN=1 npx vitest run test/golden. Every test/golden/valid/*.yaml must be valid,
+ * and so must every shipped recipe under recipes/.
+ */
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { collectRecipeFiles, loadRecipe, validateFiles } from '../../src/compile/index.js';
+import { formatDiagnostic } from '../../src/source/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const invalidDir = path.join(here, 'invalid');
+const validDir = path.join(here, 'valid');
+const recipesDir = path.join(here, '../../recipes');
+
+const cases = readdirSync(invalidDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
+
+describe('golden invalid recipes', () => {
+  it('has at least 40 cases, each with an .expected file', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    if (process.env.UPDATE_GOLDEN) return;
+    for (const c of cases) expect(existsSync(path.join(invalidDir, c.replace(/\.yaml$/, '.expected'))), c).toBe(true);
+  });
+
+  for (const c of cases) {
+    it(c, async () => {
+      const { plan, diagnostics } = await loadRecipe(path.join(invalidDir, c), { displayName: c });
+      expect(plan).toBeUndefined();
+      const actual = diagnostics.map((d) => formatDiagnostic(d)).join('\n') + '\n';
+      const expectedFile = path.join(invalidDir, c.replace(/\.yaml$/, '.expected'));
+      if (process.env.UPDATE_GOLDEN) writeFileSync(expectedFile, actual);
+      expect(actual).toBe(readFileSync(expectedFile, 'utf8'));
+    });
+  }
+});
+
+describe('golden valid recipes', () => {
+  const valid = readdirSync(validDir).filter((f) => f.endsWith('.yaml'));
+  it('has valid cases', () => expect(valid.length).toBeGreaterThan(0));
+  for (const v of valid) {
+    it(v, async () => {
+      const { plan, diagnostics } = await loadRecipe(path.join(validDir, v), { displayName: v });
+      expect(diagnostics.map((d) => formatDiagnostic(d))).toEqual([]);
+      expect(plan).toBeDefined();
+      expect(Object.isFrozen(plan)).toBe(true);
+    });
+  }
+});
+
+describe('shipped recipes', () => {
+  it('every recipe under recipes/ validates (the folder is walked recursively)', async () => {
+    const files = existsSync(recipesDir) ? await collectRecipeFiles([recipesDir]) : [];
+    const walked = existsSync(recipesDir) ? listYaml(recipesDir) : [];
+    expect(files.sort()).toEqual(walked.sort());
+    const results = await validateFiles(files);
+    const problems = results.flatMap((r) => r.diagnostics.map((d) => formatDiagnostic(d)));
+    expect(problems).toEqual([]);
+  });
+});
+
+/** An independent walk, to check collectRecipeFiles finds every *.yaml / *.yml. */
+function listYaml(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name) && !path.relative(dir, e.parentPath).split(path.sep).some((s) => s.startsWith('.') || s === 'node_modules'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
