@@ -28,9 +28,37 @@ export class JsonataExpr implements CompiledExpr {
   }
 
   /** Evaluates with `bindings` as JSONata variables (keys without $); the input context is empty. */
-  evaluate(bindings: Readonly<Record<string, unknown>>): Promise<unknown> {
-    return this.compiled.evaluate(undefined, { ...bindings });
+  async evaluate(bindings: Readonly<Record<string, unknown>>): Promise<unknown> {
+    return plain(await this.compiled.evaluate(undefined, { ...bindings }));
   }
+}
+
+/**
+ * jsonata marks the arrays it builds with extra own properties (`sequence`, `keepSingleton`, ...); the plan's
+ * consumers get plain JSON-like values. Copies only what needs cleaning, so bound input data is not duplicated.
+ */
+export function plain(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    let changed = Object.keys(value).length !== value.length;
+    const items = value.map((item) => {
+      const p = plain(item);
+      if (p !== item) changed = true;
+      return p;
+    });
+    return changed ? items : value;
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, member] of Object.entries(value)) {
+      const p = plain(member);
+      if (p !== member) {
+        copy ??= { ...(value as Record<string, unknown>) };
+        copy[key] = p;
+      }
+    }
+    return copy ?? value;
+  }
+  return value;
 }
 
 /** Parses `source` once; gives the expression or its syntax error. */
