@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { filesConnector } from '../../../src/service/connectors/files/index.js';
+import type { ContextStoreTimings } from '../../../src/service/context-store/attach.js';
+import { startService, type RunningService } from '../../../src/service/start.js';
+import { waitFor } from './support/harness.js';
+import { insertPeople, peopleConnector, peopleMigration } from './support/people-connector.js';
+
+const dirs: string[] = [];
+const running: RunningService[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const creds = { clientId: 'restart-client', clientSecret: 'restart-secret-0123456789' };
+
+async function start(db: string, contextStore: ContextStoreTimings): Promise<RunningService> {
+  const r = await startService({ db, ...creds, connectorTypes: [peopleConnector, filesConnector], migrations: [peopleMigration], contextStore: { flushIntervalMs: 10, ...contextStore } });
+  running.push(r);
+  return r;
+}
+
+async function auth(r: RunningService) {
+  const res = await r.app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: creds.clientId, client_secret: creds.clientSecret } });
+  return { authorization: `Bearer ${res.json().access_token}` };
+}
+
+async function status(r: RunningService, id: string) {
+  const res = await r.app.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}/inspect`, headers: await auth(r) });
+  return res.json();
+}
+
+async function searchAll(r: RunningService, id: string) {
+  const res = await r.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: await auth(r), payload: { entity: 'people', action: 'context_store_search', params: { query: {} } } });
+  return res;
+}
+
+async function closeLast(r: RunningService) {
+  running.splice(running.indexOf(r), 1);
+  await r.close();
+}
+
+describe('context store across restarts', () => {
+  it('keeps readiness and the index: a Ready store answers at once after reopening', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
+    dirs.push(dir);
+    const db = join(dir, 'service.db');
+    const first = await start(db, { batchSize: 20 });
+    const created = await first.app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers: await auth(first), payload: { workspace_name: 'default', connector_type: 'people' } });
+    const id = created.json().id as string;
+    await insertPeople(first, id, Array.from({ length: 50 }, (_, i) => ({ properties: { firstname: `R${i}` } })));
+    await waitFor('Ready', async () => (await status(first, id)).context_store_status === 'Ready');
+    // A write just before closing is applied on close (queued changes are flushed).
+    await first.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: await auth(first), payload: { entity: 'people', action: 'create', params: { properties: { firstname: 'Last' } } } });
+    await closeLast(first);
+
+    // Reopen with the indexer held at Loading: anything not persisted could not come back.
+    const second = await start(db, { hold: 'Loading' });
+    const report = await status(second, id);
+    expect(report.context_store_status).toBe('Ready');
+    expect(report.context_store_readiness.configured_cache_entities[0].entity_count).toBe(51);
+    const res = await searchAll(second, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.data.map((d: any) => d.properties.firstname)).toContain('Last');
+  });
+
+  it('resumes an unfinished build after a restart without duplicating records', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
+    dirs.push(dir);
+    const db = join(dir, 'service.db');
+    const first = await start(db, { batchSize: 10, previewSize: 20, hold: 'Preview' });
+    const created = await first.app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers: await auth(first), payload: { workspace_name: 'default', connector_type: 'people' } });
+    const id = created.json().id as string;
+    await insertPeople(first, id, Array.from({ length: 75 }, (_, i) => ({ properties: { firstname: `S${i}` } })));
+    await waitFor('Preview', async () => (await status(first, id)).context_store_status === 'Preview');
+    await closeLast(first);
+
+    const second = await start(db, { batchSize: 10, previewSize: 20 });
+    expect((await status(second, id)).context_store_status).toMatch(/Preview|Ready/);
+    await waitFor('Ready', async () => (await status(second, id)).context_store_status === 'Ready');
+    const ids = (await searchAll(second, id)).json().result.data.map((d: any) => d.id);
+    expect(ids).toHaveLength(75);
+    expect(new Set(ids).size).toBe(75);
+  });
+});
