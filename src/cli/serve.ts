@@ -1,12 +1,130 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { FixtureFileError } from '../service/seed/read-fixtures-file.js';
+import { startService, type RunningService } from '../service/start.js';
+import { ExitCode } from './exit-codes.js';
+import { parseServeFlags, ServeUsageError, type RawServeFlags } from './serve-options.js';
 
-/** `recipe serve`: not built yet (placeholder so the program compiles while the command is written). */
+const DEFAULT_DB = '.recipe/local.db';
+
+/** `recipe serve`: runs the embedded connector service until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('recipe serve: not implemented yet\n');
-      process.exitCode = 3;
+    .description('Start the embedded connector service (the Connector Data Access API on your machine).')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
+    .option('--db <path>', 'SQLite database file, or :memory:', DEFAULT_DB)
+    .option('--seed <kind>', 'demo | none (default: demo when the database is new, else none)')
+    .option('--seed-size <n>', 'contacts in the demo CRM (other records scale from it)')
+    .option('--fixtures <file>', 'load a JSON or YAML dataset (format: docs/service.md)')
+    .option('--client-id <id>', 'application client id (or CONNECTOR_CLIENT_ID)')
+    .option('--client-secret <secret>', 'application client secret (or CONNECTOR_CLIENT_SECRET)')
+    .option('--rate-limit <n>', 'requests per second per token; off by default')
+    .addHelpText(
+      'after',
+      `
+Prints one line "listening on http://HOST:PORT" once it accepts requests; stops cleanly on Ctrl-C or SIGTERM.
+
+Credentials: --client-id/--client-secret, else CONNECTOR_CLIENT_ID/CONNECTOR_CLIENT_SECRET, else the file
+credentials.json next to the database (created with mode 0600 on first start; its path is printed on stderr).
+
+Examples:
+  recipe serve                                   demo data in .recipe/local.db on port 8080
+  recipe serve --db :memory: --port 0 --seed none   throwaway service on a free port
+  recipe serve --fixtures ci/crm.yaml --db :memory:  your own dataset, e.g. in CI
+  recipe serve --seed demo --seed-size 1000000 --db bench.db   a large CRM for benchmarks
+  CONNECTOR_CLIENT_ID=me CONNECTOR_CLIENT_SECRET=s3cret recipe serve --port 9000`,
+    )
+    .action(async (flags: RawServeFlags) => {
+      process.exitCode = await serve(flags);
     });
+}
+
+/** Reads the credentials file, or creates it (mode 0600) with fresh credentials. */
+function credentialsFromFile(file: string): { clientId: string; clientSecret: string } {
+  if (existsSync(file)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      throw new ServeUsageError(`${file} is not valid JSON; fix or delete it`);
+    }
+    const p = parsed as { client_id?: unknown; client_secret?: unknown };
+    if (typeof p.client_id !== 'string' || typeof p.client_secret !== 'string' || !p.client_id || !p.client_secret) {
+      throw new ServeUsageError(`${file} must hold {"client_id": "...", "client_secret": "..."}; fix or delete it`);
+    }
+    return { clientId: p.client_id, clientSecret: p.client_secret };
+  }
+  const creds = { clientId: `local-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(32).toString('base64url') };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ client_id: creds.clientId, client_secret: creds.clientSecret }, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return creds;
+}
+
+async function serve(flags: RawServeFlags): Promise<number> {
+  let service: RunningService;
+  try {
+    const opts = parseServeFlags(flags, process.env);
+    const creds = opts.credentials ?? credentialsFromFile(opts.credentialsFile);
+    if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
+    service = await startService({
+      host: opts.host,
+      port: opts.port,
+      db: opts.db,
+      seed: opts.seed,
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      logLevel: 'error',
+      ...(opts.seedSize !== undefined && { seedSize: opts.seedSize }),
+      ...(opts.fixtures !== undefined && { fixtures: opts.fixtures }),
+      ...(opts.rateLimit !== undefined && { rateLimit: opts.rateLimit }),
+    });
+    process.stderr.write(
+      opts.credentials
+        ? `credentials: client id ${creds.clientId} (from ${opts.credentials.source})\n`
+        : `credentials: ${opts.credentialsFile} (client_id and client_secret)\n`,
+    );
+  } catch (err) {
+    return reportStartError(err);
+  }
+  process.stdout.write(`listening on ${service.url}\n`);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      service.close().then(
+        () => resolve(ExitCode.ok),
+        (err: unknown) => {
+          process.stderr.write(`recipe serve: error while stopping: ${(err as Error).message}\n`);
+          resolve(ExitCode.runFailed);
+        },
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** Prints why the service did not start and picks the exit code (never a stack, never a secret). */
+function reportStartError(err: unknown): number {
+  if (err instanceof ServeUsageError || err instanceof FixtureFileError) {
+    process.stderr.write(`recipe serve: ${err.message}\n`);
+    return ExitCode.invalid;
+  }
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    process.stderr.write(`recipe serve: cannot listen: ${(err as Error).message}\n`);
+    return ExitCode.config;
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB') {
+    process.stderr.write(`recipe serve: cannot open the database: ${(err as Error).message}\n`);
+    return ExitCode.config;
+  }
+  process.stderr.write(`recipe serve: failed to start: ${(err as Error).message}\n`);
+  return ExitCode.runFailed;
 }

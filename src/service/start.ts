@@ -58,7 +58,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
   if ((opts.clientId === undefined) !== (opts.clientSecret === undefined)) {
     throw new Error('give both clientId and clientSecret, or neither');
   }
-  const fixtures = opts.fixtures !== undefined ? await loadFixturesFile(opts.fixtures) : undefined;
+  const fixtures = opts.fixtures !== undefined ? await loadFixturesFile(opts.fixtures, opts.connectorTypes) : undefined;
   const now = opts.now ?? (() => new Date());
   const store = await openStore({ path: opts.db ?? ':memory:', ...(opts.migrations && { migrations: opts.migrations }) });
   let app: FastifyInstance | undefined;

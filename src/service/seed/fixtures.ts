@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { findTypeBySlugOrName } from '../connectors/registry.js';
+import { connectorTypes, findTypeBySlugOrName } from '../connectors/registry.js';
+import type { ConnectorType } from '../connectors/types.js';
 import { ServiceError } from '../errors.js';
 import { compileSchema } from '../http/params-validator.js';
 import type { ServiceContext } from '../http/service-context.js';
@@ -44,7 +45,7 @@ const fixturesSchema = {
 };
 
 /** Reads and checks a fixture file (shape, connector types, workspaces named); nothing is written yet. */
-export async function loadFixturesFile(file: string): Promise<Fixtures> {
+export async function loadFixturesFile(file: string, types: readonly ConnectorType[] = connectorTypes): Promise<Fixtures> {
   const value = await readFixturesFile(file);
   const validate = compileSchema(fixturesSchema);
   if (!validate(value)) {
@@ -54,7 +55,7 @@ export async function loadFixturesFile(file: string): Promise<Fixtures> {
   const v = value as Omit<Fixtures, 'file'> & { workspaces?: { name: string }[] };
   const names = new Set([DEFAULT_WORKSPACE, ...(v.workspaces ?? []).map((w) => w.name)]);
   v.connectors.forEach((c, i) => {
-    const type = findTypeBySlugOrName(c.type);
+    const type = findTypeBySlugOrName(c.type, types);
     if (!type) throw new FixtureFileError(file, `/connectors/${i}/type`, `unknown connector type "${c.type}"`);
     if (!type.loadFixtures) throw new FixtureFileError(file, `/connectors/${i}/type`, `connector type ${type.definition.name} cannot load fixtures`);
     if (c.workspace !== undefined && !names.has(c.workspace)) {
