@@ -1,12 +1,186 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { ConnectorClient, completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
+import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
+import { runPlan, type RunReport } from '../run/index.js';
+import type { RunningService } from '../service/start.js';
+import { formatDiagnostic } from '../source/index.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
+import { formatOutputs, ProgressView } from './run-output.js';
 
-/** `recipe run`: not built yet (placeholder so the program compiles while the command is written). */
+interface RunFlags {
+  input: string[];
+  inputs?: string;
+  baseUrl?: string;
+  connector?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** `recipe run FILE`: runs a recipe against the configured connector service, or the embedded one. */
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('recipe run: not implemented yet\n');
-      process.exitCode = 3;
+    .description('run a recipe against the connector service (the embedded one when none is configured)')
+    .argument('<file>', 'the recipe file')
+    .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect, [])
+    .option('--inputs <file.json>', 'input values from a JSON object file (-i wins)')
+    .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
+    .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
+    .option('--json', 'print one JSON run report on stdout; logs go to stderr')
+    .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
+    .option('-v, --verbose', 'also print debug lines (retries, waits)')
+    .addHelpText(
+      'after',
+      `
+Configuration (flags win over the environment):
+  CONNECTOR_API_URL         service base URL; unset: start the embedded service on ${EMBEDDED_DB} (demo data)
+  CONNECTOR_CLIENT_ID       application client id (required with a URL)
+  CONNECTOR_CLIENT_SECRET   application client secret (required with a URL)
+  CONNECTOR_WORKSPACE       workspace for {definition} connector lookups (default "default")
+
+Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid,
+3 configuration or authentication, 130 interrupted (Ctrl-C).
+
+Examples:
+  recipe run recipes/pipeline-report.yaml
+  recipe run recipes/stale-deals-follow-up.yaml -i days=30 --dry-run
+  recipe run recipes/pipeline-report.yaml --json | jq .outputs`,
+    )
+    .action(async (file: string, flags: RunFlags) => {
+      process.exitCode = await runCommand(file, flags);
     });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+async function runCommand(file: string, flags: RunFlags): Promise<number> {
+  const stdoutTty = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  const color = stdoutTty && !process.env.NO_COLOR;
+  const view = new ProgressView({
+    animate: stdoutTty && color && !flags.json && !flags.quiet,
+    color,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+    write: (t) => process.stderr.write(t),
+  });
+  const fail = (err: unknown): number => {
+    const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error)?.message ?? String(err) });
+    process.stderr.write(`${formatLocation(e.location)}${e.code} ${e.message}\n`);
+    return exitCodeFor(e.class);
+  };
+
+  // 1. The recipe and its inputs: invalid → the same diagnostics as `recipe validate`, exit 2.
+  const { plan, diagnostics } = await loadRecipe(file);
+  if (!plan) return invalid(diagnostics, flags);
+  let given: Record<string, unknown>;
+  try {
+    given = await readInputs(flags);
+  } catch (err) {
+    return fail(err);
+  }
+  const inputs = resolveInputs(plan, given);
+  if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics, flags);
+
+  // 2. Where the service is: flags, environment, else the embedded service.
+  let service: RunningService | undefined;
+  let config: ConnectionConfig;
+  try {
+    const partial = readConnectionConfig({ ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) }, process.env);
+    if (partial.baseUrl === undefined) {
+      service = await startEmbedded(process.cwd());
+      view.note(`no CONNECTOR_API_URL: using the embedded service at ${service.url} (database ${EMBEDDED_DB})`);
+      config = { baseUrl: service.url, ...service.credentials, workspace: partial.workspace };
+    } else {
+      config = completeConnectionConfig(partial);
+    }
+  } catch (err) {
+    await service?.close();
+    return fail(err);
+  }
+
+  // 3. Run, with Ctrl-C aborting everything in flight.
+  const abort = new AbortController();
+  const onSigint = (): void => {
+    if (abort.signal.aborted) process.exit(ExitCode.interrupted);
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const client = new ConnectorClient(config);
+  let report: RunReport;
+  try {
+    report = await runPlan(plan, {
+      client,
+      redactor: client.redactor,
+      inputs: inputs.values,
+      signal: abort.signal,
+      dryRun: flags.dryRun === true,
+      ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
+      log: (level, message) => view.log(level, message),
+      onEvent: (e) => view.onEvent(e),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+    await client.close();
+    await service?.close();
+  }
+  view.finish();
+  return printReport(report, flags, abort.signal.aborted);
+}
+
+function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
+  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (report.status === 'ok') {
+    process.stdout.write(formatOutputs(report.outputs));
+    if (report.dry_run_writes) {
+      process.stdout.write(`dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`);
+      for (const w of report.dry_run_writes) process.stdout.write(`  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`);
+    }
+  }
+  if (report.error) {
+    const e = report.error;
+    const where = e.file ? `${e.file}:${e.line ?? 1}:${e.column ?? 1}: ` : '';
+    process.stderr.write(`${where}${e.code} ${e.message}\n`);
+  }
+  if (report.status === 'ok') return ExitCode.ok;
+  if (report.status === 'interrupted' || interrupted) return ExitCode.interrupted;
+  const code = report.error?.code as keyof typeof catalog | undefined;
+  return code && code in catalog ? exitCodeFor(catalog[code].class) : ExitCode.runFailed;
+}
+
+function invalid(diagnostics: Diagnostic[], flags: RunFlags): number {
+  const lines = diagnostics.map((d) => formatDiagnostic(d));
+  process.stderr.write(`${lines.join('\n')}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
+  return ExitCode.invalid;
+}
+
+/** --inputs FILE.json (an object), then each -i name=value over it. */
+async function readInputs(flags: RunFlags): Promise<Record<string, unknown>> {
+  const given: Record<string, unknown> = {};
+  if (flags.inputs !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(flags.inputs, 'utf8'));
+    } catch (err) {
+      throw new RecipeError('I001', { name: flags.inputs, reason: `cannot read the inputs file: ${(err as Error).message}` }, { file: flags.inputs });
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new RecipeError('I001', { name: flags.inputs, reason: 'the inputs file must hold a JSON object' }, { file: flags.inputs });
+    }
+    Object.assign(given, parsed);
+  }
+  for (const pair of flags.input) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
+    given[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return given;
 }
