@@ -11,6 +11,8 @@ export interface AssociationTypeDef {
   readonly inverseId: number;
   /** null for the unlabeled (default) type; "Primary" etc. for labeled ones. */
   readonly label: string | null;
+  /** True for the spec's ids that differ from upstream's; accepted, never chosen as a default. */
+  readonly alias?: boolean;
 }
 
 const defs: AssociationTypeDef[] = [];
@@ -47,8 +49,10 @@ const ACTIVITY_ORDER = ['calls', 'emails', 'meetings', 'notes', 'tasks'] as cons
 for (const [record, ids] of Object.entries(ENGAGEMENT)) {
   ACTIVITY_ORDER.forEach((activity, i) => pair(record, activity, ids[i]!, ids[i]! + 1));
 }
-// The spec lists 18 for note → ticket where upstream uses 228; both are accepted (the inverse is 227 either way).
-defs.push({ from: 'notes', to: 'tickets', typeId: 18, inverseId: 227, label: null });
+// Where the spec's activity table differs from upstream both ids are accepted: note → ticket is 18 in the
+// spec and 228 upstream; task → ticket is 228 in the spec and 230 upstream. The inverse is upstream's.
+defs.push({ from: 'notes', to: 'tickets', typeId: 18, inverseId: 227, label: null, alias: true });
+defs.push({ from: 'tasks', to: 'tickets', typeId: 228, inverseId: 229, label: null, alias: true });
 
 /** The PLATFORM_DEFINED types between two object types (custom types get derived ids). */
 export function platformTypes(from: ObjectType, to: ObjectType): AssociationTypeDef[] {
@@ -70,7 +74,7 @@ function customPairTypes(from: ObjectType, to: ObjectType): AssociationTypeDef[]
 
 /** The unlabeled default type between two object types, if the pair has one. */
 export function defaultType(from: ObjectType, to: ObjectType): AssociationTypeDef | null {
-  return platformTypes(from, to).find((d) => d.label === null && d.typeId !== 18) ?? null;
+  return platformTypes(from, to).find((d) => d.label === null && !d.alias) ?? null;
 }
 
 /** The typeIds the spec allows for an activity's create-time association to a record type. */

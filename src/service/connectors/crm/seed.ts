@@ -167,7 +167,6 @@ export async function seedCrmDemo(ctx: ActionContext, opts: SeedOptions): Promis
   }
   await seedVehicles(w, rng, schema, count.vehicles, idOf, count.contacts, times);
   await w.flush();
-  ctx.notifyChange('contacts', []);
 }
 
 function activityProps(kind: string, rng: Prng, when: string, anchor: number): Record<string, string> {
