@@ -139,6 +139,17 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     expect(events[0]).toMatchObject({ entity: 'things', ids: ['1'], connector: { id, organizationId: svc.org.organizationId } });
   });
 
+  it('serializes concurrent writes that use store.transaction: no lost or duplicate ids', async () => {
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => create(`c${i}`)));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    const ids = results.map((r) => r.json().result.id);
+    expect(new Set(ids).size).toBe(16);
+    const list = await svc.execute(id, { entity: 'things', action: 'list', params: { limit: 10 } });
+    expect(list.json().result).toHaveLength(10);
+    const rows = await svc.store.db.selectFrom('echo_things').select('label').where('connector_id', '=', id).execute();
+    expect(rows.map((r) => r.label).sort()).toEqual(Array.from({ length: 16 }, (_, i) => `c${i}`).sort());
+  });
+
   it('a throwing change listener does not fail the committed write', async () => {
     svc.app.service.onChange(() => {
       throw new Error('listener broke');
