@@ -54,13 +54,18 @@ export class Redactor {
   private walk(value: unknown, seen: WeakSet<object>): unknown {
     if (typeof value === 'string') return this.redact(value);
     if (value === null || typeof value !== 'object') return value;
+    // Only a value that contains itself is circular; the same object reached twice (shared) is copied twice.
     if (seen.has(value)) return '[circular]';
-    seen.add(value);
-    if (Array.isArray(value)) return value.map((v) => this.walk(v, seen));
     if (Buffer.isBuffer(value)) return value;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[this.redact(k)] = this.walk(v, seen);
-    return out;
+    seen.add(value);
+    try {
+      if (Array.isArray(value)) return value.map((v) => this.walk(v, seen));
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[this.redact(k)] = this.walk(v, seen);
+      return out;
+    } finally {
+      seen.delete(value);
+    }
   }
 }
 

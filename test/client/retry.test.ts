@@ -44,3 +44,14 @@ describe('Redactor', () => {
     expect(r.redact('ab stays (too short to mask)')).toBe('ab stays (too short to mask)');
   });
 });
+
+describe('Redactor.redactValue', () => {
+  it('copies an object reached twice (shared, not circular) both times', () => {
+    const shared = { t: 1 };
+    const r = new Redactor(['secret-value']);
+    expect(r.redactValue({ a: shared, b: [shared] })).toEqual({ a: { t: 1 }, b: [{ t: 1 }] });
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(r.redactValue(loop)).toEqual({ self: '[circular]' });
+  });
+});
