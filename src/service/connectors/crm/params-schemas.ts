@@ -44,7 +44,7 @@ const associationRequest = {
   type: 'array',
   description: 'Records to associate the new activity with. Type ids (activity → contact/company/deal/ticket): notes 202/190/214/18 (228 also accepted), calls 194/182/206/220, emails 198/186/210/224, meetings 200/188/212/226, tasks 204/192/216/228 (230 also accepted).',
   items: obj({
-    to: obj({ id: { type: ['string', 'integer'], description: 'Id of the record to associate with.', pattern: '^[0-9]{1,15}$' } }, ['id']),
+    to: obj({ id: { type: ['string', 'integer'], description: 'Id of the record to associate with.', pattern: '^[0-9]{1,15}$' } }, ['id'], { description: 'The record to associate with.' }),
     types: {
       type: 'array', minItems: 1, description: 'Association types to create.',
       items: obj({
