@@ -3,6 +3,7 @@ import { installAuth } from './auth/hook.js';
 import { connectorTypes } from './connectors/registry.js';
 import type { ConnectorType } from './connectors/types.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installJsonParser } from './http/json-parser.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { createServiceContext } from './http/service-context.js';
 import { attachContextStore, type ContextStoreTimings } from './context-store/attach.js';
@@ -48,8 +49,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Strict validation: no type coercion, unknown fields are errors (not silently dropped), all errors reported.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true } },
   });
-  // JSON only: drop the default text/plain parser, so other content types get 415.
-  app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   const signingKey = await loadOrCreateSigningKey(opts.store.db, now());
   app.decorate(
     'service',

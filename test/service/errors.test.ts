@@ -46,3 +46,28 @@ describe('error handling', () => {
     expect(res.body).not.toMatch(/SELECT|stack|at /);
   });
 });
+
+describe('JSON bodies', () => {
+  it('treats an empty application/json body as no body', async () => {
+    svc = await createTestService({ connectorTypes: [echoConnector], migrations: echoMigrations });
+    const id = await svc.createConnector('echo');
+    const headers = { ...(await svc.auth()), 'content-type': 'application/json' };
+    const del = await svc.app.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, headers, payload: '' });
+    expect(del.statusCode).toBe(200);
+    const post = await svc.app.inject({ method: 'POST', url: '/api/v1/account/applications/token', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(post.statusCode).toBe(400);
+    expect(post.json().errors[0]).toMatchObject({ field: 'body', error_code: 'validation_error' });
+  });
+
+  it('refuses __proto__ keys', async () => {
+    svc = await createTestService();
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"client_id":"a","client_secret":"b","__proto__":{"admin":true}}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].error_code).toBe('validation_error');
+  });
+});

@@ -15,7 +15,8 @@ function toFieldPath(prefix: string, pointer: string, extra?: string): string {
     .slice(1)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
-  return [prefix, ...parts].filter((p) => p !== '').join('.') || prefix || '(root)';
+  // An error about the whole body (e.g. "must be object") has no path: call it "body".
+  return [prefix, ...parts].filter((p) => p !== '').join('.') || prefix || 'body';
 }
 
 /** One errors[] item per ajv error, with the field it concerns and a readable message. */
