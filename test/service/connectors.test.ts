@@ -55,6 +55,12 @@ describe('connectors', () => {
     }
   });
 
+  it('answers 400 when connector_type and definition_id name different types', async () => {
+    const res = await svc.app.inject({ method: 'POST', url: base, headers, payload: { workspace_name: 'default', definition_id: defId, connector_type: 'crm' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ field: 'connector_type', error_code: 'validation_error' });
+  });
+
   it('rejects a body without workspace_name or with unknown fields', async () => {
     const res = await svc.app.inject({ method: 'POST', url: base, headers, payload: { connector_type: 'echo', colour: 'red' } });
     expect(res.statusCode).toBe(400);
