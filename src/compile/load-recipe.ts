@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
@@ -17,6 +17,12 @@ export interface LoadOptions {
   readonly displayName?: string;
   /** Absolute paths of the recipes whose `call` led here (cycle detection). */
   readonly callStack?: readonly string[];
+  /**
+   * Valid plans of called recipes by absolute path, shared across the loads of one batch (e.g. a validate
+   * run), so a library recipe called by many files is compiled once. Only valid plans are kept: a valid plan
+   * has no call path back to itself, so it is valid whatever the caller.
+   */
+  readonly calledPlans?: Map<string, Plan>;
 }
 
 /** The plan when the recipe is valid, and every problem found in it otherwise. */
@@ -45,7 +51,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     return { diagnostics: sortDiagnostics(diagnostics) };
   }
   const raw = doc as Raw;
-  const calls = await resolveCalls(raw, absolute, display, source.locator, opts.callStack ?? [], diagnostics);
+  const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
   const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
   const builder = new StepBuilder(ctx);
   if ([...findCalls(raw.steps, '/steps')].length !== calls.size) return { diagnostics: sortDiagnostics(diagnostics) };
@@ -113,11 +119,11 @@ async function resolveCalls(
   absolute: string,
   display: string,
   locator: Locator,
-  stack: readonly string[],
+  opts: LoadOptions,
   out: Diagnostic[],
 ): Promise<Map<string, { path: string; plan: Plan }>> {
   const resolved = new Map<string, { path: string; plan: Plan }>();
-  const chain = [...stack, absolute];
+  const chain = [...(opts.callStack ?? []), absolute];
   for (const call of findCalls(raw.steps, '/steps')) {
     const loc = { file: display, ...locator.locate(`${call.pointer}/call`), pointer: `${call.pointer}/call` };
     const target = path.resolve(path.dirname(absolute), call.target);
@@ -129,17 +135,27 @@ async function resolveCalls(
       out.push(makeDiagnostic('R010', { cycle }, loc));
       continue;
     }
-    if (!(await exists(target))) {
+    const cached = opts.calledPlans?.get(target);
+    if (cached) {
+      resolved.set(call.pointer, { path: target, plan: cached });
+      continue;
+    }
+    if (!existsSync(target)) {
       out.push(makeDiagnostic('R009', { path: call.target }, loc));
       continue;
     }
-    const result = await loadRecipe(target, { displayName: displayNameOf(target), callStack: chain });
+    const result = await loadRecipe(target, {
+      displayName: displayNameOf(target),
+      callStack: chain,
+      ...(opts.calledPlans ? { calledPlans: opts.calledPlans } : {}),
+    });
     if (!result.plan) {
       const cycle = result.diagnostics.find((d) => d.code === 'R010');
       if (cycle) out.push({ ...cycle, file: loc.file, line: loc.line, column: loc.column, pointer: loc.pointer });
       else out.push(makeDiagnostic('R011', { path: call.target, problems: plural(result.diagnostics.length, 'problem') }, loc));
       continue;
     }
+    opts.calledPlans?.set(target, result.plan);
     resolved.set(call.pointer, { path: target, plan: result.plan });
   }
   return resolved;
@@ -150,14 +166,6 @@ function displayNameOf(absolute: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Expression syntax problems anywhere in a document whose structure is invalid (names and ids excluded). */
 function expressionProblems(doc: unknown, locator: Locator, file: string): Diagnostic[] {

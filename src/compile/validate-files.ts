@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../errors/index.js';
 import { loadRecipe } from './load-recipe.js';
+import type { Plan } from './plan.js';
 
 /** The outcome of validating one file. */
 export interface FileResult {
@@ -49,8 +50,9 @@ async function walk(dir: string): Promise<string[]> {
 /** Validates every recipe file named by `paths` (see collectRecipeFiles); never throws for a bad file. */
 export async function validateFiles(paths: readonly string[]): Promise<FileResult[]> {
   const results: FileResult[] = [];
+  const calledPlans = new Map<string, Plan>();
   for (const file of await collectRecipeFiles(paths)) {
-    const { diagnostics } = await loadRecipe(file);
+    const { diagnostics } = await loadRecipe(file, { calledPlans });
     results.push({ file, valid: diagnostics.length === 0, diagnostics });
   }
   return results;
