@@ -1,0 +1,82 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectorTypes } from '../../../src/service/connectors/registry.js';
+import { createTestService, type TestService } from '../helpers.js';
+
+let svc: TestService;
+let doc: any;
+
+beforeAll(async () => {
+  svc = await createTestService();
+  const res = await svc.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(async () => svc.close());
+
+/**
+ * Every METHOD + path Fastify itself reports, read from printRoutes (independent of the route table the
+ * document is built from). It prints a tree; a line's depth is the column of its branch mark / 4:
+ *   ├── /api/v1/workspaces (GET, HEAD)
+ *   │   └── /:id (GET, HEAD, PUT, DELETE)
+ */
+function registeredRoutes(): string[] {
+  const text = svc.app.printRoutes({ commonPrefix: false });
+  const stack: string[] = [];
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(.*?)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = Math.round(m[1]!.length / 4);
+    const path = (stack[depth - 1] ?? '') + m[2]!;
+    stack[depth] = path;
+    stack.length = depth + 1;
+    for (const method of (m[3] ?? '').split(', ').filter(Boolean)) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') out.push(`${method} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+    }
+  }
+  return out;
+}
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (checked against the 3.1 meta-schema)', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).toBe(true);
+    // The validator does reject a broken document (so the check above can fail).
+    const broken = { ...doc, paths: { ...doc.paths, '/api/v1/skills': { get: { responses: { '200': {} } } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('documents every route the server registers', () => {
+    const routes = registeredRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    for (const r of routes) expect(documented, `missing ${r}`).toContain(r);
+    expect(documented.sort()).toEqual([...new Set(routes)].sort());
+  });
+
+  it('documents execute params per connector type, entity and action from the same schemas that validate execute', () => {
+    const body = doc.paths['/api/v1/integrations/connectors/{id}/execute'].post.requestBody.content['application/json'].schema;
+    const expected = connectorTypes.flatMap((t) => t.actions.map((a) => `${t.definition.name}: ${a.entity}.${a.action}`));
+    expect(body.oneOf.map((v: any) => v.title)).toEqual(expected);
+    const download = body.oneOf.find((v: any) => v.title === 'Files: files.download');
+    expect(download.properties.params.required).toEqual(['fileId']);
+    expect(download.properties.params.properties.fileId.description).toBeTruthy();
+    const list = body.oneOf.find((v: any) => v.title === 'Files: files.list');
+    expect(list.properties.params.properties.limit.maximum).toBe(200);
+    expect(list['x-result-schema'].type).toBe('array');
+  });
+
+  it('needs no token, marks public routes and describes errors', () => {
+    expect(doc.paths['/api/v1/openapi.json'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/account/applications/token'].post.security).toEqual([]);
+    const inspect = doc.paths['/api/v1/integrations/connectors/{id}/inspect'].get;
+    expect(inspect.security).toBeUndefined();
+    expect(inspect.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(inspect.responses['200'].content['application/json'].schema.properties.docs_skill_id).toBeDefined();
+    expect(inspect.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
+    const docs = doc.paths['/api/v1/skills/docs'].get;
+    expect(docs.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'query', required: true }));
+  });
+});
