@@ -67,6 +67,7 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
   if (step.when !== undefined && !truthy(await evaluate(step.when, scope))) {
     stats.skippedRuns++;
     if (stats.status === 'not_run') stats.status = 'skipped';
+    exec.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
     return undefined;
   }
 
