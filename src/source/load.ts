@@ -84,6 +84,7 @@ export function parseSource(text: string, file: string): SourceDocument {
 }
 
 const ABORTED = Symbol('aborted');
+const MERGE_KEY = '<<';
 
 /** Walks the YAML nodes into a JSON value, recording positions and refusing what JSON cannot hold. */
 class ValueBuilder {
@@ -107,7 +108,7 @@ class ValueBuilder {
     }
   }
 
-  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010', params: Record<string, unknown>, offset: number, pointer: string): void {
+  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010' | 'Y012', params: Record<string, unknown>, offset: number, pointer: string): void {
     this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.at(offset), pointer }));
   }
 
@@ -138,10 +139,15 @@ class ValueBuilder {
   private walkMap(items: readonly { key: unknown; value: unknown }[], pointer: string): Record<string, unknown> {
     const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const firstLine = new Map<string, number>();
+    const merges: Node[] = [];
     for (const pair of items) {
       const keyNode = pair.key as Node | null;
       const keyAt = keyNode?.range?.[0] ?? 0;
       const key = isScalar(keyNode) ? keyNode.value : undefined;
+      if (key === MERGE_KEY && isScalar(keyNode) && keyNode.type === 'PLAIN' && pair.value) {
+        merges.push(pair.value as Node);
+        continue;
+      }
       if (typeof key !== 'string') {
         const type = key === null || key === undefined ? (keyNode && !isScalar(keyNode) ? 'a collection' : 'null') : typeof key;
         this.report('Y006', { type: `${type}${isScalar(keyNode) ? ` ${String(keyNode.source ?? key)}` : ''}` }, keyAt, pointer);
@@ -162,7 +168,27 @@ class ValueBuilder {
       }
       result[key] = this.walk(valueNode, child, keyAt);
     }
+    for (const source of merges) this.merge(source, pointer, result);
     return { ...result };
+  }
+
+  /**
+   * YAML merge keys (`<<: *defaults` or `<<: [*a, *b]`): the maps' members are added where the map does not
+   * set them itself; with a list, earlier maps win. Anything else after `<<` is refused as a non-map.
+   */
+  private merge(source: Node, pointer: string, result: Record<string, unknown>): void {
+    const sources = isSeq(source) ? (source.items as Node[]) : [source];
+    for (const item of sources) {
+      const value = this.walk(item, `${pointer}/<<`, undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        this.report('Y012', {}, item.range?.[0] ?? 0, pointer);
+        continue;
+      }
+      for (const [key, member] of Object.entries(value)) {
+        if (Object.hasOwn(result, key)) continue;
+        result[key] = member;
+      }
+    }
   }
 
   private walkAlias(alias: Alias, pointer: string, keyAt: number | undefined): unknown {

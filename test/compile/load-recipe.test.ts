@@ -105,6 +105,25 @@ outputs:
     expect(Object.keys(call.plan.outputs)).toEqual(['doubled']);
   });
 
+  it('takes shared settings from anchors and merge keys', async () => {
+    const plan = await planOf(`version: 1
+name: merged
+x-defaults: &defaults
+  retry: { max_attempts: 5 }
+  on_error: continue
+steps:
+  - <<: *defaults
+    execute: { entity: deals, action: list }
+  - <<: *defaults
+    on_error: fail
+    execute: { entity: deals, action: list }
+`);
+    expect(plan.steps.map((s) => [s.onError, s.retry?.maxAttempts])).toEqual([
+      ['continue', 5],
+      ['fail', 5],
+    ]);
+  });
+
   it('collects every problem of a file, sorted by position', async () => {
     const dir = recipeDir({
       'r.yaml': `version: 1

@@ -73,6 +73,16 @@ describe('parseSource', () => {
     expect(doc.value).toEqual({ base: { limit: 10 }, use: { limit: 10 } });
   });
 
+  it('applies merge keys: explicit members win, then earlier maps', () => {
+    const doc = parseSource('a: &a { x: 1, y: 1 }\nb: &b { y: 2, z: 2 }\nc:\n  <<: [*a, *b]\n  x: 0\nd: { <<: *b }\n', 'f.yaml');
+    expect(doc.diagnostics).toEqual([]);
+    expect((doc.value as Record<string, unknown>).c).toEqual({ x: 0, y: 1, z: 2 });
+    expect((doc.value as Record<string, unknown>).d).toEqual({ y: 2, z: 2 });
+    expect(codes('a: &a 1\nb:\n  <<: *a\n')).toEqual(['3:7 Y012']);
+    // a quoted "<<" is an ordinary key
+    expect(parseSource('a: { "<<": 1 }\n', 'f.yaml').value).toEqual({ a: { '<<': 1 } });
+  });
+
   it('refuses a billion-laughs document without expanding it', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 10; i += 1) {
