@@ -1,4 +1,4 @@
-import { sql, type Generated, type Kysely } from 'kysely';
+import { SqliteAdapter, sql, type Generated, type Kysely } from 'kysely';
 import type { Migration } from '../types.js';
 
 /** One CRM record of any object type (standard or custom). `properties` is JSON text of string values. */
@@ -125,6 +125,8 @@ export const crmMigrations: readonly Migration[] = [
         .addColumn('category', 'text', (c) => c.notNull())
         .addColumn('type_id', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('crm_associations_pk', ['connector_id', 'from_id', 'to_type', 'to_id', 'category', 'type_id'])
+        // SQLite-only clause (PostgreSQL has no rowid): the key is the whole row, so the table is its own index.
+        .$call((b) => (db.getExecutor().adapter instanceof SqliteAdapter ? b.modifyEnd(sql`without rowid`) : b))
         .execute();
     },
   },

@@ -1,4 +1,5 @@
 import { ENTITIES, RECORD_ENTITIES, SEARCHABLE_ENTITIES, type EntitySpec } from './entities.js';
+import { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from '../../context-store/params-schema.js';
 import {
   DRAFT, afterParam, archivedParam, associationsParam, bool, cursorParam, historyParam, idPropertyParam, int, listLimit, obj,
   propertiesParam, recordSchema, str, type Json,
@@ -122,16 +123,13 @@ function searchAction(e: EntitySpec, record: Json): CrmActionSpec {
 }
 
 function contextStoreAction(e: EntitySpec): CrmActionSpec {
+  // The context store owns this action: its params and result schemas come from there (one source).
+  const searchable = ['id', 'archived', 'createdAt', 'updatedAt', ...e.contextProperties.map((p) => `properties.${p}`), ...e.contextArrays];
   return {
     entity: e.name, action: 'context_store_search', write: false,
     summary: `Search the pre-indexed copy of ${e.name} (context store).`,
-    params: obj({
-      query: { type: 'object', description: 'Filter and sort conditions: {filter: {operator: {field: value}}, sort: [...]}; operators eq, neq, gt, gte, lt, lte, in, like, fuzzy, keyword, not, and, or.' },
-      limit: int('Maximum results; default 1000.', { minimum: 1, maximum: 1000, default: 1000 }),
-      cursor: str('meta.cursor of the previous response.'),
-      fields: { type: 'array', items: { type: 'string' }, description: 'Field paths to include.' },
-    }, ['query']),
-    result: { type: 'array', description: 'Matching records with the searchable fields.', items: { type: 'object' } },
+    params: contextStoreSearchParamsSchema(e.name, searchable),
+    result: contextStoreSearchResultSchema,
   };
 }
 

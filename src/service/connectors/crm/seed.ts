@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ActionContext, SeedOptions } from '../types.js';
 import { defaultType, platformTypes } from './association-types.js';
 import { customAssociationTypeId, type CustomSchema } from './custom-schema.js';
-import { crmDb, type CrmAssociationRow, type CrmRecordRow } from './db.js';
+import { bulkInsert } from './bulk-insert.js';
 import { DEAL_STAGES, type RecordEntity } from './entities.js';
 import { customType, findSchema, standardType } from './object-types.js';
 import { Prng } from './prng.js';
@@ -20,20 +20,20 @@ export function seedCounts(size: number): Record<RecordEntity | 'vehicles', numb
   return { contacts: Math.max(1, size), companies: n(0.2), deals: n(0.4), tickets: n(0.15), notes: n(0.2), calls: n(0.125), emails: n(0.125), meetings: n(0.075), tasks: n(0.15), vehicles: n(0.075) };
 }
 
+const RECORD_COLUMNS = ['connector_id', 'id', 'object_type', 'properties', 'created_at', 'updated_at', 'archived', 'archived_at', 'email_key'] as const;
+const ASSOCIATION_COLUMNS = ['connector_id', 'from_id', 'from_type', 'to_id', 'to_type', 'category', 'type_id'] as const;
+
 /** Accumulates rows and writes them in multi-row inserts, one transaction per flush. */
 class Writer {
-  private records: CrmRecordRow[] = [];
-  private assocs: CrmAssociationRow[] = [];
+  private records: unknown[][] = [];
+  private assocs: unknown[][] = [];
   constructor(private readonly db: { transaction<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> }, private readonly cid: string) {}
   record(id: number, type: string, props: Record<string, string>, created: string, updated: string, email: string | null = null): void {
     props.hs_object_id = String(id);
-    this.records.push({ connector_id: this.cid, id, object_type: type, properties: JSON.stringify(props), created_at: created, updated_at: updated, archived: 0, archived_at: null, email_key: email });
+    this.records.push([this.cid, id, type, JSON.stringify(props), created, updated, 0, null, email]);
   }
   link(aType: string, a: number, bType: string, b: number, typeId: number, inverse: number): void {
-    this.assocs.push(
-      { connector_id: this.cid, from_id: a, from_type: aType, to_id: b, to_type: bType, category: 'PLATFORM_DEFINED', type_id: typeId },
-      { connector_id: this.cid, from_id: b, from_type: bType, to_id: a, to_type: aType, category: 'PLATFORM_DEFINED', type_id: inverse },
-    );
+    this.assocs.push([this.cid, a, aType, b, bType, 'PLATFORM_DEFINED', typeId], [this.cid, b, bType, a, aType, 'PLATFORM_DEFINED', inverse]);
   }
   async maybeFlush(): Promise<void> {
     if (this.records.length + this.assocs.length >= FLUSH_ROWS) await this.flush();
@@ -45,8 +45,8 @@ class Writer {
     this.assocs = [];
     if (records.length === 0 && assocs.length === 0) return;
     await this.db.transaction(async (trx) => {
-      for (let i = 0; i < records.length; i += 400) await crmDb(trx).insertInto('crm_records').values(records.slice(i, i + 400)).execute();
-      for (let i = 0; i < assocs.length; i += 500) await crmDb(trx).insertInto('crm_associations').values(assocs.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
+      await bulkInsert(trx, 'crm_records', RECORD_COLUMNS, records);
+      await bulkInsert(trx, 'crm_associations', ASSOCIATION_COLUMNS, assocs, true);
     });
   }
 }

@@ -23,8 +23,12 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 const ASCII = /^[\x20-\x7e]*$/;
 
 /** Compares a stored value with a filter value: instants for dates, numbers when both are numeric, else case-insensitive text. */
+const STORED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function compareValues(type: ObjectType, property: string, stored: string, given: string): number {
   if (type.kinds[property] === 'datetime') {
+    // Stored dates are already normalised; text order is time order then (the sort's hot path).
+    if (STORED_ISO.test(stored) && STORED_ISO.test(given)) return stored < given ? -1 : stored > given ? 1 : 0;
     const a = normalizeDate(stored);
     const b = normalizeDate(given);
     if (a !== null && b !== null) return a < b ? -1 : a > b ? 1 : 0;

@@ -1,0 +1,27 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+
+/** Rows per statement: 500 rows of up to 9 columns stay far below SQLite's 32,766 bound parameters. */
+const ROWS_PER_STATEMENT = 500;
+const textCache = new Map<string, string>();
+
+/**
+ * Inserts many rows with one fixed multi-row statement per full batch. The statement text is built once
+ * per table and batch size and executed as a precompiled query, which skips Kysely's per-row parsing:
+ * seeding a million contacts spends its time in SQLite, not in the query builder. Uses "?" placeholders
+ * (SQLite's); a PostgreSQL store would number them here, the one place that writes this SQL.
+ */
+export async function bulkInsert(trx: Kysely<any>, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[], ignoreDuplicates = false): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const key = `${table}|${columns.length}|${chunk.length}|${ignoreDuplicates}`;
+    let text = textCache.get(key);
+    if (!text) {
+      const tuple = `(${columns.map(() => '?').join(',')})`;
+      text = `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: chunk.length }, () => tuple).join(',')}${ignoreDuplicates ? ' on conflict do nothing' : ''}`;
+      textCache.set(key, text);
+    }
+    const params: unknown[] = [];
+    for (const row of chunk) for (const v of row) params.push(v);
+    await trx.executeQuery(CompiledQuery.raw(text, params));
+  }
+}
