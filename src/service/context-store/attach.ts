@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createContextStore, type ContextStore, type IndexerOptions } from './index.js';
+import { setContextStoreSearch } from '../connectors/crm/execute.js';
+import { contextStoreSearch, createContextStore, type ContextStore, type IndexerOptions } from './index.js';
 
 /** Timings a caller may set (tests shorten them or hold entities in a status); the rest default. */
 export type ContextStoreTimings = Partial<IndexerOptions>;
@@ -22,6 +23,8 @@ export function attachContextStore(app: FastifyInstance, timings: ContextStoreTi
     onError: (err) => app.log.error({ err }, 'context store step failed'),
   });
   app.decorate('contextStore', cs);
+  // The CRM connector routes context_store_search to this hook (it owns the records, we own the index).
+  setContextStoreSearch(contextStoreSearch);
   cs.attach(app.service);
   app.addHook('onClose', async () => cs.close());
   return cs;

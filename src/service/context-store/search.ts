@@ -10,7 +10,7 @@ import { afterPosition, decodeCursor, encodeCursor, orderBy, orderColumns, parse
 
 /** Default and maximum of params.limit. */
 export const SEARCH_LIMIT_DEFAULT = 1000;
-export const SEARCH_LIMIT_MAX = 5000;
+export const SEARCH_LIMIT_MAX = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -128,7 +128,7 @@ describe('sort, fields and limit', () => {
   });
 
   it('uses limit 1000 by default and rejects limits over the maximum', async () => {
-    const res = await search(svc, id, { query: {}, limit: 5001 });
+    const res = await search(svc, id, { query: {}, limit: 1001 });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.map((e: any) => e.field)).toContain('params.limit');
   });

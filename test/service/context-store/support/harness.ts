@@ -42,7 +42,7 @@ export async function search(svc: TestService, id: string, params: Record<string
 
 /** Runs a search that must succeed; returns {ids, body}. */
 export async function searchIds(svc: TestService, id: string, params: Record<string, unknown>): Promise<{ ids: string[]; body: any }> {
-  const res = await search(svc, id, { limit: 5000, ...params });
+  const res = await search(svc, id, { limit: 1000, ...params });
   if (res.statusCode !== 200) throw new Error(`search failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   return { ids: body.result.data.map((d: any) => d.id), body };
