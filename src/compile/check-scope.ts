@@ -177,6 +177,8 @@ class ScopeChecker {
     const loopLine = this.defs.loops.get(name);
     if (loopLine !== undefined) return makeDiagnostic('R004', { name, line: loopLine }, loc);
     if (def?.parent) return makeDiagnostic('R016', { name, parent: def.parent.kind, line: def.parent.line }, loc);
+    // Defined earlier, not nested, yet not visible: the step itself, or the loop this expression is inside.
+    if (def !== undefined) return makeDiagnostic('R017', { name, line: def.line }, loc);
     return makeDiagnostic('R002', { name, hint: didYouMean(name, scope, '$') }, loc);
   }
 }
