@@ -118,8 +118,9 @@ async function storeAssociation(trx: Kysely<any>, cid: string, a: NonNullable<Cr
     inverse = def.inverseId;
   }
   await insertAssociation(trx, cid, { id: from.id, type: from.type.key }, { id: to.id, type: to.type.key }, category, typeId, inverse);
-  if (category === 'PLATFORM_DEFINED' && typeId !== defaultType(from.type, to.type)?.typeId) {
-    const def = defaultType(from.type, to.type);
-    if (def) await insertAssociation(trx, cid, { id: from.id, type: from.type.key }, { id: to.id, type: to.type.key }, 'PLATFORM_DEFINED', def.typeId, def.inverseId);
+  // As with the API: a labeled (or USER_DEFINED) association comes with the pair's unlabeled one.
+  const def = defaultType(from.type, to.type);
+  if (def && !(category === 'PLATFORM_DEFINED' && typeId === def.typeId)) {
+    await insertAssociation(trx, cid, { id: from.id, type: from.type.key }, { id: to.id, type: to.type.key }, 'PLATFORM_DEFINED', def.typeId, def.inverseId);
   }
 }
