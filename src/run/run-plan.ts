@@ -84,7 +84,8 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     outputs = await evaluateOutputs(plan, root);
   } catch (err) {
     error = err instanceof RecipeError ? err : new RecipeError('X001', { message: String((err as Error)?.message ?? err) });
-    if (signal.aborted && error.class !== 'interrupted') error = new RecipeError('X009', {}, error.location, { cause: error });
+    // Whatever the step saw (a cancelled request, a failed sleep), a run stopped by its signal is interrupted.
+    if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
   }
   const status = !error ? 'ok' : error.class === 'interrupted' ? 'interrupted' : 'failed';
   return redactor.redactValue({
