@@ -13,5 +13,6 @@ export const sourceCodes = {
   Y009: { template: 'the file is empty', class: 'invalid' },
   Y010: { template: 'alias *{name} refers to one of its own ancestors', class: 'invalid' },
   Y012: { template: 'a merge key (<<) takes a map or a list of maps', class: 'invalid' },
+  Y013: { template: 'nesting deeper than {limit} levels', class: 'invalid' },
   Y011: { template: 'YAML tag {tag} is not supported', class: 'invalid' },
 } satisfies Record<string, CatalogEntry>;

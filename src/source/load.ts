@@ -20,6 +20,8 @@ export const SOURCE_LIMITS = {
   maxAliases: 1000,
   /** Nodes in the document after aliases are expanded. */
   maxNodes: 100_000,
+  /** Nesting of maps and lists; recipes need a handful, and deep nesting exhausts the stack of later stages. */
+  maxDepth: 100,
 } as const;
 
 /** A parsed recipe file: its JSON value and where every node is. `value` is absent when the file is unusable. */
@@ -108,18 +110,22 @@ class ValueBuilder {
     }
   }
 
-  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010' | 'Y012', params: Record<string, unknown>, offset: number, pointer: string): void {
+  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010' | 'Y012' | 'Y013', params: Record<string, unknown>, offset: number, pointer: string): void {
     this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.at(offset), pointer }));
   }
 
-  private walk(node: Node, pointer: string, keyAt: number | undefined): unknown {
+  private walk(node: Node, pointer: string, keyAt: number | undefined, depth = 0): unknown {
     this.nodes += 1;
     const start = node.range?.[0] ?? 0;
     if (this.nodes > SOURCE_LIMITS.maxNodes) {
       this.report('Y005', { limit: SOURCE_LIMITS.maxNodes }, start, pointer);
       throw ABORTED;
     }
-    if (isAlias(node)) return this.walkAlias(node, pointer, keyAt);
+    if (depth > SOURCE_LIMITS.maxDepth) {
+      this.report('Y013', { limit: SOURCE_LIMITS.maxDepth }, start, pointer);
+      throw ABORTED;
+    }
+    if (isAlias(node)) return this.walkAlias(node, pointer, keyAt, depth);
     if (isScalar(node)) {
       const value = node.value;
       const scalar =
@@ -131,12 +137,12 @@ class ValueBuilder {
       return null;
     }
     this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }) });
-    if (isSeq(node)) return node.items.map((item, i) => this.walk(item as Node, `${pointer}/${i}`, undefined));
-    if (isMap(node)) return this.walkMap(node.items, pointer);
+    if (isSeq(node)) return node.items.map((item, i) => this.walk(item as Node, `${pointer}/${i}`, undefined, depth + 1));
+    if (isMap(node)) return this.walkMap(node.items, pointer, depth + 1);
     return null;
   }
 
-  private walkMap(items: readonly { key: unknown; value: unknown }[], pointer: string): Record<string, unknown> {
+  private walkMap(items: readonly { key: unknown; value: unknown }[], pointer: string, depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const firstLine = new Map<string, number>();
     const merges: Node[] = [];
@@ -166,9 +172,9 @@ class ValueBuilder {
         result[key] = null;
         continue;
       }
-      result[key] = this.walk(valueNode, child, keyAt);
+      result[key] = this.walk(valueNode, child, keyAt, depth);
     }
-    for (const source of merges) this.merge(source, pointer, result);
+    for (const source of merges) this.merge(source, pointer, result, depth);
     return { ...result };
   }
 
@@ -176,10 +182,10 @@ class ValueBuilder {
    * YAML merge keys (`<<: *defaults` or `<<: [*a, *b]`): the maps' members are added where the map does not
    * set them itself; with a list, earlier maps win. Anything else after `<<` is refused as a non-map.
    */
-  private merge(source: Node, pointer: string, result: Record<string, unknown>): void {
+  private merge(source: Node, pointer: string, result: Record<string, unknown>, depth: number): void {
     const sources = isSeq(source) ? (source.items as Node[]) : [source];
     for (const item of sources) {
-      const value = this.walk(item, `${pointer}/<<`, undefined);
+      const value = this.walk(item, `${pointer}/<<`, undefined, depth);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         this.report('Y012', {}, item.range?.[0] ?? 0, pointer);
         continue;
@@ -191,7 +197,7 @@ class ValueBuilder {
     }
   }
 
-  private walkAlias(alias: Alias, pointer: string, keyAt: number | undefined): unknown {
+  private walkAlias(alias: Alias, pointer: string, keyAt: number | undefined, depth: number): unknown {
     const start = alias.range?.[0] ?? 0;
     this.aliases += 1;
     if (this.aliases > SOURCE_LIMITS.maxAliases) {
@@ -207,7 +213,7 @@ class ValueBuilder {
     this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }) });
     this.expanding.add(target);
     try {
-      return this.walk(target, pointer, keyAt);
+      return this.walk(target, pointer, keyAt, depth);
     } finally {
       this.expanding.delete(target);
     }

@@ -103,6 +103,12 @@ describe('parseSource', () => {
     expect(doc.diagnostics.map((d) => d.code)).toEqual(['Y005']);
   });
 
+  it('refuses nesting deeper than the limit', () => {
+    const n = SOURCE_LIMITS.maxDepth + 5;
+    expect(codes(`a: ${'['.repeat(n)}${']'.repeat(n)}\n`)).toEqual(['1:104 Y013']);
+    expect(codes(`a: ${'['.repeat(50)}${']'.repeat(50)}\n`)).toEqual([]);
+  });
+
   it('refuses an alias to its own ancestor', () => {
     const doc = parseSource('a: &a\n  b: *a\n', 'f.yaml');
     expect(doc.diagnostics.map((d) => d.code)).toEqual(['Y010']);
