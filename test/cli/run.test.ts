@@ -18,7 +18,7 @@ interface Result {
 
 function recipe(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const clean = { ...process.env, NO_COLOR: '1' };
+    const clean: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
     for (const k of ['CONNECTOR_API_URL', 'CONNECTOR_CLIENT_ID', 'CONNECTOR_CLIENT_SECRET', 'CONNECTOR_WORKSPACE']) delete clean[k];
     const child = spawn(process.execPath, [bin, 'run', ...args], { env: { ...clean, ...env }, cwd: opts.cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

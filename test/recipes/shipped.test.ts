@@ -146,14 +146,17 @@ describe('deal-stage-snapshot (call)', () => {
 
 describe('contacts-export', () => {
   it('writes every contact as CSV into the Files connector', async () => {
+    // Accents, quotes and a comma: UTF-8 must survive base64 and the CSV quoting must hold.
+    await client.execute(crm, { entity: 'contacts', action: 'create', params: { properties: { email: 'jose@example.com', firstname: 'José "Pepe"', lastname: 'Núñez, Jr.' } } });
     const contacts = await all('contacts', { properties: 'email' });
     const report = await run('contacts-export.yaml', { folder: 'Exports' });
     expect(report.outputs.contacts).toBe(contacts.length);
     const file = await client.download(files, { entity: 'files', action: 'download', params: { fileId: String(report.outputs.file_id) } });
     const lines = file.bytes.toString('utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"email","firstname","lastname","company","phone","lifecyclestage"');
+    expect(lines[0]).toBe('email,firstname,lastname,company,phone,lifecyclestage');
     expect(lines).toHaveLength(contacts.length + 1);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(contacts.map((c) => `"${c.properties.email}"`));
+    expect(lines).toContain('"jose@example.com","José ""Pepe""","Núñez, Jr.","","",""');
   });
 });
 
