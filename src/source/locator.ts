@@ -90,35 +90,90 @@ export class Locator {
 
 /**
  * For each character of a scalar's value, the file offset it was written at (plus one entry for the end).
- * The value is matched greedily against the source: characters that only exist in the source (quotes, the
- * second quote of '', a backslash of an escape, indentation, folded line breaks) are skipped. Exact for
- * plain and quoted single-line scalars and for literal blocks; close for folded and multi-line ones.
+ * The source is first read as characters (a double-quoted escape is one character at its backslash, an
+ * escaped line break is none, '' in single quotes is one), then the value is matched greedily against them:
+ * what only exists in the source (indentation, folded line breaks) is skipped. Exact for plain and quoted
+ * single-line scalars and for literal blocks; close for folded and multi-line ones.
  */
 export function alignScalar(text: string, scalar: ScalarSource): number[] {
-  const { value, style } = scalar;
-  let j = scalar.start;
-  const end = scalar.end;
-  if (style === 'QUOTE_SINGLE' || style === 'QUOTE_DOUBLE') j += 1;
-  if (style === 'BLOCK_LITERAL' || style === 'BLOCK_FOLDED') {
-    const header = text.indexOf('\n', j);
-    j = header < 0 ? end : header + 1;
-  }
+  const { value } = scalar;
+  const source = sourceChars(text, scalar);
   const map: number[] = [];
+  const endAt = scalar.end;
+  let j = 0;
   for (let i = 0; i < value.length; i += 1) {
     const ch = value[i] as string;
-    while (j < end && text[j] !== ch && !(isSpace(ch) && isSpace(text[j]))) j += 1;
-    map.push(Math.min(j, end));
-    if (j < end && text[j] !== ch && isSpace(ch)) {
+    while (j < source.length && source[j]?.ch !== ch && !(isSpace(ch) && isSpace(source[j]?.ch))) j += 1;
+    map.push(source[j]?.at ?? endAt);
+    if (j < source.length && source[j]?.ch !== ch && isSpace(ch)) {
       // A folded line break: the value has one space where the source has a break and indentation.
-      while (j < end && isSpace(text[j]) && text[j] !== value[i + 1]) j += 1;
+      while (j < source.length && isSpace(source[j]?.ch) && source[j]?.ch !== value[i + 1]) j += 1;
       continue;
     }
     j += 1;
   }
-  map.push(Math.min(j, end));
+  map.push(source[j]?.at ?? endAt);
   return map;
 }
 
+interface SourceChar {
+  readonly ch: string;
+  readonly at: number;
+}
+
+/** The characters of a scalar's source that can stand for value characters, with their offsets. */
+function sourceChars(text: string, scalar: ScalarSource): SourceChar[] {
+  const { style, end } = scalar;
+  let j = scalar.start;
+  let stop = end;
+  if (style === 'QUOTE_SINGLE' || style === 'QUOTE_DOUBLE') {
+    j += 1;
+    stop = Math.max(j, end - 1);
+  }
+  if (style === 'BLOCK_LITERAL' || style === 'BLOCK_FOLDED') {
+    const header = text.indexOf('\n', j);
+    j = header < 0 ? end : header + 1;
+  }
+  const out: SourceChar[] = [];
+  while (j < stop) {
+    const c = text[j] as string;
+    if (style === 'QUOTE_SINGLE' && c === "'" && text[j + 1] === "'") {
+      out.push({ ch: "'", at: j });
+      j += 2;
+      continue;
+    }
+    if (style === 'QUOTE_DOUBLE' && c === '\\') {
+      const e = text[j + 1] ?? '';
+      if (e === '\n' || e === '\r') {
+        j += e === '\r' && text[j + 2] === '\n' ? 3 : 2;
+        while (j < stop && (text[j] === ' ' || text[j] === '\t')) j += 1;
+        continue;
+      }
+      const length = e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+      const decoded = decodeEscape(e, text.slice(j + 2, j + length));
+      for (const unit of decoded) out.push({ ch: unit, at: j });
+      j += length;
+      continue;
+    }
+    out.push({ ch: c, at: j });
+    j += 1;
+  }
+  return out;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
+  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
+};
+
+/** The UTF-16 units a double-quoted escape stands for (one per unit, so the value's indexes line up). */
+function decodeEscape(e: string, hex: string): string[] {
+  if (e === 'x' || e === 'u' || e === 'U') {
+    const code = Number.parseInt(hex, 16);
+    return Number.isNaN(code) ? ['?'] : [...String.fromCodePoint(code)].flatMap((c) => c.split(''));
+  }
+  return [SIMPLE_ESCAPES[e] ?? e];
+}
 function isSpace(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r';
 }

@@ -47,6 +47,19 @@ describe('parseSource', () => {
     expect(posOf('/m', '${')).toEqual({ line: 11, column: 8 });
   });
 
+  it('maps offsets past escapes and line breaks in double-quoted scalars', () => {
+    const text = 'a: "x\\n\\u00e9\\t\\U0001F600 ${ y }"\nb: "one \\\n  two ${ y }"\nc: "one\n  two ${ y }"\n';
+    const doc = parseSource(text, 'f.yaml');
+    expect(doc.diagnostics).toEqual([]);
+    const value = doc.value as Record<string, string>;
+    expect(value.a).toBe('x\né\t\u{1F600} ${ y }');
+    const at = (key: string) => doc.locator.locate(`/${key}`, (value[key] as string).indexOf('${'));
+    // a: "x\n\u00e9\t\U0001F600 ${  — the $ is at column 27
+    expect(at('a')).toEqual({ line: 1, column: 27 });
+    expect(at('b')).toEqual({ line: 3, column: 7 });
+    expect(at('c')).toEqual({ line: 5, column: 7 });
+  });
+
   it('reports YAML syntax errors with their position', () => {
     expect(codes('a: [1, 2\nb: 3\n')[0]).toMatch(/ Y002$/);
     expect(codes('a:\n\t- b\n')).toEqual(['2:1 Y002']);
