@@ -9,6 +9,8 @@ export const compileCodes = {
   E001: { template: 'expression syntax error: {reason}', class: 'invalid' },
   E002: { template: 'unclosed "${": no matching "}" (write "$${" for a literal "${")', class: 'invalid' },
   E003: { template: 'empty expression "${ }"', class: 'invalid' },
+  E004: { template: 'unterminated string in expression: this quote is never closed', class: 'invalid' },
+  E005: { template: 'unterminated comment in expression: this /* is never closed', class: 'invalid' },
   R001: { template: 'duplicate step id "{id}" (first defined at line {firstLine})', class: 'invalid' },
   R002: { template: 'unknown variable ${name}{hint}', class: 'invalid' },
   R003: { template: '${name} is defined at line {line}, later than this point', class: 'invalid' },

@@ -10,8 +10,11 @@ export type Segment =
 
 export type ScanResult =
   | { readonly ok: true; readonly segments: readonly Segment[] }
-  /** `${` at `offset` has no closing `}`. */
-  | { readonly ok: false; readonly offset: number };
+  /**
+   * `${` at `offset` has no closing `}`: `unclosed` says what was still open at the end of the text, at
+   * `openAt` (a string quote or a comment start; for a brace, the `${` itself).
+   */
+  | { readonly ok: false; readonly offset: number; readonly unclosed: 'brace' | 'string' | 'comment'; readonly openAt: number };
 
 /** Scans `text` for `${ ... }` (and the `$${` escape, which stands for a literal `${`). */
 export function scanTemplate(text: string): ScanResult {
@@ -27,7 +30,7 @@ export function scanTemplate(text: string): ScanResult {
     if (text.startsWith('${', i)) {
       const start = i + 2;
       const end = findClosingBrace(text, start);
-      if (end < 0) return { ok: false, offset: i };
+      if (typeof end !== 'number') return { ok: false, offset: i, unclosed: end.unclosed, openAt: end.openAt ?? i };
       if (literal) segments.push({ kind: 'text', text: literal });
       literal = '';
       segments.push({ kind: 'expr', source: text.slice(start, end), offset: start });
@@ -41,19 +44,21 @@ export function scanTemplate(text: string): ScanResult {
   return { ok: true, segments };
 }
 
-/** Index of the `}` closing an expression that starts at `from`, or -1. */
-function findClosingBrace(text: string, from: number): number {
+/** Index of the `}` closing an expression that starts at `from`, or what was left open. */
+function findClosingBrace(text: string, from: number): number | { unclosed: 'brace' | 'string' | 'comment'; openAt?: number } {
   let depth = 0;
   let i = from;
   while (i < text.length) {
     const ch = text[i];
     if (ch === '"' || ch === "'" || ch === '`') {
-      i = skipQuoted(text, i, ch);
+      const after = skipQuoted(text, i, ch);
+      if (after < 0) return { unclosed: 'string', openAt: i };
+      i = after;
       continue;
     }
     if (ch === '/' && text[i + 1] === '*') {
       const close = text.indexOf('*/', i + 2);
-      if (close < 0) return -1;
+      if (close < 0) return { unclosed: 'comment', openAt: i };
       i = close + 2;
       continue;
     }
@@ -64,10 +69,10 @@ function findClosingBrace(text: string, from: number): number {
     }
     i += 1;
   }
-  return -1;
+  return { unclosed: 'brace' };
 }
 
-/** Index just after the quoted run starting at `start`; JSONata strings escape with a backslash. */
+/** Index just after the quoted run starting at `start`, or -1 when it is never closed; JSONata strings escape with a backslash. */
 function skipQuoted(text: string, start: number, quote: string): number {
   let i = start + 1;
   while (i < text.length) {
@@ -76,5 +81,5 @@ function skipQuoted(text: string, start: number, quote: string): number {
     else if (ch === quote) return i + 1;
     else i += 1;
   }
-  return text.length;
+  return -1;
 }

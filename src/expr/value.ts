@@ -53,7 +53,8 @@ function compileString(text: string, site: ValueSite, pointer: string, out: Diag
   };
   const scanned = scanTemplate(text);
   if (!scanned.ok) {
-    out.push(makeDiagnostic('E002', {}, locAt(scanned.offset)));
+    if (scanned.unclosed === 'brace') out.push(makeDiagnostic('E002', {}, locAt(scanned.offset)));
+    else out.push(makeDiagnostic(scanned.unclosed === 'string' ? 'E004' : 'E005', {}, locAt(scanned.openAt)));
     return { kind: 'literal', value: text };
   }
   const parts: (string | CompiledExpr)[] = [];

@@ -38,8 +38,9 @@ describe('scanTemplate', () => {
   });
 
   it('reports an unclosed ${ with its offset', () => {
-    expect(scanTemplate('ok ${ 1 } then ${ 2 + ')).toEqual({ ok: false, offset: 15 });
-    expect(scanTemplate('${ {"a": 1 }')).toEqual({ ok: false, offset: 0 });
-    expect(scanTemplate('${ /* never closed }')).toEqual({ ok: false, offset: 0 });
+    expect(scanTemplate('ok ${ 1 } then ${ 2 + ')).toEqual({ ok: false, offset: 15, unclosed: 'brace', openAt: 15 });
+    expect(scanTemplate('${ {"a": 1 }')).toEqual({ ok: false, offset: 0, unclosed: 'brace', openAt: 0 });
+    expect(scanTemplate('${ /* never closed }')).toEqual({ ok: false, offset: 0, unclosed: 'comment', openAt: 3 });
+    expect(scanTemplate('x ${ "abc }')).toEqual({ ok: false, offset: 2, unclosed: 'string', openAt: 5 });
   });
 });
