@@ -6,11 +6,18 @@ import { fieldToken } from './words.js';
 type Expr = RawBuilder<unknown>;
 
 /** Where a condition is evaluated: a document (alias d) or one array element (alias e, inside any). */
-interface Scope {
+export interface SqlScope {
   connectorId: string;
   entity: string;
   element?: { field: string };
+  /**
+   * How a document-level condition reaches the value tables: 'in' collects the matching ids first
+   * (best when few match), 'exists' probes each document in sort order (best when many match, since the
+   * page fills quickly). plan.ts chooses.
+   */
+  mode?: 'in' | 'exists';
 }
+type Scope = SqlScope;
 
 /** Escapes LIKE's own metacharacters except %, which stays the documented wildcard. */
 function likePattern(value: string): string {
@@ -40,7 +47,22 @@ function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
   if (scope.element) {
     return sql`EXISTS (SELECT 1 FROM cs_array_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${scope.element.field} AND v.id = e.id AND v.pos = e.pos AND v.subfield = ${field} AND ${predicate})`;
   }
+  if (scope.mode === 'exists') {
+    return sql`EXISTS (SELECT 1 FROM cs_values v WHERE v.connector_id = d.connector_id AND v.entity = d.entity AND v.id = d.id AND v.field = ${field} AND ${predicate})`;
+  }
   return sql`d.id IN (SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${predicate})`;
+}
+
+/** The SQL predicate on a value row (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
+export function leafPredicate(cond: Cond): { field: string; predicate: Expr } | null {
+  switch (cond.kind) {
+    case 'compare':
+      return cond.op === 'neq' ? null : { field: cond.field, predicate: valuePredicate(cond.op, cond.value) };
+    case 'in':
+      return { field: cond.field, predicate: inPredicate(cond.values) };
+    default:
+      return null;
+  }
 }
 
 /**

@@ -73,4 +73,12 @@ export const contextStoreMigrations: readonly Migration[] = [
     },
   },
   { name: '031-context-store-fts', up: createFtsTable },
+  {
+    // A covering index (text, kind, id) lets eq/in/range on text answer from the index alone.
+    name: '032-context-store-text-index',
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.dropIndex('cs_values_text').ifExists().execute();
+      await db.schema.createIndex('cs_values_text_cover').on('cs_values').columns(['connector_id', 'entity', 'field', 'text', 'kind', 'id']).execute();
+    },
+  },
 ];

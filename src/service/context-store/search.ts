@@ -4,6 +4,7 @@ import { ServiceError, type ServiceErrorItem } from '../errors.js';
 import type { Cond } from './filter-ast.js';
 import { parseFilter } from './filter-parse.js';
 import { condToSql } from './filter-sql.js';
+import { chooseMode } from './plan.js';
 import { parseFields, project } from './projection.js';
 import { isSearchable, readState } from './readiness.js';
 import { afterPosition, decodeCursor, encodeCursor, orderBy, orderColumns, parseSort, queryFingerprint } from './sort-cursor.js';
@@ -61,7 +62,7 @@ export async function contextStoreSearch(ctx: ActionContext, entity: string, par
     throw new ServiceError('H400', { message: `context_store_search params are invalid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}` }, { items: problems });
   }
 
-  const scope = { connectorId: ctx.connector.id, entity };
+  const scope = { connectorId: ctx.connector.id, entity, mode: await chooseMode(db, ctx.connector.id, entity, filter, state.scanned) };
   const cols = orderColumns(sortKeys, position);
   const joins = sortKeys.map(
     (k, i) => sql`JOIN cs_values ${sql.raw(`s${i}`)} ON ${sql.raw(`s${i}`)}.connector_id = d.connector_id AND ${sql.raw(`s${i}`)}.entity = d.entity AND ${sql.raw(`s${i}`)}.id = d.id AND ${sql.raw(`s${i}`)}.field = ${k.field}`,

@@ -1,0 +1,50 @@
+import { sql, type Kysely } from 'kysely';
+import type { Cond } from './filter-ast.js';
+import { leafPredicate } from './filter-sql.js';
+
+/**
+ * A filter is broad when it matches more than a quarter of the entity (and at least MIN_BROAD rows):
+ * then probing documents in page order fills a page after a few rows, where collecting every match
+ * first would read and sort most of the index.
+ */
+const MIN_BROAD = 5000;
+
+async function leafRows(db: Kysely<any>, connectorId: string, entity: string, cond: Cond, BROAD: number): Promise<number> {
+  const leaf = leafPredicate(cond);
+  if (!leaf) return 0;
+  // Bounded count: never reads more than BROAD + 1 index entries.
+  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${leaf.predicate} LIMIT ${BROAD + 1})`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** An upper estimate of the documents a condition matches (capped just above the broad threshold). */
+async function estimate(db: Kysely<any>, connectorId: string, entity: string, cond: Cond, BROAD: number): Promise<number> {
+  switch (cond.kind) {
+    case 'and': {
+      let best = BROAD + 1;
+      for (const c of cond.items) best = Math.min(best, await estimate(db, connectorId, entity, c, BROAD));
+      return best;
+    }
+    case 'or': {
+      let sum = 0;
+      for (const c of cond.items) sum += await estimate(db, connectorId, entity, c, BROAD);
+      return Math.min(sum, BROAD + 1);
+    }
+    case 'not':
+      return BROAD + 1;
+    case 'compare':
+      return cond.op === 'neq' ? BROAD + 1 : leafRows(db, connectorId, entity, cond, BROAD);
+    case 'in':
+      return leafRows(db, connectorId, entity, cond, BROAD);
+    default:
+      // like scans anyway; fuzzy/keyword/contains/any go through their own indexes: collect ids first.
+      return 0;
+  }
+}
+
+/** Chooses how the filter is joined: collect matching ids ('in') for narrow filters, probe in order ('exists') for broad ones. */
+export async function chooseMode(db: Kysely<any>, connectorId: string, entity: string, cond: Cond | null, indexed: number): Promise<'in' | 'exists'> {
+  if (!cond) return 'in';
+  const broad = Math.max(MIN_BROAD, Math.floor(indexed / 4));
+  return (await estimate(db, connectorId, entity, cond, broad)) > broad ? 'exists' : 'in';
+}
