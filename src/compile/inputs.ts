@@ -16,7 +16,9 @@ export interface ResolvedInputs {
 export function resolveInputs(plan: Plan, given: Record<string, unknown>): ResolvedInputs {
   const values: Record<string, unknown> = {};
   const diagnostics: Diagnostic[] = [];
-  const fileLoc: SourceLoc = { file: plan.file, line: 1, column: 1, pointer: '/inputs' };
+  // Diagnostics name the file as the plan's locations do (the name it was loaded under).
+  const file = Object.values(plan.inputs)[0]?.loc.file ?? plan.steps[0]?.loc.file ?? plan.file;
+  const fileLoc: SourceLoc = { file, line: 1, column: 1, pointer: '/inputs' };
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(plan.inputs, name)) {
       diagnostics.push(makeDiagnostic('I003', { name, hint: didYouMean(name, Object.keys(plan.inputs)) }, fileLoc));

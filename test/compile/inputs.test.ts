@@ -50,6 +50,7 @@ describe('resolveInputs', () => {
     );
     const unknown = diagnostics.find((d) => d.code === 'I003');
     expect(unknown?.message).toContain('did you mean "limit"');
+    expect(unknown?.file).toBe(plan.inputs.name?.loc.file);
   });
 
   it('points input problems at the declaration in the recipe', () => {
