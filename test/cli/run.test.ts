@@ -130,6 +130,13 @@ describe('recipe run', () => {
     expect(JSON.parse(again.stdout).outputs.triaged).toBe(report.outputs.triaged);
   });
 
+  it('--quiet prints only the outputs', async () => {
+    const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--quiet'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^open_deals: \d+$/m);
+  });
+
   it('masks secrets in logs and outputs', async () => {
     const file = write('secret.yaml', `version: 1\nname: secret\nsecrets: [MY_TOKEN]\nsteps:\n  - log: "token \${ $secrets.MY_TOKEN }"\noutputs:\n  t: "\${ $secrets.MY_TOKEN }"\n`);
     const r = await recipe([file], { ...env, MY_TOKEN: 'tok-abcdef-123456' });
@@ -163,7 +170,7 @@ describe('recipe run', () => {
   it('retries 429s from a rate-limited service and still succeeds (retries in the report)', async () => {
     const limited = await startService({ seed: 'demo', rateLimit: 1, logLevel: 'silent' });
     try {
-      const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json'], {
+      const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json', '--verbose'], {
         CONNECTOR_API_URL: limited.url,
         CONNECTOR_CLIENT_ID: limited.credentials.clientId,
         CONNECTOR_CLIENT_SECRET: limited.credentials.clientSecret,
@@ -172,6 +179,7 @@ describe('recipe run', () => {
       const report = JSON.parse(r.stdout) as { retries: number; status: string };
       expect(report.status).toBe('ok');
       expect(report.retries).toBeGreaterThan(0);
+      expect(r.stderr).toMatch(/^debug: deals: retry 1 in \d+ ms \(HTTP 429\)$/m);
     } finally {
       await limited.close();
     }
