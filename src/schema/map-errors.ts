@@ -19,7 +19,7 @@ export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: s
       return makeDiagnostic('S006', { where, field, hint: unknownFieldHint(field, e, doc, pointer) }, keyLoc(p));
     }
     case 'type':
-      return makeDiagnostic('S007', { where, expected: [params.type].flat().join(' or '), actual: jsonType(at(doc, pointer)) }, valueLoc());
+      return makeDiagnostic('S007', { where, expected: [params.type].flat().map((t) => yamlType(String(t))).join(' or '), actual: yamlType(jsonType(at(doc, pointer))) }, valueLoc());
     case 'enum':
       return makeDiagnostic('S008', { where, allowed: (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', '), actual: JSON.stringify(at(doc, pointer)) }, valueLoc());
     case 'const':
@@ -76,7 +76,22 @@ function patternRule(pattern: string, value: unknown): string {
   return `"${String(value)}" does not match ${pattern}`;
 }
 
-/** The JSON type of a value, as a person would say it. */
+const YAML_TYPES: Record<string, string> = {
+  object: 'a map',
+  array: 'a list',
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'an empty value',
+};
+
+/** A JSON Schema type name as a person writing YAML says it. */
+function yamlType(type: string): string {
+  return YAML_TYPES[type] ?? type;
+}
+
+/** The JSON type of a value. */
 export function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

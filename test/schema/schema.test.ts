@@ -85,7 +85,7 @@ describe('validateRecipeDocument', () => {
     expect(diagnose(`version: "1"\nname: My-Recipe\nsteps:\n  - log: a\n    timeout_ms: soon\n`)).toEqual([
       '1:10 S008 version: must be one of 1, got "1"',
       '2:7 S010 name must be kebab-case (lowercase letters, digits, single hyphens), got "My-Recipe"',
-      '5:17 S007 timeout_ms: expected integer, got string',
+      '5:17 S007 timeout_ms: expected an integer, got a string',
     ]);
   });
 });
