@@ -152,6 +152,19 @@ describe('workspaces', () => {
     expect(row.deleted_at).toBe('2032-01-01T00:00:00.000Z');
   });
 
+  it('counts live workspaces by status', async () => {
+    await addWorkspaces(3, 'extra');
+    const id = (await get('/api/v1/workspaces?name_contains=extra-001')).json().data[0].id;
+    await svc.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${id}`, headers, payload: { status: 'inactive' } });
+    const gone = (await get('/api/v1/workspaces?name_contains=extra-002')).json().data[0].id;
+    await svc.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${gone}`, headers });
+    const res = await get('/api/v1/workspaces/stats');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ active_count: 2, inactive_count: 1, total_count: 3 });
+    const other = await svc.createOrg();
+    expect((await get('/api/v1/workspaces/stats', await other.auth())).json()).toEqual({ active_count: 1, inactive_count: 0, total_count: 1 });
+  });
+
   it('isolates organizations', async () => {
     const other = await svc.createOrg();
     const oh = await other.auth();

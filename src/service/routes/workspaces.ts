@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import {
+  countWorkspaces,
   findWorkspaceById,
   listWorkspaces,
   softDeleteWorkspace,
@@ -90,6 +91,9 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
     const last = rows[rows.length - 1];
     return { data: rows.map(toWorkspaceItem), next: more && last ? nextUrl(request, q, limit, encodeCursor(last)) : null };
   });
+
+  // Static path: Fastify matches it before /workspaces/:id.
+  app.get('/workspaces/stats', async (request) => countWorkspaces(db(), request.organizationId));
 
   app.get<{ Params: { id: string } }>('/workspaces/:id', async (request) => {
     const row = await findWorkspaceById(db(), request.organizationId, request.params.id);

@@ -2,6 +2,12 @@ import type { Kysely } from 'kysely';
 import { hashSecret, verifySecret } from '../auth/secrets.js';
 import type { CoreTables } from './tables.js';
 
+let dummy: Promise<{ hash: string; salt: string }> | undefined;
+function dummyHash(): Promise<{ hash: string; salt: string }> {
+  dummy ??= hashSecret('no application has this secret');
+  return dummy;
+}
+
 /** Registers an application (client id + secret) for an organization; stores only the scrypt hash. */
 export async function createApplication(
   db: Kysely<CoreTables>,
@@ -22,7 +28,11 @@ export async function authenticateApplication(
   clientSecret: string,
 ): Promise<string | null> {
   const row = await db.selectFrom('applications').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-  if (!row) return null;
+  if (!row) {
+    // Spend the same scrypt work as for a known client, so response time does not tell which ids exist.
+    await verifySecret(clientSecret, await dummyHash());
+    return null;
+  }
   const ok = await verifySecret(clientSecret, { hash: row.secret_hash, salt: row.secret_salt });
   return ok ? row.organization_id : null;
 }

@@ -132,3 +132,19 @@ export async function createWorkspace(db: Kysely<CoreTables>, orgId: string, nam
   await db.insertInto('workspaces').values(row).execute();
   return row;
 }
+
+/** Live workspaces of an organization by status. */
+export async function countWorkspaces(
+  db: Kysely<CoreTables>,
+  orgId: string,
+): Promise<{ active_count: number; inactive_count: number; total_count: number }> {
+  const rows = await db
+    .selectFrom('workspaces')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .groupBy('status')
+    .execute();
+  const of = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { active_count: of('active'), inactive_count: of('inactive'), total_count: of('active') + of('inactive') };
+}
