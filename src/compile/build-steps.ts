@@ -126,8 +126,8 @@ export class StepBuilder {
       case 'fail':
         return { ...common, kind, message: this.value(body, at) };
       case 'call': {
-        const target = this.ctx.calls.get(pointer);
-        if (!target) throw new Error(`internal: call at ${pointer} was not resolved`);
+        // A call whose target failed has been reported; the stand-in lets the rest of the file be checked.
+        const target = this.ctx.calls.get(pointer) ?? { path: String(body), plan: UNRESOLVED_PLAN };
         return { ...common, kind, path: target.path, plan: target.plan, with: this.valueMap(raw.with, `${pointer}/with`) };
       }
       case 'download': {
@@ -158,6 +158,9 @@ export class StepBuilder {
     return common;
   }
 }
+
+/** Stands in for a called recipe that could not be compiled (never part of a returned plan). */
+export const UNRESOLVED_PLAN: Plan = Object.freeze({ file: '', name: '', inputs: {}, secrets: [], steps: [], outputs: {} });
 
 /** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */
 export const RETRY_DEFAULTS: RetryPolicy = { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 10_000, factor: 2, jitter: true };

@@ -1,6 +1,7 @@
 import { escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import { didYouMean, makeDiagnostic, type Locator } from '../source/index.js';
+import { UNRESOLVED_PLAN } from './build-steps.js';
 import type { CallStep, Step } from './plan.js';
 
 /**
@@ -15,7 +16,7 @@ export function checkCallInputs(
   out: Diagnostic[],
 ): void {
   for (const step of steps) {
-    if (step.kind === 'call') checkCall(step, written.get(step.loc.pointer) ?? step.path, file, locator, out);
+    if (step.kind === 'call' && step.plan !== UNRESOLVED_PLAN) checkCall(step, written.get(step.loc.pointer) ?? step.path, file, locator, out);
     if ((step.kind === 'foreach' || step.kind === 'paginate') && step.steps) checkCallInputs(step.steps, written, file, locator, out);
   }
 }

@@ -54,7 +54,6 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
   const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
   const builder = new StepBuilder(ctx);
-  if ([...findCalls(raw.steps, '/steps')].length !== calls.size) return { diagnostics: sortDiagnostics(diagnostics) };
   const inputs = buildInputs(raw.inputs as Raw | undefined, builder, source.locator, display, diagnostics);
   const steps = builder.steps(raw.steps, '/steps');
   const connector = builder.connector(raw.connector, '/connector');
