@@ -42,13 +42,14 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const display = opts.displayName ?? file;
   const source = await loadSource(absolute, display);
   const diagnostics = [...source.diagnostics];
-  if (source.value === undefined || diagnostics.length > 0) return { diagnostics: sortDiagnostics(diagnostics) };
+  // After a YAML problem that still leaves a value (a duplicate key, a tag...), the later checks go on.
+  if (source.value === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
   const doc = source.value;
   const schemaProblems = validateRecipeDocument(doc, source.locator, display);
   if (schemaProblems.length > 0) {
     // The structure is wrong, so steps cannot be built; still report expression syntax everywhere.
     diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
-    return { diagnostics: sortDiagnostics(diagnostics) };
+    return { diagnostics: sortDiagnostics(dedupe(diagnostics)) };
   }
   const raw = doc as Raw;
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
