@@ -24,23 +24,44 @@ function likePattern(value: string): string {
   return `%${value.toLowerCase().replace(/[\\_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The predicate on one value row (alias v) for a comparison; booleans and numbers compare numerically. */
-function valuePredicate(op: string, value: Scalar | null): Expr {
-  if (value === null) return op === 'eq' ? sql`v.kind = 2` : sql`v.kind <> 2`;
-  const cmp = sql.raw({ eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
-  if (typeof value === 'boolean') return sql`(v.kind = 0 AND v.num ${cmp} ${value ? 1 : 0})`;
-  if (typeof value === 'number') return sql`(v.kind = 0 AND v.num ${cmp} ${value})`;
-  return sql`(v.kind <> 2 AND v.text ${cmp} ${value})`;
+/** Column references of a value row (alias v). */
+interface Cols {
+  kind: Expr;
+  num: Expr;
+  text: Expr;
 }
 
-function inPredicate(values: readonly Scalar[]): Expr {
+const INDEXED: Cols = { kind: sql`v.kind`, num: sql`v.num`, text: sql`v.text` };
+/**
+ * The same columns wrapped so no index can serve them: when probing one document, the planner must take
+ * the per-document index (connector, entity, id, field) rather than scan a value index for each document.
+ */
+const PROBED: Cols = { kind: sql`(v.kind + 0)`, num: sql`(v.num + 0)`, text: sql`(v.text || '')` };
+
+/** The predicate on one value row for a comparison; booleans and numbers compare numerically. */
+function valuePredicate(op: string, value: Scalar | null, c: Cols = INDEXED): Expr {
+  if (value === null) return op === 'eq' ? sql`${c.kind} = 2` : sql`${c.kind} <> 2`;
+  const cmp = sql.raw({ eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
+  if (typeof value === 'boolean') return sql`(${c.kind} = 0 AND ${c.num} ${cmp} ${value ? 1 : 0})`;
+  if (typeof value === 'number') return sql`(${c.kind} = 0 AND ${c.num} ${cmp} ${value})`;
+  return sql`(${c.kind} <> 2 AND ${c.text} ${cmp} ${value})`;
+}
+
+function inPredicate(values: readonly Scalar[], c: Cols = INDEXED): Expr {
   const texts = values.filter((x): x is string => typeof x === 'string');
   const nums = values.filter((x) => typeof x !== 'string').map((x) => (typeof x === 'boolean' ? (x ? 1 : 0) : x));
   const parts: Expr[] = [];
-  if (texts.length > 0) parts.push(sql`(v.kind <> 2 AND v.text IN (${sql.join(texts)}))`);
-  if (nums.length > 0) parts.push(sql`(v.kind = 0 AND v.num IN (${sql.join(nums)}))`);
+  if (texts.length > 0) parts.push(sql`(${c.kind} <> 2 AND ${c.text} IN (${sql.join(texts)}))`);
+  if (nums.length > 0) parts.push(sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(nums)}))`);
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
+
+function likePredicate(value: string, c: Cols = INDEXED): Expr {
+  return sql`(${c.kind} <> 2 AND lower(${c.text}) LIKE ${likePattern(value)} ESCAPE '\\')`;
+}
+
+/** The columns predicates use in this scope: probed (index-proof) when testing one known document. */
+const colsFor = (scope: Scope): Cols => (scope.mode === 'exists' && !scope.element ? PROBED : INDEXED);
 
 /** Rows of the value table that belong to this field in this scope (a doc's scalar field, or one element's key). */
 function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
@@ -79,12 +100,12 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
       return sql`(NOT ${condToSql(cond.item, scope)})`;
     case 'compare':
       // neq is "not equal": records without a value match it too (it is the negation of eq).
-      if (cond.op === 'neq') return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value))})`;
-      return valueRows(scope, cond.field, valuePredicate(cond.op, cond.value));
+      if (cond.op === 'neq') return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value, colsFor(scope)))})`;
+      return valueRows(scope, cond.field, valuePredicate(cond.op, cond.value, colsFor(scope)));
     case 'in':
-      return valueRows(scope, cond.field, inPredicate(cond.values));
+      return valueRows(scope, cond.field, inPredicate(cond.values, colsFor(scope)));
     case 'like':
-      return valueRows(scope, cond.field, sql`(v.kind <> 2 AND lower(v.text) LIKE ${likePattern(cond.value)} ESCAPE '\\')`);
+      return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
     case 'fuzzy':
     case 'keyword': {
       const prefix = fieldToken(scope.connectorId, scope.entity, cond.field);

@@ -81,4 +81,12 @@ export const contextStoreMigrations: readonly Migration[] = [
       await db.schema.createIndex('cs_values_text_cover').on('cs_values').columns(['connector_id', 'entity', 'field', 'text', 'kind', 'id']).execute();
     },
   },
+  {
+    // Probing one document's value must answer from one index, or the planner prefers a covering value index.
+    name: '033-context-store-doc-index',
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.dropIndex('cs_values_doc').ifExists().execute();
+      await db.schema.createIndex('cs_values_doc_cover').on('cs_values').columns(['connector_id', 'entity', 'id', 'field', 'kind', 'num', 'text']).execute();
+    },
+  },
 ];

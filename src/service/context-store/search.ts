@@ -1,25 +1,18 @@
-import { sql } from 'kysely';
 import type { ActionContext, ActionResult } from '../connectors/types.js';
 import { ServiceError, type ServiceErrorItem } from '../errors.js';
 import type { Cond } from './filter-ast.js';
 import { parseFilter } from './filter-parse.js';
-import { condToSql } from './filter-sql.js';
 import { chooseMode } from './plan.js';
 import { parseFields, project } from './projection.js';
 import { isSearchable, readState } from './readiness.js';
-import { afterPosition, decodeCursor, encodeCursor, orderBy, orderColumns, parseSort, queryFingerprint } from './sort-cursor.js';
+import { searchSql } from './search-sql.js';
+import { decodeCursor, encodeCursor, parseSort, queryFingerprint } from './sort-cursor.js';
 
 /** Default and maximum of params.limit. */
 export const SEARCH_LIMIT_DEFAULT = 1000;
 export const SEARCH_LIMIT_MAX = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-interface SearchRow {
-  id: string;
-  doc: string;
-  [sortColumn: string]: unknown;
-}
 
 /**
  * context_store_search over the service's own index of one entity of the connector: validates the whole
@@ -63,16 +56,8 @@ export async function contextStoreSearch(ctx: ActionContext, entity: string, par
   }
 
   const scope = { connectorId: ctx.connector.id, entity, mode: await chooseMode(db, ctx.connector.id, entity, filter, state.scanned) };
-  const cols = orderColumns(sortKeys, position);
-  const joins = sortKeys.map(
-    (k, i) => sql`JOIN cs_values ${sql.raw(`s${i}`)} ON ${sql.raw(`s${i}`)}.connector_id = d.connector_id AND ${sql.raw(`s${i}`)}.entity = d.entity AND ${sql.raw(`s${i}`)}.id = d.id AND ${sql.raw(`s${i}`)}.field = ${k.field}`,
-  );
-  const sortSelect = sortKeys.map((_, i) => sql`, ${sql.raw(`s${i}.kind AS k${i}, s${i}.num AS n${i}, s${i}.text AS t${i}`)}`);
-  const where = [sql`d.connector_id = ${scope.connectorId}`, sql`d.entity = ${entity}`];
-  if (filter) where.push(condToSql(filter, scope));
-  if (position) where.push(afterPosition(cols));
   const pageSize = limit as number;
-  const result = await sql<SearchRow>`SELECT d.id AS id, d.doc AS doc${sql.join(sortSelect, sql``)} FROM cs_docs d ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy(cols)} LIMIT ${pageSize + 1}`.execute(db);
+  const result = await searchSql(scope, filter, sortKeys, position, pageSize + 1).execute(db);
 
   const rows = result.rows.slice(0, pageSize);
   const hasMore = result.rows.length > pageSize;

@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cond } from '../../../src/service/context-store/filter-ast.js';
+import { searchSql } from '../../../src/service/context-store/search-sql.js';
+import type { TestService } from '../helpers.js';
+import { createPeopleService, waitForStatus } from './support/harness.js';
+import { insertPeople } from './support/people-connector.js';
+
+let svc: TestService;
+let id: string;
+
+beforeAll(async () => {
+  svc = await createPeopleService();
+  id = await svc.createConnector('people');
+  await insertPeople(svc, id, Array.from({ length: 40 }, (_, i) => ({ properties: { email: `p${i}@example.com`, lastname: `L${i % 5}` } })));
+  await waitForStatus(svc, id, 'Ready');
+});
+afterAll(async () => svc.close());
+
+/** SQLite's plan for a search page (what the benchmarks' speed rests on: index searches, no full scans). */
+async function plan(filter: Cond, mode: 'in' | 'exists', sort: { field: string; dir: 'asc' | 'desc' }[] = []): Promise<string[]> {
+  const q = searchSql({ connectorId: id, entity: 'people', mode }, filter, sort, null, 1001);
+  const res = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${q}`.execute(svc.store.db);
+  return res.rows.map((r) => r.detail);
+}
+
+describe('search query plans', () => {
+  it('answers eq and in on a field from the covering value index, never scanning documents', async () => {
+    for (const filter of [
+      { kind: 'compare', op: 'eq', field: 'properties.email', value: 'p7@example.com' },
+      { kind: 'in', field: 'properties.lastname', values: ['L1', 'L2'] },
+    ] as Cond[]) {
+      const detail = await plan(filter, 'in');
+      expect(detail.join('\n')).toMatch(/SEARCH v USING COVERING INDEX cs_values_text_cover \(connector_id=\? AND entity=\? AND field=\? AND text=\?\)/);
+      expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX/);
+      expect(detail.some((d) => /^SCAN (d|v|cs_docs|cs_values)\b/.test(d))).toBe(false);
+    }
+  });
+
+  it('probes documents in order through the per-document index for broad filters', async () => {
+    const detail = await plan({ kind: 'compare', op: 'eq', field: 'archived', value: false }, 'exists');
+    expect(detail.join('\n')).toMatch(/cs_values_doc_cover \(connector_id=\? AND entity=\? AND id=\? AND field=\?\)/);
+    expect(detail.some((d) => /^SCAN (v|cs_values)\b/.test(d))).toBe(false);
+  });
+
+  it('uses the full-text index for fuzzy', async () => {
+    const detail = await plan({ kind: 'fuzzy', field: 'properties.email', words: ['p7'] }, 'in');
+    expect(detail.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+  });
+});
