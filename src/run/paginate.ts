@@ -67,7 +67,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     sx.progress();
     if (truncated) break;
 
-    const next = await nextParams(step, scope, params, envelope, items.length);
+    const next = await nextParams(sx, connectorId, step, scope, params, envelope, items.length);
     if (!next) break;
     if (sent.has(next.signature)) {
       throw new RecipeError('X004', { entity: step.entity, action: step.action, what: next.key === 'next' ? 'next request' : `${next.key}`, detail: `${next.key} ${short(next.signature)} was already sent`, key: next.key }, locationOf(step.loc));
@@ -88,6 +88,8 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
 }
 
 async function nextParams(
+  sx: StepExec,
+  connectorId: string,
   step: PaginateStep,
   scope: Scope,
   params: Record<string, unknown>,
@@ -103,9 +105,34 @@ async function nextParams(
     const merged = { ...params, ...(v as Record<string, unknown>) };
     return { key: 'next', signature: `next=${JSON.stringify(merged)}`, params: merged };
   }
-  const n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize);
-  if (n.kind === 'stop') return null;
+  let n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize);
+  if (n.kind === 'needs-action-params') {
+    n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize, await actionParams(sx, connectorId, step));
+  }
+  if (n.kind !== 'next') return null;
   return { key: n.key, signature: `${n.key}=${JSON.stringify(n.value)}`, params: n.params };
+}
+
+/**
+ * The params entity.action declares, from inspect's `actions` (asked once per connector per run);
+ * null when inspect fails or does not list actions (the hosted service may not).
+ */
+function actionParams(sx: StepExec, connectorId: string, step: PaginateStep): Promise<ReadonlySet<string> | null> {
+  const cache = sx.exec.actionCatalog;
+  let catalog = cache.get(connectorId);
+  if (!catalog) {
+    catalog = sx.ctx.client.inspect(connectorId, sx.callOptions()).then(
+      (info) => (Array.isArray(info.actions) ? (info.actions as Record<string, unknown>[]) : null),
+      () => null,
+    );
+    cache.set(connectorId, catalog);
+  }
+  return catalog.then((actions) => {
+    const a = actions?.find((x) => x.entity === step.entity && x.action === step.action);
+    if (!a) return null;
+    const names = [...(Array.isArray(a.required_params) ? a.required_params : []), ...(Array.isArray(a.optional_params) ? a.optional_params : [])];
+    return new Set(names.map(String));
+  });
 }
 
 /** Identifies a page by its size and first and last records (ids when they have them). */

@@ -5,16 +5,19 @@
  * 2. offset paging: connector_metadata has next_offset (or the request sent offset); send it as params.offset
  *    (or offset + items on the page when next_offset is absent) while has_more / has_next_page is not false.
  * 3. after paging (CRM list): connector_metadata has next_cursor (or the request sent after); send it as
- *    params.after. The CRM rejects params.cursor, so `after` wins whenever either side uses it.
+ *    params.after, unless the action's declared params (from inspect) have cursor and not after.
  * 4. cursor paging: connector_metadata has_next_page/end_cursor (or hasNextPage/endCursor); send end_cursor
- *    as params.cursor.
- * Otherwise there is one page.
+ *    as params.cursor, unless the action's declared params have after and not cursor.
+ * Otherwise there is one page. When the choice in 3 or 4 depends on the action's params and they are not
+ * known yet, the answer says so (`needsActionParams`) and the caller asks again with them.
  */
 export type NextPage =
   | { readonly kind: 'stop' }
-  | { readonly kind: 'next'; readonly key: string; readonly value: unknown; readonly params: Record<string, unknown> };
+  | { readonly kind: 'next'; readonly key: string; readonly value: unknown; readonly params: Record<string, unknown> }
+  | { readonly kind: 'needs-action-params' };
 
 const STOP: NextPage = { kind: 'stop' };
+const NEEDS_ACTION_PARAMS: NextPage = { kind: 'needs-action-params' };
 
 /** The items of one page: the result itself when it is an array, else its data[] or results[]. */
 export function itemsOf(result: unknown): unknown[] | undefined {
@@ -27,8 +30,17 @@ export function itemsOf(result: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** The params of the next request, or stop. */
-export function autoNext(params: Record<string, unknown>, result: unknown, meta: Record<string, unknown>, pageSize: number): NextPage {
+/**
+ * The params of the next request, or stop. `actionParams` are the names the action declares (inspect's
+ * required_params + optional_params): undefined when not asked yet, null when the service does not say.
+ */
+export function autoNext(
+  params: Record<string, unknown>,
+  result: unknown,
+  meta: Record<string, unknown>,
+  pageSize: number,
+  actionParams?: ReadonlySet<string> | null,
+): NextPage {
   const next = (key: string, value: unknown): NextPage =>
     value === undefined || value === null || value === '' ? STOP : { kind: 'next', key, value, params: { ...params, [key]: value } };
   const more = meta.has_next_page ?? meta.hasNextPage ?? meta.has_more;
@@ -41,13 +53,20 @@ export function autoNext(params: Record<string, unknown>, result: unknown, meta:
     const offset = meta.next_offset ?? (Number(params.offset ?? 0) + pageSize);
     return next('offset', offset);
   }
+  const declares = (name: string): boolean => actionParams?.has(name) === true;
   if ('next_cursor' in meta || 'after' in params) {
     if (more === false) return STOP;
-    return next('after', meta.next_cursor ?? meta.end_cursor ?? meta.endCursor);
+    const value = meta.next_cursor ?? meta.end_cursor ?? meta.endCursor;
+    if ('after' in params || 'cursor' in params) return next('after' in params ? 'after' : 'cursor', value);
+    if (actionParams === undefined && value !== undefined && value !== null && value !== '') return NEEDS_ACTION_PARAMS;
+    return next(declares('cursor') && !declares('after') ? 'cursor' : 'after', value);
   }
   if (more !== undefined || 'end_cursor' in meta || 'endCursor' in meta) {
     if (more === false) return STOP;
-    return next('cursor', meta.end_cursor ?? meta.endCursor);
+    const value = meta.end_cursor ?? meta.endCursor;
+    if ('cursor' in params) return next('cursor', value);
+    if (actionParams === undefined && value !== undefined && value !== null && value !== '') return NEEDS_ACTION_PARAMS;
+    return next(declares('after') && !declares('cursor') ? 'after' : 'cursor', value);
   }
   return STOP;
 }

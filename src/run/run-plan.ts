@@ -71,7 +71,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     started_at: new Date(started).toISOString(),
     dry_run: ctx.dryRun,
   };
-  const exec: Exec = { ctx, plan, defaultConnector, tracker, dryRun, chain: [], depth: 0, signal, run };
+  const exec: Exec = { ctx, plan, defaultConnector, tracker, dryRun, chain: [], depth: 0, signal, run, actionCatalog: new Map() };
 
   let outputs: Record<string, unknown> = {};
   let error: RecipeError | undefined;

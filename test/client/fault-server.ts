@@ -61,7 +61,9 @@ export async function startFaultServer(handle: Handler = (_req, res) => json(res
       const auth = req.headers.authorization ?? '';
       const token = auth.replace(/^Bearer /, '');
       if (!token.startsWith('tok-') || state.revoked.has(token)) return json(res, 401, { message: 'invalid token' });
-      void Promise.resolve(state.handle(seen, res)).catch((err: unknown) => json(res, 500, { message: String(err) }));
+      void Promise.resolve()
+        .then(() => state.handle(seen, res))
+        .catch((err: unknown) => json(res, 500, { message: String(err) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -18,6 +18,7 @@ let client: ConnectorClient;
 
 beforeAll(async () => {
   server = await startFaultServer((req, res) => {
+    if (req.path.endsWith('/inspect')) return json(res, 200, {});
     const start = Number((req.body as { params: { cursor?: string } }).params.cursor ?? 0);
     const page = Array.from({ length: Math.min(PAGE, TOTAL - start) }, (_, i) => ({ id: String(start + i), properties: { pad: PAD } }));
     const more = start + PAGE < TOTAL;

@@ -31,11 +31,16 @@ ${extra}outputs:
 `;
 }
 
-/** 25 records in pages of 10, with the paging style given. */
-function serve(style: 'cursor' | 'after' | 'offset' | 'store'): void {
+/** 25 records in pages of 10, with the paging style given; inspect declares `declared` as the action's params. */
+function serve(style: 'cursor' | 'after' | 'offset' | 'store', declared: string[] | null = null): void {
   server.seen.length = 0;
   server.handle = (req, res) => {
+    if (req.path.endsWith('/inspect')) {
+      return json(res, 200, declared ? { actions: [{ entity: 'things', action: 'list', required_params: [], optional_params: declared }] } : {});
+    }
     const p = params(req);
+    const key = declared?.includes('after') && !declared.includes('cursor') ? 'after' : 'cursor';
+    if (declared && p[key === 'after' ? 'cursor' : 'after'] !== undefined) return json(res, 400, { message: `use ${key}` });
     const start = style === 'offset' ? Number(p.offset ?? 0) : Number(p.cursor ?? p.after ?? 0);
     const page = start >= 25 ? [] : records(start, Math.min(10, 25 - start));
     const more = start + 10 < 25;
@@ -56,12 +61,35 @@ function serve(style: 'cursor' | 'after' | 'offset' | 'store'): void {
 describe('paginate: automatic paging keys', () => {
   const ids = records(0, 25).map((r) => r.id);
 
-  it('has_next_page/end_cursor → params.cursor', async () => {
+  it('has_next_page/end_cursor → params.cursor (inspect asked once for the action params, and says nothing)', async () => {
     serve('cursor');
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
-    expect(report.steps[0]).toMatchObject({ requests: 3 });
+    expect(server.seen.filter((s) => s.path.endsWith('/inspect'))).toHaveLength(1);
+    expect(report.steps[0]).toMatchObject({ requests: 4 });
+  });
+
+  it('has_next_page/end_cursor → params.after when the action declares after and not cursor', async () => {
+    serve('cursor', ['limit', 'after']);
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).after)).toEqual([undefined, '10', '20']);
+  });
+
+  it('next_cursor → params.cursor when the action declares cursor and not after', async () => {
+    serve('after', ['limit', 'cursor']);
+    server.handle = ((inner) => (req: Parameters<typeof inner>[0], res: Parameters<typeof inner>[1]) => {
+      if (req.path.endsWith('/inspect')) return inner(req, res);
+      const p = params(req);
+      if ('after' in p) return json(res, 400, { message: 'use cursor' });
+      const start = Number(p.cursor ?? 0);
+      const more = start + 10 < 25;
+      return json(res, 200, envelope(records(start, Math.min(10, 25 - start)), { next_cursor: more ? String(start + 10) : null, has_more: more }));
+    })(server.handle);
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    expect(report.outputs).toEqual({ ids, n: 25 });
+    expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
   });
 
   it('CRM list: next_cursor → params.after (never cursor, which the CRM rejects)', async () => {
@@ -129,7 +157,8 @@ describe('paginate: limits and guards', () => {
 
   it('refuses to loop when the cursor repeats (X004)', async () => {
     let n = 0;
-    server.handle = (_req, res) => json(res, 200, envelope(records(n++ * 10, 10), { has_next_page: true, end_cursor: 'same' }));
+    server.handle = (req, res) =>
+      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope(records(n++ * 10, 10), { has_next_page: true, end_cursor: 'same' }));
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
     expect(report.error?.code).toBe('X004');
     expect(report.error?.message).toContain('repeats');
@@ -138,7 +167,8 @@ describe('paginate: limits and guards', () => {
 
   it('refuses to loop when the service ignores the cursor and repeats the page (X004)', async () => {
     let n = 0;
-    server.handle = (_req, res) => json(res, 200, envelope(records(0, 10), { has_next_page: true, end_cursor: `c${n++}` }));
+    server.handle = (req, res) =>
+      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope(records(0, 10), { has_next_page: true, end_cursor: `c${n++}` }));
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
     expect(report.error?.code).toBe('X004');
     expect(report.error?.message).toContain('page 2 has the same records as page 1');
