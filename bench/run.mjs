@@ -1,0 +1,118 @@
+// `npm run bench`: the benchmarks of issue 6, side by side with their comparisons, in one run.
+// Prints a table and writes bench/results.json. Options:
+//   --full            1,000,000 contacts for streaming and search, 10 s loads (takes far longer than 10 min)
+//   --size N          contacts for the engine figures (default 100000)
+//   --search-sizes A,B,…  context store sizes (default 10000,100000; --full adds 1000000)
+//   --seconds N       autocannon duration per load (default 5; --full 10)
+//   --runs N          runs per side for the process figures (default 3)
+//   --only LIST       sections to run: startup,engine,throughput,search (default all)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Figures, formatTable } from './lib/figures.mjs';
+import { RSS_SOURCE } from './lib/proc.mjs';
+import { startServer } from './lib/service.mjs';
+import { benchFanOut, benchPaging, benchStreaming } from './sections/engine.mjs';
+import { benchSearch, formatScaling } from './sections/search.mjs';
+import { benchStartup } from './sections/startup.mjs';
+import { benchThroughput } from './sections/throughput.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    size: { type: 'string' },
+    'search-sizes': { type: 'string' },
+    seconds: { type: 'string' },
+    runs: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+
+function positiveInt(name, text, fallback) {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+const full = flags.full;
+const opts = {
+  full,
+  size: positiveInt('size', flags.size, 100_000),
+  streamSize: full ? 1_000_000 : positiveInt('size', flags.size, 100_000),
+  searchSizes: flags['search-sizes'] ? flags['search-sizes'].split(',').map((s) => positiveInt('search-sizes', s, 0)) : full ? [10_000, 100_000, 1_000_000] : [10_000, 100_000],
+  seconds: positiveInt('seconds', flags.seconds, full ? 10 : 5),
+  runs: positiveInt('runs', flags.runs, 3),
+  only: new Set((flags.only ?? 'startup,engine,throughput,search').split(',')),
+};
+for (const s of opts.only) if (!['startup', 'engine', 'throughput', 'search'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+
+const started = performance.now();
+const log = (line) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const tmp = mkdtempSync(join(tmpdir(), 'recipe-bench-'));
+const figures = new Figures();
+const loadBefore = loadavg();
+let scaling = null;
+
+try {
+  log(`recipe benchmarks on ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  log(`options: ${JSON.stringify({ ...opts, only: [...opts.only] })}; peak RSS from ${RSS_SOURCE}`);
+  if (opts.only.has('startup')) await benchStartup({ figures, log, tmp }, opts.runs);
+
+  if (opts.only.has('engine') || opts.only.has('throughput')) {
+    log(`starting the service with the demo CRM seed of ${opts.size.toLocaleString('en')} contacts (context store held, so no index build competes)`);
+    const server = await startServer({ seedSize: opts.size, holdIndex: true });
+    log(`  seeded and listening in ${Math.round(server.startMs)} ms`);
+    try {
+      const ctx = { server, figures, log, runs: opts.runs, tmp };
+      if (opts.only.has('engine')) {
+        await benchPaging(ctx, opts.size);
+        if (opts.streamSize === opts.size) await benchStreaming(ctx, opts.size);
+        await benchFanOut(ctx, 2000);
+      }
+      if (opts.only.has('throughput')) await benchThroughput(ctx, opts.seconds);
+    } finally {
+      await server.stop();
+    }
+    if (opts.only.has('engine') && opts.streamSize !== opts.size) {
+      log(`starting the service with ${opts.streamSize.toLocaleString('en')} contacts for streaming`);
+      const big = await startServer({ seedSize: opts.streamSize, holdIndex: true });
+      log(`  seeded and listening in ${Math.round(big.startMs)} ms`);
+      try {
+        await benchStreaming({ server: big, figures, log, runs: Math.min(opts.runs, 2), tmp }, opts.streamSize);
+      } finally {
+        await big.stop();
+      }
+    }
+  }
+
+  let bySize = null;
+  if (opts.only.has('search')) {
+    bySize = await benchSearch({ figures, log, tmp }, opts.searchSizes);
+    scaling = formatScaling(bySize);
+  }
+
+  const totalS = (performance.now() - started) / 1000;
+  const loadAfter = loadavg();
+  process.stdout.write(`\n${formatTable(figures.list)}\n`);
+  if (scaling) process.stdout.write(`\ncontext store search, round trip through execute (limit 25), by number of contacts:\n${scaling}\n`);
+  const notes = figures.list.filter((f) => f.note).map((f) => `${f.section}: ${f.name}: ${f.note}`);
+  if (notes.length) process.stdout.write(`\nnotes:\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
+  process.stdout.write(`\n${figures.list.filter((f) => f.met === true).length} targets met, ${figures.list.filter((f) => f.met === false).length} missed; ${totalS.toFixed(0)} s; load average before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${cpus().length} CPUs\n`);
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null, node: process.version, loadavg_before: loadBefore, loadavg_after: loadAfter },
+    options: { ...opts, only: [...opts.only] },
+    rss_source: RSS_SOURCE,
+    duration_s: totalS,
+    figures: figures.list,
+    search_scaling: bySize,
+    markdown: { figures: formatTable(figures.list, true), scaling: bySize ? formatScaling(bySize, true) : null },
+  };
+  writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  log('wrote bench/results.json');
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,133 @@
+// Figure 4: context store search. For each size, a service loaded with that many contacts (fixtures, no
+// other records), the index built to Ready, then 200 queries of each kind through execute
+// (contacts.context_store_search), one at a time, timed at the client (performance.now around the HTTP
+// round trip); the service's own meta.took_ms is kept too.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { contactAt, prng, writeContactsFixture } from '../lib/contacts-fixture.mjs';
+import { median, percentile } from '../lib/proc.mjs';
+import { startServer } from '../lib/service.mjs';
+
+const QUERIES = 200;
+const LIMIT = 25;
+export const OPS = ['eq', 'in', 'range+sort', 'like', 'fuzzy', 'keyword'];
+const TARGET_P50 = { eq: 5, in: 5, fuzzy: 50, keyword: 50 };
+
+/** 200 samples of existing contacts among the first `size` (replaying the fixture's PRNG). */
+function samples(size) {
+  const pick = prng(7);
+  const wanted = new Set();
+  while (wanted.size < QUERIES * 5) wanted.add(1 + Math.floor(pick() * size));
+  const rnd = prng(42);
+  const out = [];
+  for (let i = 1; i <= size; i++) {
+    const c = contactAt(i, rnd);
+    if (wanted.has(i)) out.push(c);
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(pick() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The query of kind `op` number `i`. */
+function queryFor(op, i, s) {
+  const c = s[i];
+  const p = c.properties;
+  switch (op) {
+    case 'eq':
+      return { filter: { eq: { 'properties.email': p.email } } };
+    case 'in':
+      return { filter: { in: { 'properties.email': s.slice(QUERIES + 4 * i, QUERIES + 4 * i + 4).map((x) => x.properties.email).concat(p.email) } } };
+    case 'range+sort': {
+      const from = new Date(c.createdAt);
+      const to = new Date(from.getTime() + 7 * 86_400_000);
+      return { filter: { gte: { 'properties.createdate': from.toISOString() }, lt: { 'properties.createdate': to.toISOString() } }, sort: [{ 'properties.createdate': 'desc' }] };
+    }
+    case 'like':
+      return { filter: { like: { 'properties.email': `%@${p.email.split('@')[1]}` } } };
+    case 'fuzzy':
+      return { filter: { fuzzy: { 'properties.lastname': p.lastname.slice(0, 4) } } };
+    case 'keyword':
+      return { filter: { keyword: { 'properties.firstname': p.firstname } } };
+    default:
+      throw new Error(op);
+  }
+}
+
+async function waitReady(server, log, timeoutMs) {
+  const t0 = performance.now();
+  let last = '';
+  for (;;) {
+    const r = await server.readiness('contacts');
+    if (r?.status === 'Ready') return performance.now() - t0;
+    const now = `${r?.status} ${r?.entity_count ?? 0}`;
+    if (now !== last && performance.now() - t0 > 1000) log(`    index: ${now}`);
+    last = now;
+    if (performance.now() - t0 > timeoutMs) throw new Error(`context store not Ready after ${timeoutMs} ms (${now})`);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
+/** Builds a service of `size` contacts and runs every query kind; {ops: {op: {p50, p99, tookP50}}, loadMs, indexMs}. */
+export async function searchAtSize(size, { log, tmp }) {
+  const file = join(tmp, `contacts-${size}.json`);
+  log(`search at ${size.toLocaleString('en')} contacts: writing fixtures, loading, indexing`);
+  await writeContactsFixture(file, size);
+  const server = await startServer({ fixtures: file });
+  try {
+    const indexMs = await waitReady(server, log, 60 * 60_000);
+    log(`  loaded in ${Math.round(server.startMs)} ms, index Ready after ${Math.round(indexMs)} ms more`);
+    const s = samples(size);
+    const ops = {};
+    for (const op of OPS) {
+      const times = [];
+      const took = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const t0 = performance.now();
+        const res = await server.execute({ entity: 'contacts', action: 'context_store_search', params: { query: queryFor(op, i, s), limit: LIMIT } });
+        times.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`${op}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
+        const n = res.json.result.data.length;
+        if (n === 0 || (op === 'eq' && n !== 1)) throw new Error(`${op} query ${i} found ${n} records: ${JSON.stringify(queryFor(op, i, s))}`);
+        if (typeof res.json.result.meta.took_ms === 'number') took.push(res.json.result.meta.took_ms);
+      }
+      ops[op] = { p50: median(times), p99: percentile(times, 99), tookP50: took.length ? median(took) : null };
+      log(`  ${op.padEnd(10)} p50 ${ops[op].p50.toFixed(2)} ms, p99 ${ops[op].p99.toFixed(2)} ms (service took_ms p50 ${ops[op].tookP50})`);
+    }
+    return { size, ops, loadMs: server.startMs, indexMs };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Runs every size; adds figures at the largest size (compared with the smallest) and returns the scaling table. */
+export async function benchSearch({ figures, log, tmp }, sizes) {
+  const bySize = [];
+  for (const size of sizes) bySize.push(await searchAtSize(size, { log, tmp }));
+  const small = bySize[0];
+  const big = bySize[bySize.length - 1];
+  const n = (x) => x.toLocaleString('en');
+  for (const op of OPS) {
+    const target = TARGET_P50[op] ? { of: 'value', op: '<', limit: TARGET_P50[op] } : undefined;
+    figures.add({ section: '4 search', name: `${op} at ${n(big.size)}, p50`, unit: 'ms', value: big.ops[op].p50, comparison: small.ops[op].p50, comparisonName: `at ${n(small.size)}`, ...(target && { target }) });
+    figures.add({ section: '4 search', name: `${op} at ${n(big.size)}, p99`, unit: 'ms', value: big.ops[op].p99, comparison: small.ops[op].p99, comparisonName: `at ${n(small.size)}` });
+  }
+  figures.add({ section: '4 search', name: `index build to Ready at ${n(big.size)} (after load)`, unit: 'ms', value: big.indexMs, comparison: small.indexMs, comparisonName: `at ${n(small.size)}` });
+  return bySize;
+}
+
+/** The scaling table: one row per query kind, p50 / p99 per size. */
+export function formatScaling(bySize, md = false) {
+  const head = ['query', ...bySize.map((b) => `${b.size.toLocaleString('en')}: p50 / p99 ms`), `p50 ratio ${bySize[bySize.length - 1].size / bySize[0].size}x size`];
+  const rows = OPS.map((op) => [
+    op,
+    ...bySize.map((b) => `${b.ops[op].p50.toFixed(2)} / ${b.ops[op].p99.toFixed(2)}`),
+    (bySize[bySize.length - 1].ops[op].p50 / bySize[0].ops[op].p50).toFixed(2),
+  ]);
+  rows.push(['index build (s)', ...bySize.map((b) => `${(b.indexMs / 1000).toFixed(1)} (+${(b.loadMs / 1000).toFixed(1)} load)`), '']);
+  if (md) return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
