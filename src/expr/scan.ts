@@ -48,12 +48,22 @@ export function scanTemplate(text: string): ScanResult {
 function findClosingBrace(text: string, from: number): number | { unclosed: 'brace' | 'string' | 'comment'; openAt?: number } {
   let depth = 0;
   let i = from;
+  // The last significant character, to tell a regex literal (/re/ where an operand starts) from a division.
+  let previous = '';
   while (i < text.length) {
-    const ch = text[i];
+    const ch = text[i] as string;
     if (ch === '"' || ch === "'" || ch === '`') {
       const after = skipQuoted(text, i, ch);
       if (after < 0) return { unclosed: 'string', openAt: i };
       i = after;
+      previous = ch;
+      continue;
+    }
+    if (ch === '/' && text[i + 1] !== '*' && OPERAND_STARTS_AFTER.includes(previous)) {
+      const after = skipQuoted(text, i, '/');
+      if (after < 0) return { unclosed: 'string', openAt: i };
+      i = after;
+      previous = '/';
       continue;
     }
     if (ch === '/' && text[i + 1] === '*') {
@@ -67,10 +77,14 @@ function findClosingBrace(text: string, from: number): number | { unclosed: 'bra
       if (depth === 0) return i;
       depth -= 1;
     }
+    if (!/\s/.test(ch)) previous = ch;
     i += 1;
   }
   return { unclosed: 'brace' };
 }
+
+/** Characters after which a `/` starts a regex literal rather than dividing ('' is the start). */
+const OPERAND_STARTS_AFTER = ['', '(', '[', '{', ',', ':', '?', '=', '!', '<', '>', '&', '|', '+', '-', '*', '%', '~', ';'];
 
 /** Index just after the quoted run starting at `start`, or -1 when it is never closed; JSONata strings escape with a backslash. */
 function skipQuoted(text: string, start: number, quote: string): number {

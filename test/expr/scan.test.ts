@@ -32,6 +32,19 @@ describe('scanTemplate', () => {
     ]);
   });
 
+  it('skips regex literals, but not divisions', () => {
+    expect(scanTemplate('${ $match($s, /a"}b/i) }x')).toEqual({
+      ok: true,
+      segments: [
+        { kind: 'expr', source: ' $match($s, /a"}b/i) ', offset: 2 },
+        { kind: 'text', text: 'x' },
+      ],
+    });
+    expect(scanTemplate('${ $a / 2 } and ${ ($b) / 4 }').ok && scanTemplate('${ $a / 2 } and ${ ($b) / 4 }')).toMatchObject({
+      segments: [{ source: ' $a / 2 ' }, { text: ' and ' }, { source: ' ($b) / 4 ' }],
+    });
+  });
+
   it('skips escaped quotes inside JSONata strings', () => {
     const r = scanTemplate('${ "a\\"}" }');
     expect(r.ok && r.segments).toEqual([{ kind: 'expr', source: ' "a\\"}" ', offset: 2 }]);
