@@ -151,7 +151,7 @@ describe('startService', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ workspaces: [{ name: 'new' }], connectors: [{ type: 'echo', workspace: 'new', data: ['ok'] }, { type: 'echo', data: [1, 2] }] }));
     const creds = { clientId: 'a', clientSecret: 'b' };
-    await expect(startService({ ...echo, db, fixtures: file, ...creds })).rejects.toThrow(/bad\.json at \/connectors\/1\/data: data: data must be an array of labels/);
+    await expect(startService({ ...echo, db, fixtures: file, ...creds })).rejects.toThrow(/bad\.json at \/connectors\/1\/data: data must be an array of labels/);
     const s = await start({ ...echo, db, ...creds });
     const tok = await token(s);
     expect((await api(s, tok, '/api/v1/workspaces')).json.data.map((w: { name: string }) => w.name)).toEqual(['default']);

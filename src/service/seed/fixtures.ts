@@ -90,7 +90,11 @@ export async function applyFixtures(svc: ServiceContext, orgId: string, fx: Fixt
       try {
         await type.loadFixtures!(backgroundActionContext(svc, toConnectorInstance(row), baseUrl), c.data);
       } catch (err) {
-        const detail = err instanceof ServiceError ? err.items.map((it) => (it.field ? `${it.field}: ${it.message}` : it.message)).join('; ') : (err as Error).message;
+        // Name each item's field unless its message already does (e.g. "data.contacts.0.properties.email is required").
+        const detail =
+          err instanceof ServiceError
+            ? err.items.map((it) => (it.field && !it.message.includes(it.field) ? `${it.field}: ${it.message}` : it.message)).join('; ')
+            : (err as Error).message;
         throw new FixtureFileError(fx.file, `/connectors/${i}/data`, detail);
       }
     }
