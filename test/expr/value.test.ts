@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../src/compile/plan.js';
-import { compileValue, evalValue, listBuiltins } from '../../src/expr/index.js';
+import { compileValue, evalValue, JsonataExpr, listBuiltins } from '../../src/expr/index.js';
 
 const site = { file: 't.yaml', pointer: '/x' };
 const compile = (raw: unknown) => compileValue(raw, site);
@@ -97,5 +97,21 @@ describe('listBuiltins', () => {
       expect(await jsonata(`$type($${name})`).evaluate({}), name).toBe('function');
     }
     expect(await jsonata('$type($notABuiltin)').evaluate({})).toBeUndefined();
+  });
+});
+
+describe('JsonataExpr.locateOffset', () => {
+  it('maps a runtime error position back into the file', async () => {
+    const locate = (_pointer: string, offset?: number) => ({ line: 3, column: 10 + (offset ?? 0) });
+    const { value } = compileValue('x ${ $a + $string() }', { file: 'f.yaml', pointer: '/p', locate });
+    if (value.kind !== 'template') throw new Error('expected a template');
+    const expr = value.parts[1] as JsonataExpr;
+    const error = await expr.evaluate({ a: 'text' }).then(
+      () => undefined,
+      (e: { position?: number }) => e,
+    );
+    expect(typeof error?.position).toBe('number');
+    // the expression source starts at index 4 of the scalar
+    expect(expr.locateOffset(error?.position ?? 0)).toMatchObject({ file: 'f.yaml', line: 3, column: 14 + (error?.position ?? 0) });
   });
 });
