@@ -39,6 +39,7 @@ export async function apiSearch(ctx: ActionContext, type: ObjectType, params: Re
   if (query.length > SEARCH_LIMITS.queryLength) throw bad('params.query', `params.query is longer than ${SEARCH_LIMITS.queryLength} characters`);
   if ((p.sorts ?? []).length > 1) throw bad('params.sorts', 'api_search honours exactly one sort rule');
 
+  if (groups.length === 0 && query === '' && !p.sorts?.[0]) return unfilteredPage(ctx, type, p, offset, limit);
   const candidates = await loadCandidates(ctx, type, groups, query);
   const q = query.toLowerCase();
   const matches = candidates.filter((r) =>
@@ -57,6 +58,26 @@ export async function apiSearch(ctx: ActionContext, type: ObjectType, params: Re
     associations: null,
   });
   return jsonResult(result, pagingMetadata(ctx, type.key, 'api_search', next, { total: matches.length }, { limit: String(limit) }));
+}
+
+/** A search without filters, query or sort is a plain id-ordered page: SQL counts and pages it (no full scan in JS). */
+async function unfilteredPage(ctx: ActionContext, type: ObjectType, p: SearchParams, offset: number, limit: number): Promise<ActionResult> {
+  const base = crmDb(ctx.store.db)
+    .selectFrom('crm_records')
+    .where('connector_id', '=', ctx.connector.id)
+    .where('object_type', '=', type.key)
+    .where('archived', '=', 0);
+  const counted = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+  const end = Math.min(offset + limit, total, SEARCH_LIMITS.maxResults);
+  const rows = end > offset ? await base.selectAll().orderBy('id').limit(end - offset).offset(offset).execute() : [];
+  const next = end < Math.min(total, SEARCH_LIMITS.maxResults) ? String(end) : null;
+  const result = await renderRecords(ctx.store.db, ctx.connector.id, type, rows.map(rowToRecord), {
+    properties: p.properties && p.properties.length > 0 ? p.properties : null,
+    propertiesWithHistory: null,
+    associations: null,
+  });
+  return jsonResult(result, pagingMetadata(ctx, type.key, 'api_search', next, { total }, { limit: String(limit) }));
 }
 
 function compileGroups(type: ObjectType, groups: readonly { filters: SearchFilter[] }[]): CompiledFilter[][] {
