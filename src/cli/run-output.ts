@@ -39,17 +39,17 @@ export class ProgressView {
       this.lines.set(e.step.key, line);
     }
     line.step = e.step;
-    if (e.type === 'step-start' && line.endedAt !== null) {
-      line.startedAt = now;
-      line.endedAt = null;
-      line.status = null;
-    }
     if (e.type === 'step-end') {
       line.status = e.status;
       line.endedAt = now;
-      if (!this.opts.animate) this.opts.write(`${this.format(line)}\n`);
+      // A finished step is printed once, above the block; only running steps are redrawn in place.
+      this.clear();
+      this.lines.delete(e.step.key);
+      this.opts.write(`${this.format(line)}\n`);
+      if (this.opts.animate) this.draw(now);
+      return;
     }
-    if (this.opts.animate && (e.type !== 'step-progress' || now - this.lastDraw >= REDRAW_MS)) this.draw(now);
+    if (this.opts.animate && (e.type === 'step-start' || now - this.lastDraw >= REDRAW_MS)) this.draw(now);
   }
 
   /** A log line from the run (log steps, warnings, --verbose debug lines). */
@@ -84,7 +84,8 @@ export class ProgressView {
   private draw(now: number): void {
     this.clear();
     const text = [...this.lines.values()].map((l) => this.format(l, now)).join('\n');
-    if (text) this.opts.write(`${text}\n`);
+    if (!text) return;
+    this.opts.write(`${text}\n`);
     this.drawn = this.lines.size;
     this.lastDraw = now;
   }
