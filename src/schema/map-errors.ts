@@ -71,7 +71,11 @@ const KIND_OBJECT_FIELDS: Record<string, readonly string[]> = {
   download: ['entity', 'action', 'params', 'to'],
 };
 
+/** The schema's pattern for fields whose string form must be a single expression (when, foreach, params...). */
+const EXPRESSION_PATTERN = '^\\s*\\$\\{[\\s\\S]*\\}\\s*$';
+
 function patternRule(pattern: string, value: unknown): string {
+  if (pattern === EXPRESSION_PATTERN) return `must be one \${ ... } expression here, got ${JSON.stringify(value)}`;
   if (pattern === '^[A-Za-z_][A-Za-z0-9_]*$') return `"${String(value)}" is not a valid name (letters, digits and _, not starting with a digit)`;
   return `"${String(value)}" does not match ${pattern}`;
 }
