@@ -34,8 +34,8 @@ interface ConnectorRow {
 /** Keeps every connector's index up to date: initial builds in batches, then queued changes. */
 export class Indexer {
   private readonly pending = new Map<string, { connector: ConnectorInstance; entity: string; ids: Set<string> }>();
-  private readonly known = new Set<string>();
   private readonly bySource = new Map<string, ContextStoreSource>();
+  private turn = 0;
 
   constructor(
     private readonly store: Store,
@@ -76,28 +76,35 @@ export class Indexer {
     for (const r of rows) {
       const source = this.bySource.get(r.definition_id) as ContextStoreSource;
       for (const entity of source.entities) await registerEntity(this.store.db, r.id, entity, catalogFor(source, entity), now);
-      this.known.add(r.id);
     }
   }
 
-  /** Runs one build step for every unfinished entity; true when any work was done. */
+  /**
+   * Runs one build step (one batch) for the next unfinished entity, round robin, so that a tick stays
+   * short and queued writes are applied between batches; true when work was done.
+   */
   async buildStep(): Promise<boolean> {
-    const states = (await this.store.db.selectFrom('cs_state').select('connector_id').where('status', '<>', 'Ready').distinct().execute()) as { connector_id: string }[];
-    let worked = false;
-    for (const { connector_id } of states) {
+    const unfinished = (await this.store.db
+      .selectFrom('cs_state')
+      .select(['connector_id', 'entity'])
+      .where('status', '<>', 'Ready')
+      .orderBy('connector_id')
+      .orderBy('entity')
+      .execute()) as { connector_id: string; entity: string }[];
+    for (let tried = 0; tried < unfinished.length; tried++) {
+      const next = unfinished[this.turn++ % unfinished.length] as { connector_id: string; entity: string };
       const row = (await this.store.db
         .selectFrom('connectors')
         .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
-        .where('id', '=', connector_id)
+        .where('id', '=', next.connector_id)
         .executeTakeFirst()) as ConnectorRow | undefined;
       const source = row && this.bySource.get(row.definition_id);
-      if (!row || !source) continue;
+      const state = row && (await readStates(this.store.db, row.id)).find((s) => s.entity === next.entity);
+      if (!row || !source || !state) continue;
       const connector: ConnectorInstance = { id: row.id, organizationId: row.organization_id, workspaceId: row.workspace_id, definitionId: row.definition_id, name: row.name };
-      for (const state of await readStates(this.store.db, row.id)) {
-        if (state.status !== 'Ready' && (await this.buildEntityStep(connector, source, state))) worked = true;
-      }
+      if (await this.buildEntityStep(connector, source, state)) return true;
     }
-    return worked;
+    return false;
   }
 
   private async buildEntityStep(connector: ConnectorInstance, source: ContextStoreSource, state: EntityState): Promise<boolean> {
