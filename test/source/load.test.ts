@@ -60,6 +60,13 @@ describe('parseSource', () => {
     expect(at('c')).toEqual({ line: 5, column: 7 });
   });
 
+  it('counts lines the same with CRLF line endings', () => {
+    const doc = parseSource('a: 1\r\nl: |\r\n  one\r\n  two ${ x }\r\n', 'f.yaml');
+    expect(doc.diagnostics).toEqual([]);
+    const value = (doc.value as Record<string, string>).l as string;
+    expect(doc.locator.locate('/l', value.indexOf('${'))).toEqual({ line: 4, column: 7 });
+  });
+
   it('reports YAML syntax errors with their position', () => {
     expect(codes('a: [1, 2\nb: 3\n')[0]).toMatch(/ Y002$/);
     expect(codes('a:\n\t- b\n')).toEqual(['2:1 Y002']);
