@@ -74,6 +74,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const fail = (err: unknown): number => {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error)?.message ?? String(err) });
     process.stderr.write(`${formatLocation(e.location)}${e.code} ${e.message}\n`);
+    // --json promises one report on stdout, even when the run could not start.
+    if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message } }, null, 2)}\n`);
     return exitCodeFor(e.class);
   };
 

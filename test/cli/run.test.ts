@@ -111,8 +111,9 @@ describe('recipe run', () => {
   });
 
   it('a URL without credentials is a configuration error (exit 3)', async () => {
-    const r = await recipe([join(recipes, 'pipeline-report.yaml')], { CONNECTOR_API_URL: service.url });
+    const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json'], { CONNECTOR_API_URL: service.url });
     expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'failed', error: { code: 'C001' } });
     expect(r.stderr).toContain('C001 configuration: missing CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET');
   });
 

@@ -237,4 +237,18 @@ steps:
     );
     expect(report.error?.code).toBe('X005');
   });
+
+  it('the request budget guardrail stops a run that sends too many requests (X014)', async () => {
+    let n = 0;
+    server.handle = (req, res) =>
+      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope([{ id: String(n) }], { has_next_page: true, end_cursor: `c${n++}` }));
+    const { report } = await runYaml(
+      tempDir(),
+      `version: 1\nname: budget\nconnector: { id: c-9 }\nsteps:\n  - paginate: { entity: things, action: list }\n`,
+      client,
+      { maxRequests: 5 },
+    );
+    expect(report.error).toMatchObject({ code: 'X014', line: 5 });
+    expect(report.requests).toBe(6);
+  });
 });

@@ -241,6 +241,17 @@ outputs:
     expect(readFileSync(join(dir, 'out/7.txt'), 'utf8')).toBe('hello');
   });
 
+  it('under --dry-run fetches the bytes but writes no file', async () => {
+    server.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello');
+    };
+    const dir = tempDir();
+    const { report } = await runYaml(dir, `version: 1\nname: dl\nconnector: { id: c-1 }\nsteps:\n  - id: f\n    download: { entity: files, params: { fileId: "7" }, to: "y.txt" }\noutputs:\n  f: "\${ $f }"\n`, client, { dryRun: true });
+    expect(report.outputs.f).toMatchObject({ bytes: 5, dry_run: true });
+    expect(existsSync(join(dir, 'y.txt'))).toBe(false);
+  });
+
   it('an empty body fails (C009) and writes nothing', async () => {
     server.handle = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
