@@ -73,15 +73,17 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
 
   const started = ctx.now();
   exec.tracker.event({ type: 'step-start', step: stats.progress() });
-  const deadline = new AbortController();
-  const onParentAbort = (): void => deadline.abort();
-  exec.signal.addEventListener('abort', onParentAbort, { once: true });
+  // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
+  // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
+  const deadline = step.timeoutMs !== undefined ? new AbortController() : undefined;
+  const onParentAbort = (): void => deadline?.abort();
+  if (deadline) exec.signal.addEventListener('abort', onParentAbort, { once: true });
   let timedOut = false;
-  const timer = new AbortController();
-  const sx = new StepExec(exec, step, stats, deadline.signal);
+  const timer = deadline ? new AbortController() : undefined;
+  const sx = new StepExec(exec, step, stats, deadline?.signal ?? exec.signal);
   try {
     let work = dispatch(step, scope, sx);
-    if (step.timeoutMs !== undefined) {
+    if (step.timeoutMs !== undefined && deadline && timer) {
       const timeoutMs = step.timeoutMs;
       const expiry = ctx.sleep(timeoutMs, timer.signal).then(
         () => {
@@ -120,8 +122,10 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     if (step.id !== undefined) scope.set(step.id, output);
     return output;
   } finally {
-    timer.abort();
-    exec.signal.removeEventListener('abort', onParentAbort);
+    if (deadline) {
+      timer?.abort();
+      exec.signal.removeEventListener('abort', onParentAbort);
+    }
     stats.durationMs += ctx.now() - started;
     exec.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
   }
