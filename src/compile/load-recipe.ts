@@ -9,6 +9,7 @@ import { checkCallInputs } from './check-calls.js';
 import { checkNames } from './check-names.js';
 import { checkScopes } from './check-scope.js';
 import { deepFreeze } from './freeze.js';
+import { tolerate } from './tolerate.js';
 import { matchesType } from './inputs.js';
 import type { InputSpec, InputType, Plan } from './plan.js';
 
@@ -46,12 +47,10 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   if (source.value === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
   const doc = source.value;
   const schemaProblems = validateRecipeDocument(doc, source.locator, display);
-  if (schemaProblems.length > 0) {
-    // The structure is wrong, so steps cannot be built; still report expression syntax everywhere.
-    diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
-    return { diagnostics: sortDiagnostics(dedupe(diagnostics)) };
-  }
-  const raw = doc as Raw;
+  // With a wrong structure, the rest is still checked on what can be read of it (and expression syntax
+  // everywhere), so that one run reports every problem of the file.
+  if (schemaProblems.length > 0) diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
+  const raw = schemaProblems.length > 0 ? tolerate(doc) : (doc as Raw);
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
   const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
   const builder = new StepBuilder(ctx);
