@@ -13,9 +13,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function call(r: RunningService, method: 'GET' | 'POST', url: string, payload?: unknown) {
+async function call(r: RunningService, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {
   const tok = await r.app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: creds.clientId, client_secret: creds.clientSecret } });
-  return r.app.inject({ method, url, headers: { authorization: `Bearer ${tok.json().access_token}` }, ...(payload !== undefined && { payload }) });
+  const headers = { authorization: `Bearer ${tok.json().access_token}` };
+  return payload === undefined ? r.app.inject({ method, url, headers }) : r.app.inject({ method, url, headers, payload });
 }
 
 async function filesConnectorId(r: RunningService): Promise<string> {
@@ -27,7 +28,7 @@ describe('Files demo seed and fixtures', () => {
   it('seeds folders with text, JSON and a valid PNG', async () => {
     running = await startService({ ...creds, seed: 'demo', seedSize: 10 });
     const id = await filesConnectorId(running);
-    const exec = (body: unknown) => call(running!, 'POST', `/api/v1/integrations/connectors/${id}/execute`, body);
+    const exec = (body: Record<string, unknown>) => call(running!, 'POST', `/api/v1/integrations/connectors/${id}/execute`, body);
     const files = (await exec({ entity: 'files', action: 'list' })).json().result as { id: string; name: string; contentType: string }[];
     expect(files.map((f) => f.name).sort()).toEqual(['logo.png', 'pipeline.json', 'q1-notes.md', 'weekly-summary.txt']);
     const png = files.find((f) => f.name === 'logo.png')!;
