@@ -114,11 +114,19 @@ class ValueBuilder {
     this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.at(offset), pointer }));
   }
 
+  /**
+   * Reports at the node of the document's own path that led here: inside an alias expansion the node being
+   * walked sits under the anchor, elsewhere in the file, which would point the reader to the wrong place.
+   */
+  private reportAtPath(code: 'Y004' | 'Y005', params: Record<string, unknown>, pointer: string): void {
+    this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.locate(pointer), pointer }));
+  }
+
   private walk(node: Node, pointer: string, keyAt: number | undefined, depth = 0): unknown {
     this.nodes += 1;
     const start = node.range?.[0] ?? 0;
     if (this.nodes > SOURCE_LIMITS.maxNodes) {
-      this.report('Y005', { limit: SOURCE_LIMITS.maxNodes }, start, pointer);
+      this.reportAtPath('Y005', { limit: SOURCE_LIMITS.maxNodes }, pointer);
       throw ABORTED;
     }
     if (depth > SOURCE_LIMITS.maxDepth) {
@@ -201,7 +209,7 @@ class ValueBuilder {
     const start = alias.range?.[0] ?? 0;
     this.aliases += 1;
     if (this.aliases > SOURCE_LIMITS.maxAliases) {
-      this.report('Y004', { reason: `more than ${SOURCE_LIMITS.maxAliases} aliases expanded` }, start, pointer);
+      this.reportAtPath('Y004', { reason: `more than ${SOURCE_LIMITS.maxAliases} aliases expanded` }, pointer);
       throw ABORTED;
     }
     const target = alias.resolve(this.doc) as Node | undefined;
