@@ -44,8 +44,8 @@ export interface RunContext {
   /** Masks secret values at every output edge (logs, report, errors). */
   readonly redactor: Redactor;
   readonly dryRun: boolean;
-  /** Guardrails: default page limit when a step gives none, and an optional total request budget. */
-  readonly maxPages: number;
+  /** Guardrails: a cap on the pages of every paginate step (over its max_pages), and a total request budget. */
+  readonly maxPages?: number;
   readonly maxRequests?: number;
   /** Where the recipe's secrets are read from (only the names the recipe declares). */
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -25,7 +25,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
   if (step.waitForContextStore) await waitForContextStore(sx, connectorId, step.entity);
   const streaming = step.as !== undefined && step.steps !== undefined;
   const nested = streaming ? sx.nested() : undefined;
-  const maxPages = step.maxPages > 0 ? step.maxPages : sx.ctx.maxPages;
+  const maxPages = Math.min(step.maxPages > 0 ? step.maxPages : 1000, sx.ctx.maxPages ?? Number.POSITIVE_INFINITY);
   const collected: unknown[] = [];
   const sent = new Set<string>();
   for (const key of PAGING_KEYS) if (key in params) sent.add(`${key}=${JSON.stringify(params[key])}`);

@@ -24,7 +24,9 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** A connector id that replaces the recipe's default connector (--connector). */
   readonly connectorId?: string;
+  /** Caps every paginate step's pages (its max_pages still applies when lower). */
   readonly maxPages?: number;
+  /** The most requests the whole run may send (X014 beyond). */
   readonly maxRequests?: number;
   readonly cwd?: string;
   readonly now?: () => number;
@@ -50,7 +52,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     signal,
     redactor,
     dryRun: options.dryRun ?? false,
-    maxPages: options.maxPages ?? 1000,
+    ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
     ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),

@@ -134,6 +134,14 @@ describe('paginate: limits and guards', () => {
     expect(executes(server)).toHaveLength(2);
   });
 
+  it('the run-level page cap (RunOptions.maxPages) wins over a larger max_pages', async () => {
+    serve('cursor');
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_pages: 50 }'), client, { maxPages: 1 });
+    expect(report.outputs.n).toBe(10);
+    expect(report.steps[0]?.truncated).toBe(true);
+    expect(executes(server)).toHaveLength(1);
+  });
+
   it('max_items cuts the last page and marks truncated', async () => {
     serve('cursor');
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_items: 15 }'), client);
