@@ -95,6 +95,12 @@ describe('recipe run', () => {
     expect(r.stderr).toMatch(/invalid\.yaml:4:\d+: R002 /);
   });
 
+  it('--connector replaces the recipe connector (an unknown id is a 404 run failure, exit 1)', async () => {
+    const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--connector', 'no-such-connector'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pipeline-report\.yaml:\d+:\d+: C005 deals\.list: HTTP 404/);
+  });
+
   it('a false assert exits 1 with the location', async () => {
     const file = write('assert.yaml', `version: 1\nname: assert\nsteps:\n  - assert: "\${ 1 > 2 }"\n    message: numbers are wrong\n`);
     const r = await recipe([file, '--json'], env);
