@@ -39,8 +39,9 @@ describe('recipe validate', () => {
     const r = recipe(['validate', 'bad.yaml', 'also-bad.yml', 'good'], dir);
     expect(r.code).toBe(2);
     const lines = r.stdout.trim().split('\n');
-    expect(lines.map((l) => l.split(' ')[0] + ' ' + l.split(' ')[1])).toEqual(['bad.yaml:4:5: S002', 'also-bad.yml:4:18: E001']);
-    expect(r.stderr).toMatch(/files, 2 problems\n$/);
+    // every problem of a file at once: the structural one and the unknown variable after it
+    expect(lines.map((l) => l.split(' ')[0] + ' ' + l.split(' ')[1])).toEqual(['bad.yaml:4:5: S002', 'bad.yaml:5:14: R002', 'also-bad.yml:4:18: E001']);
+    expect(r.stderr).toMatch(/files, 3 problems\n$/);
   });
 
   it('walks folders recursively for *.yaml and *.yml', () => {
@@ -50,7 +51,7 @@ describe('recipe validate', () => {
     expect(r.stdout).toContain('bad.yaml:4:5: S002');
     expect(r.stdout).toContain('also-bad.yml:4:18: E001');
     // the invalid case files are at the top, the valid ones (with a nested lib/) walked below
-    expect(r.stderr).toMatch(/^[4-9] files, 2 problems/);
+    expect(r.stderr).toMatch(/^[4-9] files, 3 problems/);
   });
 
   it('reports an unreadable file as Y001 and exits 2', () => {
@@ -71,6 +72,7 @@ describe('recipe validate', () => {
     ]);
     expect(results[0]?.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
       ['S002', 4, 5],
+      ['R002', 5, 14],
     ]);
   });
 
