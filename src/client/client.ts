@@ -42,6 +42,8 @@ export interface Download {
 /** Told about every request sent and every retry, so a run can count them per step. */
 export interface CallObserver {
   request?(): void;
+  /** An answer arrived (any status), for --verbose logs. */
+  response?(info: { method: string; path: string; what: string; status: number; ms: number }): void;
   retry?(info: { attempt: number; delayMs: number; reason: string }): void;
 }
 
@@ -229,6 +231,7 @@ export class ConnectorClient {
       opts.observer?.request?.();
       let outcome: Outcome;
       let res: HttpResponse | undefined;
+      const sentAt = this.now();
       try {
         res = await this.transport.send({
           method: spec.method,
@@ -250,6 +253,7 @@ export class ConnectorClient {
         continue;
       }
 
+      opts.observer?.response?.({ method: spec.method, path: url.pathname, what: `${spec.entity}.${spec.action}`, status: res.status, ms: this.now() - sentAt });
       if (res.status >= 200 && res.status < 300) return res;
       if (res.status === 401 && token !== null) {
         this.tokens.invalidate(token);

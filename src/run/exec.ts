@@ -54,6 +54,9 @@ export class StepExec {
         for (const s of [...this.exec.chain, this.stats]) s.requests++;
         this.progress();
       },
+      response: (info) => {
+        this.ctx.log('debug', `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`);
+      },
       retry: (info) => {
         this.exec.tracker.retries++;
         for (const s of [...this.exec.chain, this.stats]) s.retries++;

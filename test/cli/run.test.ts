@@ -187,6 +187,7 @@ describe('recipe run', () => {
       expect(report.status).toBe('ok');
       expect(report.retries).toBeGreaterThan(0);
       expect(r.stderr).toMatch(/^debug: deals: retry 1 in \d+ ms \(HTTP 429\)$/m);
+      expect(r.stderr).toMatch(/^debug: deals: POST \/api\/v1\/integrations\/connectors\/[^/]+\/execute deals\.list → 429 \(\d+ ms\)$/m);
     } finally {
       await limited.close();
     }
