@@ -38,12 +38,16 @@ export class ConnectorResolver {
 
   private async lookup(workspace: string, definition: string, opts: CallOptions): Promise<string> {
     const def = await this.findDefinition(definition, opts);
-    const body = await this.getJson(
-      'api/v1/integrations/connectors',
-      { workspace_name: workspace, definition_id: def.id },
-      'lookup',
-      opts,
-    );
+    let body: unknown;
+    try {
+      body = await this.getJson('api/v1/integrations/connectors', { workspace_name: workspace, definition_id: def.id }, 'lookup', opts);
+    } catch (err) {
+      // An unknown workspace (404) or a refused lookup (400) is a configuration problem, not a run failure.
+      if (err instanceof RecipeError && err.code === 'C005' && (err.params.status === 404 || err.params.status === 400)) {
+        throw new RecipeError('C004', { reason: `workspace "${workspace}": ${String(err.params.serviceMessage)}` });
+      }
+      throw err;
+    }
     const connectors = rows(body).filter((c) => {
       const d = c.definition_id ?? c.definitionId ?? c.source_definition_id;
       return d === undefined || d === def.id;

@@ -289,6 +289,17 @@ describe('connector lookup', () => {
     expect(await client.resolveConnector({ id: 'given' })).toBe('given');
   });
 
+  it('an unknown workspace is a lookup (configuration) error', async () => {
+    server.handle = (req, res) => {
+      if (req.path.startsWith('/api/v1/integrations/definitions/sources')) return json(res, 200, defs);
+      return json(res, 404, { message: 'workspace "sales" not found', errors: [{ field: 'workspace_name', message: 'x', error_code: 'not_found', details: null }] });
+    };
+    const err = await caught(client.resolveConnector({ workspace: 'sales', definition: 'CRM' }));
+    expect(err.code).toBe('C004');
+    expect(err.class).toBe('config');
+    expect(err.message).toContain('workspace "sales"');
+  });
+
   it('lists the catalog when no definition matches, and the candidates when several connectors do', async () => {
     server.handle = (req, res) => {
       if (req.path.startsWith('/api/v1/integrations/definitions/sources')) return json(res, 200, defs);
