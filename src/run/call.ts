@@ -23,7 +23,6 @@ export async function runCall(step: CallStep, scope: Scope, sx: StepExec): Promi
   root.set('secrets', readSecrets(callee, sx.ctx, step.loc));
   root.set('run', sx.exec.run);
   const exec = { ...sx.nested(), plan: callee, defaultConnector: callee.connector ?? sx.exec.defaultConnector };
-  sx.exec.tracker.register(callee.steps, exec.depth, callee.file);
   await runSteps(callee.steps, root, exec);
   return { output: await evaluateOutputs(callee, root) };
 }

@@ -123,6 +123,7 @@ export class Tracker {
       this.statsFor(step, depth, file);
       if (step.kind === 'foreach') this.register(step.steps, depth + 1, file);
       if (step.kind === 'paginate' && step.steps) this.register(step.steps, depth + 1, file);
+      if (step.kind === 'call') this.register(step.plan.steps, depth + 1, step.plan.file);
     }
   }
 
