@@ -11,7 +11,7 @@ import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { formatOutputs, ProgressView } from './run-output.js';
 
 interface RunFlags {
-  input: string[];
+  input?: string[];
   inputs?: string;
   baseUrl?: string;
   connector?: string;
@@ -27,14 +27,14 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('run a recipe against the connector service (the embedded one when none is configured)')
     .argument('<file>', 'the recipe file')
-    .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect, [])
+    .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect)
     .option('--inputs <file.json>', 'input values from a JSON object file (-i wins)')
     .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
-    .option('-v, --verbose', 'also print debug lines (retries, waits)')
+    .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
     .addHelpText(
       'after',
       `
@@ -57,8 +57,8 @@ Examples:
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
@@ -179,7 +179,7 @@ async function readInputs(flags: RunFlags): Promise<Record<string, unknown>> {
     }
     Object.assign(given, parsed);
   }
-  for (const pair of flags.input) {
+  for (const pair of flags.input ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
     given[pair.slice(0, eq)] = pair.slice(eq + 1);
