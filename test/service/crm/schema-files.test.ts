@@ -58,3 +58,43 @@ describe('CRM schema files', () => {
     }
   });
 });
+
+describe('CRM results match their result schemas', () => {
+  it('validates the answers of every kind of action', async () => {
+    const { compileSchema } = await import('../../../src/service/http/params-validator.js');
+    const { crmHarness, directContext } = await import('./crm-helpers.js');
+    const h = await crmHarness();
+    try {
+      await crmConnector.seedDemo!(directContext(h), { size: 20, seed: 3 });
+      const schemaId = (await h.ok('schemas', 'list', {})).result[0].objectTypeId;
+      const vehicle = (await h.ok('objects', 'list', { objectType: schemaId })).result[0].id;
+      const contact = (await h.ok('contacts', 'list', { limit: 1 })).result[0].id;
+      const company = (await h.ok('companies', 'list', { limit: 1 })).result[0].id;
+      const note = (await h.ok('notes', 'create', { properties: { hs_note_body: 'x' } })).result.id;
+      const calls: [string, string, Record<string, unknown>][] = [
+        ['contacts', 'list', { associations: 'companies', propertiesWithHistory: 'email' }],
+        ['contacts', 'get', { contactId: contact, properties: 'email,phone' }],
+        ['contacts', 'create', { properties: { email: 'schema@x.example' } }],
+        ['contacts', 'update', { contactId: contact, properties: { firstname: 'S' } }],
+        ['contacts', 'api_search', { query: 'a', limit: 3 }],
+        ['notes', 'delete', { noteId: note }],
+        ['notes', 'list', { archived: true }],
+        ['schemas', 'list', {}],
+        ['schemas', 'get', { objectType: schemaId }],
+        ['objects', 'list', { objectType: schemaId, associations: 'contacts' }],
+        ['objects', 'get', { objectType: schemaId, objectId: vehicle }],
+        ['associations', 'list', { fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies' }],
+        ['associations', 'create', { associationCategory: 'PLATFORM_DEFINED', associationTypeId: 279, fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies', toObjectId: company }],
+        ['associations', 'delete', { fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies', toObjectId: company }],
+      ];
+      for (const [entity, action, params] of calls) {
+        const out = await h.ok(entity, action, params);
+        const descriptor = crmConnector.actions.find((a) => a.entity === entity && a.action === action)!;
+        const validate = compileSchema(descriptor.resultSchema!);
+        expect(validate(out.result), `${entity}.${action}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -137,7 +137,20 @@ const objectTypeParam = str('Object type: a custom object type id ("2-1") or ful
 
 function otherActions(): CrmActionSpec[] {
   const record = recordSchema(true);
-  const schemaRecord = { type: 'object', description: 'A custom object schema record.' };
+  const strings = (d: string): Json => ({ type: 'array', items: { type: 'string' }, description: d });
+  const schemaRecord = obj({
+    id: str('Numeric id of the schema.'), name: str('Name, e.g. vehicles.'),
+    labels: obj({ singular: str('Singular label.'), plural: str('Plural label.') }, ['singular', 'plural'], { description: 'Display labels.' }),
+    objectTypeId: str('Object type id, "2-<id>".'), fullyQualifiedName: str('"p<portal>_<name>".'),
+    requiredProperties: strings('Properties required on records.'), searchableProperties: strings('Properties searched by text.'),
+    primaryDisplayProperty: str('Property shown as the record name.'), secondaryDisplayProperties: strings('Further display properties.'),
+    description: { type: ['string', 'null'], description: 'Description.' }, allowsSensitiveProperties: bool('Always false here.'),
+    archived: bool('True for an archived schema.'), restorable: bool('Always true here.'), metaType: str('PORTAL_SPECIFIC.'),
+    createdByUserId: int('Creator user id.'), updatedByUserId: int('Last editor user id.'),
+    properties: { type: 'array', items: { type: 'object' }, description: 'Property definitions (name, label, type, fieldType, options, hasUniqueValue, ...).' },
+    associations: { type: 'array', items: { type: 'object' }, description: 'Association definitions (id = association type id, fromObjectTypeId, toObjectTypeId, name).' },
+    createdAt: str('Creation time.'), updatedAt: str('Last change.'),
+  }, ['id', 'name', 'labels', 'objectTypeId', 'fullyQualifiedName', 'requiredProperties', 'searchableProperties', 'primaryDisplayProperty', 'secondaryDisplayProperties', 'description', 'allowsSensitiveProperties', 'archived', 'restorable', 'metaType', 'createdByUserId', 'updatedByUserId', 'properties', 'associations', 'createdAt', 'updatedAt'], { description: 'A custom object schema record.' });
   const assocType = obj({ category: str('PLATFORM_DEFINED or USER_DEFINED.'), typeId: int('Association type id.'), label: { type: ['string', 'null'], description: 'Label; null for the default (unlabeled) type.' } }, ['category', 'typeId', 'label']);
   const objType = (side: string) => str(`Object type of the ${side} record: contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name.`, { minLength: 1, examples: [side === 'from' ? 'contacts' : 'companies'] });
   const objId = (side: string) => str(`Id of the ${side} record.`, { minLength: 1, examples: ['101'] });
