@@ -209,8 +209,9 @@ outputs:
       client,
     );
     expect(report.outputs.summary).toEqual({ items: 25, pages: 3, truncated: false });
-    expect(logs.filter((l) => l.startsWith('info: rec '))).toHaveLength(25);
-    expect(logs[24]).toBe('info: rec 24');
+    const recs = logs.filter((l) => l.startsWith('info: rec '));
+    expect(recs).toHaveLength(25);
+    expect(recs[24]).toBe('info: rec 24');
     expect(report.steps.find((s) => s.kind === 'log')).toMatchObject({ runs: 25, depth: 1 });
   });
 });
