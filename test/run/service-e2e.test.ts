@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abortableSleep, ConnectorClient } from '../../src/client/index.js';
 import { startService, type RunningService } from '../../src/service/start.js';
@@ -66,6 +68,37 @@ outputs:
     const small = report.steps.find((s) => s.id === 'small')!;
     // one request per page, plus one inspect per run to read the action's params (paging key detection)
     expect(small.requests).toBe(Math.ceil(contacts[0]! / 30) + 1);
+  });
+});
+
+describe('download from the Files connector', () => {
+  it('writes the bytes of a demo file with its content type and filename', async () => {
+    const dir = tempDir();
+    const { report } = await runYaml(
+      dir,
+      `version: 1
+name: dl
+connector: { definition: Files }
+steps:
+  - id: files
+    paginate: { entity: files, action: list, params: { limit: 200 } }
+  - id: logo
+    transform: "\${ $files[name = 'logo.png'][0] }"
+  - id: got
+    download: { entity: files, params: { fileId: "\${ $logo.id }" }, to: "out/\${ $logo.name }" }
+outputs:
+  got: "\${ $got }"
+  size: "\${ $logo.size }"
+`,
+      client,
+    );
+    expect(report.error).toBeUndefined();
+    const got = report.outputs.got as { path: string; bytes: number; content_type: string; filename: string };
+    expect(got).toMatchObject({ path: join(dir, 'out/logo.png'), content_type: 'image/png', filename: 'logo.png' });
+    const bytes = readFileSync(got.path);
+    expect(bytes.length).toBe(got.bytes);
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(bytes.length).toBe(report.outputs.size);
   });
 });
 
