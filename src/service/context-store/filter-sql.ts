@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Cond, Scalar } from './filter-ast.js';
 import { ftsMatch } from './sqlite-fts.js';
+import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
 
 type Expr = RawBuilder<unknown>;
@@ -38,20 +39,35 @@ const INDEXED: Cols = { kind: sql`v.kind`, num: sql`v.num`, text: sql`v.text` };
  */
 const PROBED: Cols = { kind: sql`(v.kind + 0)`, num: sql`(v.num + 0)`, text: sql`(v.text || '')` };
 
-/** The predicate on one value row for a comparison; booleans and numbers compare numerically. */
+/**
+ * The predicate on one value row for a comparison; booleans and numbers compare numerically. A string
+ * equals a stored text exactly when their (kind, num, text) triples are equal (the triple is a function
+ * of the text), so equality seeks the sort index on all of (field, kind, num, text).
+ */
 function valuePredicate(op: string, value: Scalar | null, c: Cols = INDEXED): Expr {
   if (value === null) return op === 'eq' ? sql`${c.kind} = 2` : sql`${c.kind} <> 2`;
   const cmp = sql.raw({ eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
   if (typeof value === 'boolean') return sql`(${c.kind} = 0 AND ${c.num} ${cmp} ${value ? 1 : 0})`;
   if (typeof value === 'number') return sql`(${c.kind} = 0 AND ${c.num} ${cmp} ${value})`;
-  return sql`(${c.kind} <> 2 AND ${c.text} ${cmp} ${value})`;
+  if (op === 'eq') {
+    const t = toComparable(value);
+    return sql`(${c.kind} = ${t.kind} AND ${c.num} = ${t.num} AND ${c.text} = ${t.text})`;
+  }
+  // Text order over every non-null value: a range seek over plain text, plus the (few) numeric-looking ones.
+  return sql`((${c.kind} = 1 AND ${c.num} = 0 AND ${c.text} ${cmp} ${value}) OR (${c.kind} = 0 AND ${c.text} ${cmp} ${value}))`;
 }
 
 function inPredicate(values: readonly Scalar[], c: Cols = INDEXED): Expr {
-  const texts = values.filter((x): x is string => typeof x === 'string');
+  const texts = values.filter((x): x is string => typeof x === 'string').map(toComparable);
+  const plain = texts.filter((t) => t.kind === 1).map((t) => t.text);
+  const numericTexts = texts.filter((t) => t.kind === 0);
   const nums = values.filter((x) => typeof x !== 'string').map((x) => (typeof x === 'boolean' ? (x ? 1 : 0) : x));
   const parts: Expr[] = [];
-  if (texts.length > 0) parts.push(sql`(${c.kind} <> 2 AND ${c.text} IN (${sql.join(texts)}))`);
+  if (plain.length > 0) parts.push(sql`(${c.kind} = 1 AND ${c.num} = 0 AND ${c.text} IN (${sql.join(plain)}))`);
+  // The text determines the number, so matching both sets is exact.
+  if (numericTexts.length > 0) {
+    parts.push(sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(numericTexts.map((t) => t.num))}) AND ${c.text} IN (${sql.join(numericTexts.map((t) => t.text))}))`);
+  }
   if (nums.length > 0) parts.push(sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(nums)}))`);
   return sql`(${sql.join(parts, sql` OR `)})`;
 }

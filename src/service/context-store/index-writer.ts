@@ -1,11 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { IndexDoc } from '../connectors/types.js';
 import type { FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
 import { docRows, searchableDoc } from './values.js';
 
-/** Rows per multi-row INSERT: well under SQLite's bound-parameter limit with 9 columns. */
-const CHUNK = 300;
+/** Rows per multi-row INSERT: 9 columns × 1000 rows stays well under SQLite's 32,766 bound parameters. */
+const CHUNK = 1000;
 
 async function insertChunks<T>(trx: Kysely<any>, rows: readonly T[], insert: (part: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
@@ -24,6 +24,17 @@ async function docRowids(trx: Kysely<any>, connectorId: string, entity: string, 
     for (const r of rows as { rowid: number; id: string }[]) out.set(r.id, r.rowid);
   }
   return out;
+}
+
+/**
+ * One multi-row INSERT of fixed text and bound values. Built directly as a compiled query: composing
+ * thousands of sql`` fragments costs more than the insert itself when a large entity is indexed.
+ */
+async function bulkInsert(trx: Kysely<any>, head: string, rows: readonly unknown[][]): Promise<void> {
+  const width = rows[0]?.length ?? 0;
+  const tuple = `(${new Array(width).fill('?').join(', ')})`;
+  const text = head + new Array(rows.length).fill(tuple).join(', ');
+  await trx.executeQuery(CompiledQuery.raw(text, rows.flat()));
 }
 
 /** Removes documents from the index (all their rows); ids not indexed are ignored. */
@@ -45,40 +56,37 @@ export async function upsertDocs(trx: Kysely<any>, connectorId: string, entity: 
   const unique = [...new Map(docs.map((d) => [d.id, d])).values()];
   const ids = unique.map((d) => d.id);
   const existing = await docRowids(trx, connectorId, entity, ids);
-  // Replace the derived rows wholesale; the document row keeps its rowid so the FTS row can be rewritten in place.
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
+  // Replace the derived rows of documents already indexed; a first build has none, so nothing to delete.
+  const known = ids.filter((id) => existing.has(id));
+  for (let i = 0; i < known.length; i += 500) {
+    const part = known.slice(i, i + 500);
     for (const table of ['cs_values', 'cs_array_values']) {
       await trx.deleteFrom(table).where('connector_id', '=', connectorId).where('entity', '=', entity).where('id', 'in', part).execute();
     }
+  }
+  const json = new Map(unique.map((d) => [d.id, JSON.stringify(searchableDoc(catalog, d as unknown as Record<string, unknown>))]));
+  // Known documents keep their rowid (their FTS row is rewritten in place); new ones are inserted in bulk.
+  for (const id of known) await trx.updateTable('cs_docs').set({ doc: json.get(id) }).where('rowid', '=', existing.get(id)).execute();
+  const fresh = ids.filter((id) => !existing.has(id));
+  for (let i = 0; i < fresh.length; i += 500) {
+    const part = fresh.slice(i, i + 500);
+    const rows = (await trx
+      .insertInto('cs_docs')
+      .values(part.map((id) => ({ connector_id: connectorId, entity, id, doc: json.get(id) })))
+      .returning(['rowid', 'id'])
+      .execute()) as { rowid: number; id: string }[];
+    for (const r of rows) existing.set(r.id, Number(r.rowid));
   }
   const values: unknown[][] = [];
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
   for (const doc of unique) {
-    const plain = doc as unknown as Record<string, unknown>;
-    const json = JSON.stringify(searchableDoc(catalog, plain));
-    let rowid = existing.get(doc.id);
-    if (rowid === undefined) {
-      const r = await trx
-        .insertInto('cs_docs')
-        .values({ connector_id: connectorId, entity, id: doc.id, doc: json })
-        .returning('rowid')
-        .executeTakeFirstOrThrow();
-      rowid = Number((r as { rowid: number }).rowid);
-    } else {
-      await trx.updateTable('cs_docs').set({ doc: json }).where('rowid', '=', rowid).execute();
-    }
-    const rows = docRows(connectorId, entity, catalog, plain);
+    const rows = docRows(connectorId, entity, catalog, doc as unknown as Record<string, unknown>);
     for (const v of rows.values) values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
     for (const a of rows.arrays) arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
-    fts.push({ rowid, body: rows.ftsBody });
+    fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
   }
-  await insertChunks(trx, values, (part) =>
-    sql`INSERT INTO cs_values (connector_id, entity, field, id, kind, num, text) VALUES ${sql.join(part.map((r) => sql`(${sql.join(r)})`))}`.execute(trx),
-  );
-  await insertChunks(trx, arrays, (part) =>
-    sql`INSERT INTO cs_array_values (connector_id, entity, field, id, pos, subfield, kind, num, text) VALUES ${sql.join(part.map((r) => sql`(${sql.join(r)})`))}`.execute(trx),
-  );
-  await writeFtsRows(trx, fts);
+  await insertChunks(trx, values, (part) => bulkInsert(trx, 'INSERT INTO cs_values (connector_id, entity, field, id, kind, num, text) VALUES ', part));
+  await insertChunks(trx, arrays, (part) => bulkInsert(trx, 'INSERT INTO cs_array_values (connector_id, entity, field, id, pos, subfield, kind, num, text) VALUES ', part));
+  await writeFtsRows(trx, fts, new Set(known.map((id) => existing.get(id) as number)));
 }

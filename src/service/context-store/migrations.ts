@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from '../connectors/types.js';
 import { createFtsTable } from './sqlite-fts.js';
+import { createValuesTable } from './sqlite-values.js';
 
 /**
  * The context store's own tables: readiness per (connector, entity), the indexed documents, a key/value
@@ -87,6 +88,20 @@ export const contextStoreMigrations: readonly Migration[] = [
     async up(db: Kysely<any>): Promise<void> {
       await db.schema.dropIndex('cs_values_doc').ifExists().execute();
       await db.schema.createIndex('cs_values_doc_cover').on('cs_values').columns(['connector_id', 'entity', 'id', 'field', 'kind', 'num', 'text']).execute();
+    },
+  },
+  {
+    // The compact value table (see sqlite-values.ts). Indexes are derived data: they are dropped and
+    // every entity is rebuilt from its connector on the next start.
+    name: '034-context-store-compact-values',
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.dropTable('cs_values').execute();
+      await createValuesTable(db);
+      await db.deleteFrom('cs_array_values').execute();
+      await db.deleteFrom('cs_docs').execute();
+      await db.schema.dropTable('cs_fts').execute();
+      await createFtsTable(db);
+      await db.updateTable('cs_state').set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null }).execute();
     },
   },
 ];

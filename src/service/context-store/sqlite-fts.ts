@@ -13,13 +13,13 @@ export async function createFtsTable(db: Kysely<any>): Promise<void> {
   await sql`CREATE VIRTUAL TABLE IF NOT EXISTS cs_fts USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
 }
 
-/** Replaces the full-text row of one document (an empty body removes it). */
-export async function writeFtsRows(trx: Kysely<any>, rows: readonly { rowid: number; body: string }[]): Promise<void> {
+/** Writes the full-text rows of documents (an empty body leaves none); `replacing` are rowids that may have one already. */
+export async function writeFtsRows(trx: Kysely<any>, rows: readonly { rowid: number; body: string }[], replacing: ReadonlySet<number>): Promise<void> {
   if (rows.length === 0) return;
-  await deleteFtsRows(trx, rows.map((r) => r.rowid));
+  await deleteFtsRows(trx, rows.map((r) => r.rowid).filter((id) => replacing.has(id)));
   const withText = rows.filter((r) => r.body.length > 0);
-  for (let i = 0; i < withText.length; i += 400) {
-    const part = withText.slice(i, i + 400);
+  for (let i = 0; i < withText.length; i += 1000) {
+    const part = withText.slice(i, i + 1000);
     await sql`INSERT INTO cs_fts(rowid, body) VALUES ${sql.join(part.map((r) => sql`(${r.rowid}, ${r.body})`))}`.execute(trx);
   }
 }
