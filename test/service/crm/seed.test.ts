@@ -70,6 +70,16 @@ describe('seedDemo', () => {
     expect(vehicles.result[0].associations.contacts.results).toHaveLength(1);
   });
 
+  it('reserves its id block first, so writes during or after a seed take ids after it', async () => {
+    const counts = seedCounts(40);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const seeding = crmConnector.seedDemo!(directContext(h), { size: 40, seed: 9 });
+    const during = h.ok('contacts', 'create', { properties: { email: 'during@seed.example' } });
+    await seeding;
+    const ids = [Number((await during).result.id), Number((await h.ok('contacts', 'create', { properties: { email: 'after@seed.example' } })).result.id)];
+    expect(ids.sort((a, b) => a - b)).toEqual([total + 1, total + 2]);
+  });
+
   it('gives different data for a different seed', async () => {
     await crmConnector.seedDemo!(directContext(h), { size: 50, seed: 1 });
     const other = await crmHarness();

@@ -52,8 +52,15 @@ export interface CrmSchemaRow {
   updated_at: string;
 }
 
+/** The next free record id of a connector (ids are reserved here, so a long seed can share the sequence). */
+export interface CrmIdSequenceRow {
+  connector_id: string;
+  next_id: number;
+}
+
 /** The CRM's tables, for `store.db as Kysely<CrmDatabase>`. */
 export interface CrmDatabase {
+  crm_id_sequence: CrmIdSequenceRow;
   crm_records: CrmRecordRow;
   crm_property_history: CrmPropertyHistoryRow;
   crm_associations: CrmAssociationRow;
@@ -146,6 +153,16 @@ export const crmMigrations: readonly Migration[] = [
         .addPrimaryKeyConstraint('crm_schemas_pk', ['connector_id', 'id'])
         .execute();
       await db.schema.createIndex('crm_schemas_name').on('crm_schemas').columns(['connector_id', 'name']).unique().execute();
+    },
+  },
+  {
+    name: '014-crm-id-sequence',
+    async up(db) {
+      await db.schema
+        .createTable('crm_id_sequence')
+        .addColumn('connector_id', 'text', (c) => c.primaryKey().references('connectors.id').onDelete('cascade'))
+        .addColumn('next_id', 'integer', (c) => c.notNull())
+        .execute();
     },
   },
 ];

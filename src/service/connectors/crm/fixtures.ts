@@ -11,7 +11,7 @@ import { RECORD_ENTITIES } from './entities.js';
 import { fixturesSchema, type FixtureItem, type CrmFixtures } from './fixtures-schema.js';
 import { customType, findSchema, resolveObjectType, standardType, type ObjectType } from './object-types.js';
 import { validateProperties } from './property-rules.js';
-import { insertRecords, nextRecordId, type StoredRecord } from './records-store.js';
+import { advanceRecordIds, insertRecords, reserveRecordIds, type StoredRecord } from './records-store.js';
 import { insertSchema } from './schema-store.js';
 
 function bad(field: string, message: string): ServiceError {
@@ -58,7 +58,7 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
 async function assignIds(trx: Kysely<any>, cid: string, groups: { items: FixtureItem[]; path: string }[]): Promise<Map<FixtureItem, number>> {
   const out = new Map<FixtureItem, number>();
   const taken = new Set<number>();
-  let next = await nextRecordId(trx, cid);
+  let maxGiven = 0;
   for (const g of groups) {
     for (const [k, item] of g.items.entries()) {
       if (item.id === undefined) continue;
@@ -67,9 +67,13 @@ async function assignIds(trx: Kysely<any>, cid: string, groups: { items: Fixture
       if (taken.has(id) || exists) throw bad(`${g.path}[${k}].id`, `id ${item.id} is already used`);
       taken.add(id);
       out.set(item, id);
-      next = Math.max(next, id + 1);
+      maxGiven = Math.max(maxGiven, id);
     }
   }
+  // Items without an id get ids after everything used so far (given ids included).
+  await advanceRecordIds(trx, cid, maxGiven + 1);
+  const missing = groups.reduce((n, g) => n + g.items.filter((item) => !out.has(item)).length, 0);
+  let next = await reserveRecordIds(trx, cid, missing);
   for (const g of groups) for (const item of g.items) if (!out.has(item)) out.set(item, next++);
   return out;
 }

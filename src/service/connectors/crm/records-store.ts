@@ -41,14 +41,29 @@ export function recordToRow(connectorId: string, r: StoredRecord): CrmRecordRow 
   };
 }
 
-/** The next free record id of a connector; call inside the write transaction so ids never repeat. */
-export async function nextRecordId(trx: Kysely<any>, connectorId: string): Promise<number> {
-  const row = await crmDb(trx)
-    .selectFrom('crm_records')
-    .select(sql<number | null>`max(id)`.as('max'))
-    .where('connector_id', '=', connectorId)
-    .executeTakeFirst();
-  return (row?.max ?? 0) + 1;
+/**
+ * Reserves `count` consecutive record ids of a connector and returns the first. Call inside the write
+ * transaction: a rolled-back write gives its ids back, and a seed that reserves a block up front can
+ * write it over many transactions while API writes take ids after the block.
+ */
+export async function reserveRecordIds(trx: Kysely<any>, connectorId: string, count = 1): Promise<number> {
+  const db = crmDb(trx);
+  const row = await db.selectFrom('crm_id_sequence').select('next_id').where('connector_id', '=', connectorId).executeTakeFirst();
+  let first = row?.next_id;
+  if (first === undefined) {
+    const max = await db.selectFrom('crm_records').select(sql<number | null>`max(id)`.as('max')).where('connector_id', '=', connectorId).executeTakeFirst();
+    first = (max?.max ?? 0) + 1;
+    await db.insertInto('crm_id_sequence').values({ connector_id: connectorId, next_id: first + count }).execute();
+  } else {
+    await db.updateTable('crm_id_sequence').set({ next_id: first + count }).where('connector_id', '=', connectorId).execute();
+  }
+  return first;
+}
+
+/** Moves the sequence past an id given explicitly (fixtures). */
+export async function advanceRecordIds(trx: Kysely<any>, connectorId: string, nextFree: number): Promise<void> {
+  const first = await reserveRecordIds(trx, connectorId, 0);
+  if (nextFree > first) await crmDb(trx).updateTable('crm_id_sequence').set({ next_id: nextFree }).where('connector_id', '=', connectorId).execute();
 }
 
 /**

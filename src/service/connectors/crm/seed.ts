@@ -6,7 +6,7 @@ import { bulkInsert } from './bulk-insert.js';
 import { DEAL_STAGES, type RecordEntity } from './entities.js';
 import { customType, findSchema, standardType } from './object-types.js';
 import { Prng } from './prng.js';
-import { nextRecordId } from './records-store.js';
+import { reserveRecordIds } from './records-store.js';
 import { insertSchema } from './schema-store.js';
 import * as W from './seed-data.js';
 
@@ -75,8 +75,10 @@ export async function seedCrmDemo(ctx: ActionContext, opts: SeedOptions): Promis
   const anchor = Math.floor(ctx.now().getTime() / DAY) * DAY;
   const iso = (ms: number) => new Date(ms).toISOString();
   const count = seedCounts(opts.size);
+  const total = Object.values(count).reduce((a, b) => a + b, 0);
+  // The whole id block is reserved first, so API writes during a long seed take ids after it.
   const { base, schema } = await ctx.store.transaction(async (trx) => ({
-    base: await nextRecordId(trx, cid),
+    base: await reserveRecordIds(trx, cid, total),
     schema: (await findSchema(trx, cid, 'vehicles')) ?? (await insertSchema(trx, cid, VEHICLES, iso(anchor - 400 * DAY))),
   }));
   // Ids are laid out by kind so associations can name their ends before those are written.

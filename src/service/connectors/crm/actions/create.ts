@@ -4,7 +4,7 @@ import { recordHistory } from '../history-store.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult } from '../paging.js';
 import { validateProperties } from '../property-rules.js';
-import { insertRecords, nextRecordId, type StoredRecord } from '../records-store.js';
+import { insertRecords, reserveRecordIds, type StoredRecord } from '../records-store.js';
 import { renderRecords } from '../record-view.js';
 import { assertEmailFree, isEmailConflict, Touched } from '../write-helpers.js';
 import { storeCreateAssociations, type AssociationInput } from './create-associations.js';
@@ -20,7 +20,7 @@ export async function createRecord(ctx: ActionContext, type: ObjectType, params:
   let rec: StoredRecord;
   try {
     rec = await ctx.store.transaction(async (trx) => {
-      const id = await nextRecordId(trx, cid);
+      const id = await reserveRecordIds(trx, cid);
       const properties: Record<string, string> = {};
       for (const [k, v] of Object.entries(changes)) if (v !== null) properties[k] = v;
       properties.hs_object_id = String(id);
