@@ -77,6 +77,27 @@ describe('api_search operators', () => {
   });
 });
 
+describe('api_search associations.<type> pseudo-property', () => {
+  it('matches records associated with the given ids (EQ, IN, NEQ), also next to other groups', async () => {
+    const company = (await h.ok('companies', 'create', { properties: { name: 'Assoc Co' } })).result.id;
+    for (const who of ['ada', 'cho']) {
+      await h.ok('associations', 'create', { associationCategory: 'PLATFORM_DEFINED', associationTypeId: 279, fromObjectType: 'contacts', fromObjectId: ids[who], toObjectType: 'companies', toObjectId: company });
+    }
+    expect(idsOf(await search('contacts', one('associations.company', 'EQ', { value: company })))).toEqual([ids.ada, ids.cho]);
+    expect(idsOf(await search('contacts', one('associations.companies', 'IN', { values: [company, '999999'] })))).toEqual([ids.ada, ids.cho]);
+    expect(idsOf(await search('contacts', one('associations.company', 'NEQ', { value: company })))).toEqual([ids.ben, ids.dev, ids.eve]);
+    const either = await search('contacts', { filterGroups: [
+      { filters: [{ propertyName: 'associations.company', operator: 'EQ', value: company }, { propertyName: 'lifecyclestage', operator: 'EQ', value: 'lead' }] },
+      { filters: [{ propertyName: 'jobtitle', operator: 'NOT_HAS_PROPERTY' }] },
+    ] });
+    expect(idsOf(either)).toEqual([ids.cho, ids.eve]);
+    expect((await h.call('contacts', 'api_search', one('associations.planets', 'EQ', { value: '1' }))).status).toBe(400);
+    expect((await h.call('contacts', 'api_search', one('associations.company', 'GT', { value: '1' }))).status).toBe(400);
+    await h.ok('associations', 'delete', { fromObjectType: 'companies', fromObjectId: company, toObjectType: 'contacts', toObjectId: ids.ada });
+    await h.ok('associations', 'delete', { fromObjectType: 'companies', fromObjectId: company, toObjectType: 'contacts', toObjectId: ids.cho });
+  });
+});
+
 describe('api_search groups, query, sort, properties, paging', () => {
   it('ANDs filters inside a group and ORs groups', async () => {
     const out = await search('contacts', {

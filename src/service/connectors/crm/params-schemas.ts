@@ -100,7 +100,7 @@ const scalar = (description: string): Json => ({ type: ['string', 'number', 'boo
 
 function searchAction(e: EntitySpec, record: Json): CrmActionSpec {
   const filter = obj({
-    propertyName: str('Property to filter on.', { pattern: '^[A-Za-z0-9_.-]{1,100}$', examples: ['email'] }),
+    propertyName: str('Property to filter on; `associations.<type>` (e.g. associations.company) with EQ/NEQ/IN/NOT_IN matches records associated with the given record id(s).', { pattern: '^[A-Za-z0-9_.-]{1,100}$', examples: ['email', 'associations.company'] }),
     operator: { type: 'string', enum: OPERATORS, description: 'EQ/NEQ (case-insensitive text; numbers and dates compare by value), LT/LTE/GT/GTE, BETWEEN (value..highValue inclusive), IN/NOT_IN (values), HAS_PROPERTY/NOT_HAS_PROPERTY, CONTAINS_TOKEN/NOT_CONTAINS_TOKEN (* wildcards).' },
     value: scalar('Value to compare with (low end for BETWEEN).'),
     highValue: scalar('High end for BETWEEN.'),

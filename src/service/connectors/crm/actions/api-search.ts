@@ -6,6 +6,7 @@ import type { ObjectType } from '../object-types.js';
 import { jsonResult, pageLimit, pagingMetadata, parseAfter, rejectCursor } from '../paging.js';
 import { jsonPath, rowToRecord, type StoredRecord } from '../records-store.js';
 import { renderRecords } from '../record-view.js';
+import { compileAssociationFilter } from './association-filter.js';
 import { compareValues, compileFilter, escapeLike, type CompiledFilter, type SearchFilter } from './search-filter.js';
 
 /** api_search limits (the spec's 6 groups; crm-behaviour.md §4 for the rest). */
@@ -34,7 +35,7 @@ export async function apiSearch(ctx: ActionContext, type: ObjectType, params: Re
   if (offset >= SEARCH_LIMITS.maxResults) {
     throw bad('params.after', `api_search returns at most ${SEARCH_LIMITS.maxResults} results per query; narrow the filters instead of paging past them`, { maximum: SEARCH_LIMITS.maxResults });
   }
-  const groups = compileGroups(type, p.filterGroups ?? []);
+  const groups = await compileGroups(ctx, type, p.filterGroups ?? []);
   const query = p.query ?? '';
   if (query.length > SEARCH_LIMITS.queryLength) throw bad('params.query', `params.query is longer than ${SEARCH_LIMITS.queryLength} characters`);
   if ((p.sorts ?? []).length > 1) throw bad('params.sorts', 'api_search honours exactly one sort rule');
@@ -80,17 +81,25 @@ async function unfilteredPage(ctx: ActionContext, type: ObjectType, p: SearchPar
   return jsonResult(result, pagingMetadata(ctx, type.key, 'api_search', next, { total }, { limit: String(limit) }));
 }
 
-function compileGroups(type: ObjectType, groups: readonly { filters: SearchFilter[] }[]): CompiledFilter[][] {
+async function compileGroups(ctx: ActionContext, type: ObjectType, groups: readonly { filters: SearchFilter[] }[]): Promise<CompiledFilter[][]> {
   if (groups.length > SEARCH_LIMITS.groups) throw bad('params.filterGroups', `at most ${SEARCH_LIMITS.groups} filterGroups are allowed`);
   let total = 0;
-  const out = groups.map((g, i) => {
+  for (const [i, g] of groups.entries()) {
     const filters = g.filters ?? [];
     if (filters.length === 0) throw bad(`params.filterGroups[${i}].filters`, 'a filter group needs at least one filter');
     if (filters.length > SEARCH_LIMITS.filtersPerGroup) throw bad(`params.filterGroups[${i}].filters`, `at most ${SEARCH_LIMITS.filtersPerGroup} filters per group are allowed`);
     total += filters.length;
-    return filters.map((f, j) => compileFilter(type, f, `params.filterGroups[${i}].filters[${j}]`));
-  });
+  }
   if (total > SEARCH_LIMITS.filtersTotal) throw bad('params.filterGroups', `at most ${SEARCH_LIMITS.filtersTotal} filters in total are allowed (got ${total})`);
+  const out: CompiledFilter[][] = [];
+  for (const [i, g] of groups.entries()) {
+    const compiled: CompiledFilter[] = [];
+    for (const [j, f] of g.filters.entries()) {
+      const field = `params.filterGroups[${i}].filters[${j}]`;
+      compiled.push(f.propertyName.startsWith('associations.') ? await compileAssociationFilter(ctx, type, f, field) : compileFilter(type, f, field));
+    }
+    out.push(compiled);
+  }
   return out;
 }
 
