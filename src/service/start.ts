@@ -77,8 +77,14 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     const url = serverUrl(app);
     const target = { organizationId: org.organizationId, workspaceId: org.defaultWorkspaceId };
-    if (opts.seed === 'demo') await seedDemo(app.service, target, { size: opts.seedSize ?? DEFAULT_SEED_SIZE, baseUrl: url });
-    if (fixtures) await applyFixtures(app.service, org.organizationId, fixtures, url);
+    // Bulk loads write without change notifications: index them once they are complete.
+    const resumeBuilds = app.contextStore.pauseBuilds();
+    try {
+      if (opts.seed === 'demo') await seedDemo(app.service, target, { size: opts.seedSize ?? DEFAULT_SEED_SIZE, baseUrl: url });
+      if (fixtures) await applyFixtures(app.service, org.organizationId, fixtures, url);
+    } finally {
+      resumeBuilds();
+    }
     const running = app;
     return {
       url,

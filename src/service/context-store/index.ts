@@ -28,7 +28,12 @@ export interface ContextStore {
   attach(service: ChangeSource): void;
   /** Changes the hold status at run time (tests hold an entity in a status, then release it with null). */
   setHold(status: ContextStoreStatus | null): void;
-  /** Applies queued changes and finishes the current step; true when nothing is pending afterwards. */
+  /**
+   * Pauses initial builds (queued changes still apply) until the returned function is called: bulk loads
+   * that write without change notifications (the demo seed) pause builds so no record is read half-loaded.
+   */
+  pauseBuilds(): () => void;
+  /** Applies queued changes and finishes the current step. */
   drain(): Promise<void>;
   /** Stops the loop after applying queued changes. */
   close(): Promise<void>;
@@ -46,12 +51,13 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
   let closed = false;
   let unsubscribe: (() => void) | null = null;
   let discoveredAll = false;
+  let pauses = 0;
 
   const tick = async (): Promise<boolean> => {
     await indexer.discover(!discoveredAll);
     discoveredAll = true;
     if (indexer.hasPending) await indexer.flush();
-    return indexer.buildStep();
+    return pauses > 0 ? false : indexer.buildStep();
   };
 
   const schedule = (delay: number) => {
@@ -79,6 +85,14 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
     },
     setHold(status) {
       indexer.options = { ...indexer.options, hold: status };
+    },
+    pauseBuilds() {
+      pauses += 1;
+      let resumed = false;
+      return () => {
+        if (!resumed) pauses -= 1;
+        resumed = true;
+      };
     },
     async drain() {
       if (running) await running;
