@@ -48,7 +48,8 @@ class Writer {
       await bulkInsert(trx, 'crm_records', RECORD_COLUMNS, records);
       // Key order turns the reverse rows' scattered inserts into runs on the same B-tree pages (~30% less CPU).
       assocs.sort((x, y) => (x[1] as number) - (y[1] as number) || (x[3] as number) - (y[3] as number));
-      await bulkInsert(trx, 'crm_associations', ASSOCIATION_COLUMNS, assocs, true);
+      // Fresh ids on both ends: no row can already exist, so no conflict clause.
+      await bulkInsert(trx, 'crm_associations', ASSOCIATION_COLUMNS, assocs);
     });
   }
 }
