@@ -23,6 +23,9 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { batchSize: 500, batchDe
 
 const rank = (s: ContextStoreStatus) => STATUSES.indexOf(s);
 
+/** Changed records re-read and written per transaction when queued changes are applied. */
+const FLUSH_CHUNK = 500;
+
 interface ConnectorRow {
   id: string;
   organization_id: string;
@@ -128,18 +131,33 @@ export class Indexer {
   async flush(): Promise<void> {
     const batch = [...this.pending.values()];
     this.pending.clear();
-    for (const { connector, entity, ids } of batch) {
-      const source = this.bySource.get(connector.definitionId);
-      const catalogRow = (await this.store.db
-        .selectFrom('cs_state')
-        .select(['fields', 'status'])
-        .where('connector_id', '=', connector.id)
-        .where('entity', '=', entity)
-        .executeTakeFirst()) as { fields: string; status: string } | undefined;
-      // Not registered or not started: the initial build will read these records anyway.
-      if (!source || !catalogRow || catalogRow.status === 'Loading') continue;
-      const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;
-      const list = [...ids];
+    let failure: unknown = null;
+    for (const entry of batch) {
+      // One failing entity (e.g. its connector was deleted meanwhile) must not drop the others' changes.
+      try {
+        await this.flushEntry(entry);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure) throw failure;
+  }
+
+  private async flushEntry({ connector, entity, ids }: { connector: ConnectorInstance; entity: string; ids: Set<string> }): Promise<void> {
+    const source = this.bySource.get(connector.definitionId);
+    const catalogRow = (await this.store.db
+      .selectFrom('cs_state')
+      .select(['fields', 'status'])
+      .where('connector_id', '=', connector.id)
+      .where('entity', '=', entity)
+      .executeTakeFirst()) as { fields: string; status: string } | undefined;
+    // Not registered or not started: the initial build will read these records anyway.
+    if (!source || !catalogRow || catalogRow.status === 'Loading') return;
+    const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;
+    const all = [...ids];
+    // Chunks keep each read and transaction small (a bulk write may notify many thousands of ids).
+    for (let i = 0; i < all.length; i += FLUSH_CHUNK) {
+      const list = all.slice(i, i + FLUSH_CHUNK);
       const docs = await source.read(this.ctxFor(connector), entity, list);
       const found = new Set(docs.map((d) => d.id));
       await this.store.transaction(async (trx) => {

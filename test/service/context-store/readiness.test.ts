@@ -74,6 +74,17 @@ describe('context store readiness', () => {
     await waitFor('archive indexed', async () => (await searchIds(svc, id, { query: { filter: { eq: { archived: true } } } })).ids.includes(personId), 5000);
   });
 
+  it('applies a bulk change notification of many records (more than one flush chunk)', async () => {
+    svc = await createPeopleService();
+    const id = await svc.createConnector('people');
+    const ready = await waitForStatus(svc, id, 'Ready');
+    await insertPeople(svc, id, people(1234));
+    const connector = { id, organizationId: svc.org.organizationId, workspaceId: ready.workspace_id, definitionId: ready.source_definition_id, name: ready.name };
+    svc.app.service.emitChange({ connector, entity: 'people', ids: Array.from({ length: 1234 }, (_, i) => String(i + 1)) });
+    await waitFor('bulk change indexed', async () => (await inspect(svc, id)).context_store_readiness.configured_cache_entities[0].entity_count === 1234, 10_000);
+    expect((await searchIds(svc, id, { query: { filter: { eq: { 'properties.firstname': 'P1233' } } } })).ids).toEqual(['1234']);
+  });
+
   it('indexes a connector created while the service runs and drops its index when the connector is deleted', async () => {
     svc = await createPeopleService({ batchSize: 7, previewSize: 10 });
     const id = await svc.createConnector('people');
