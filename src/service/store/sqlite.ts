@@ -15,5 +15,35 @@ export function openSqliteKysely(path: string): Kysely<any> {
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   raw.pragma('synchronous = NORMAL');
-  return new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+  return new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+}
+
+/** Statements kept per database; SQL longer than this is prepared each time (large multi-row inserts). */
+const CACHE_SIZE = 256;
+const CACHE_MAX_SQL = 4096;
+
+/**
+ * Kysely prepares every query anew, and preparing was the largest single cost of a small request (a
+ * profile of execute get under load: 17% of the service's CPU in prepare). Reuses prepared statements
+ * by SQL text (least recently used out first); a statement still iterating is never handed out twice.
+ */
+function withStatementCache(raw: Database.Database): Pick<Database.Database, 'prepare' | 'close'> {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(sql: string) {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) {
+        cache.delete(sql);
+        cache.set(sql, hit);
+        return hit;
+      }
+      const stmt = raw.prepare(sql);
+      if (sql.length <= CACHE_MAX_SQL && !hit) {
+        cache.set(sql, stmt);
+        if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      return stmt;
+    },
+  } as Pick<Database.Database, 'prepare' | 'close'>;
 }
