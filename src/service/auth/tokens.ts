@@ -24,8 +24,19 @@ export async function signApplicationToken(
 /** Why a token was refused; the message is safe to show (it never echoes the token). */
 export type TokenCheck = { ok: true; organizationId: string } | { ok: false; reason: string };
 
+/**
+ * Tokens already verified with a key: organization and expiry (ms). Verifying the HMAC through WebCrypto on
+ * every request was a sixth of the service's CPU under load (profile of execute get); a token's signature
+ * and claims cannot change, so only its expiry is checked again. Bounded; cleared when full.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, { organizationId: string; expMs: number }>>();
+const VERIFIED_MAX = 10_000;
+
 /** Verifies signature, issuer and expiry against the service clock. */
 export async function verifyApplicationToken(key: Uint8Array, token: string, now: Date): Promise<TokenCheck> {
+  let known = verified.get(key);
+  const hit = known?.get(token);
+  if (hit && now.getTime() < hit.expMs) return { ok: true, organizationId: hit.organizationId };
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
@@ -35,6 +46,11 @@ export async function verifyApplicationToken(key: Uint8Array, token: string, now
     });
     const org = payload['organization_id'];
     if (typeof org !== 'string' || org === '') return { ok: false, reason: 'token carries no organization' };
+    if (typeof payload.exp === 'number') {
+      if (!known) verified.set(key, (known = new Map()));
+      if (known.size >= VERIFIED_MAX) known.clear();
+      known.set(token, { organizationId: org, expMs: payload.exp * 1000 });
+    }
     return { ok: true, organizationId: org };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
