@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RecipeError } from '../errors/index.js';
-import { startService, type RunningService } from '../service/start.js';
+import type { RunningService } from '../service/start.js';
 
 /** Where `recipe run` keeps the embedded service's data when no service URL is configured. */
 export const EMBEDDED_DB = '.recipe/local.db';
@@ -17,6 +17,8 @@ export async function startEmbedded(cwd: string): Promise<RunningService> {
   const fresh = !existsSync(db);
   mkdirSync(dirname(db), { recursive: true });
   const creds = readOrCreateCredentials(join(dirname(db), 'credentials.json'));
+  // Loaded here, not at the top: a run against a configured service should not pay for loading the service.
+  const { startService } = await import('../service/start.js');
   return startService({ db, seed: fresh ? 'demo' : 'none', clientId: creds.clientId, clientSecret: creds.clientSecret, logLevel: 'silent' });
 }
 
