@@ -9,7 +9,10 @@ const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
 /** Forks a service process; resolves when it listens (after seeding / fixtures). */
 export async function startServer(opts) {
   const t0 = performance.now();
-  const child = fork(CHILD, [JSON.stringify(opts)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_SERVER_PROF=DIR writes a CPU profile of each service process there (see bench/README.md).
+  const prof = process.env.BENCH_SERVER_PROF;
+  const execArgv = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const child = fork(CHILD, [JSON.stringify(opts)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   const [ready] = await Promise.race([
     once(child, 'message'),
     once(child, 'exit').then(([code]) => {
