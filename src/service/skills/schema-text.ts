@@ -18,7 +18,7 @@ export function typeName(s: Schema): string {
 /** The rules of one param: its description, allowed values, default and bounds. */
 export function rules(s: Schema): string {
   const parts: string[] = [];
-  if (typeof s.description === 'string') parts.push(s.description);
+  if (typeof s.description === 'string') parts.push(s.description.replace(/\.\s*$/, ''));
   if (Array.isArray(s.enum)) parts.push(`one of: ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`);
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
   if (typeof s.minimum === 'number') parts.push(`minimum ${s.minimum}`);
@@ -28,7 +28,7 @@ export function rules(s: Schema): string {
   if (typeof s.maxItems === 'number') parts.push(`at most ${s.maxItems} items`);
   if (typeof s.pattern === 'string') parts.push(`pattern ${s.pattern}`);
   if (typeof s.format === 'string') parts.push(`format ${s.format}`);
-  return parts.join('; ');
+  return parts.length > 0 ? `${parts.join('; ')}.` : '';
 }
 
 /** Rows [name, type, required, rules] for a params schema, one level of nested objects included (properties.email). */
