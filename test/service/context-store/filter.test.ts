@@ -8,8 +8,8 @@ let id: string;
 
 /** The data set: ids are 1..n in this order. */
 const PEOPLE = [
-  { properties: { firstname: 'Teodor', lastname: "O'Brien-Smith", email: 'teo@alpha.io', city: 'Oslo', amount: '900' }, companies: ['10', '11'] },
-  { properties: { firstname: 'Anna', lastname: 'Løvik', email: 'anna@beta.com', city: 'Bergen', amount: '1000' }, companies: ['11'] },
+  { properties: { firstname: 'Teodor', lastname: "O'Brien-Smith", email: 'teo@alpha.io', city: 'Oslo', amount: '900' }, companies: ['10', '11'], addresses: [{ city: 'Oslo', state: 'NO' }, { city: 'Fresno', state: 'CA' }] },
+  { properties: { firstname: 'Anna', lastname: 'Løvik', email: 'anna@beta.com', city: 'Bergen', amount: '1000' }, companies: ['11'], addresses: [{ city: 'Oslo', state: 'CA' }] },
   { properties: { firstname: 'Zoë', lastname: 'Müller', email: 'zoe@alpha.io', city: 'Oslo', amount: '25.5' }, companies: [] },
   { properties: { firstname: 'Teo', lastname: 'Smith', email: 'teo.smith@gamma.org', city: null, amount: 'n/a' }, companies: ['12'] },
   { properties: { firstname: 'Bob', lastname: 'Builder_Jr', email: 'bob%50@beta.com', city: 'Trondheim', amount: '-3' }, companies: ['10'], archived: true },
@@ -82,6 +82,14 @@ describe('filter operators', () => {
     expect(await ids({ any: { companies: { gt: { value: 11 } } } })).toEqual([4, 6]);
   });
 
+  it('any on arrays of objects: every inner condition holds for the same element', async () => {
+    expect(await ids({ any: { addresses: { eq: { state: 'CA' } } } })).toEqual([1, 2]);
+    // Person 1 has Oslo and CA, but in different elements; only person 2 has one element with both.
+    expect(await ids({ any: { addresses: { eq: { city: 'Oslo', state: 'CA' } } } })).toEqual([2]);
+    expect(await ids({ any: { addresses: { and: [{ like: { city: 'fres' } }, { not: { eq: { state: 'NO' } } }] } } })).toEqual([1]);
+    expect(await ids({ not: { any: { addresses: { eq: { state: 'CA' } } } } })).toEqual([3, 4, 5, 6]);
+  });
+
   it('not, and, or, and several operators in one object (ANDed)', async () => {
     expect(await ids({ not: { eq: { 'properties.city': 'Oslo' } } })).toEqual([2, 4, 5, 6]);
     expect(await ids({ and: [{ like: { 'properties.email': 'alpha' } }, { gt: { 'properties.amount': 100 } }] })).toEqual([1, 6]);
@@ -120,6 +128,7 @@ describe('sort, fields and limit', () => {
       updatedAt: '2026-01-02T00:00:00.000Z',
       properties: PEOPLE[1]!.properties,
       companies: ['11'],
+      addresses: [{ city: 'Oslo', state: 'CA' }],
     });
     expect(body.result.meta).toMatchObject({ has_more: false, cursor: null });
     expect(typeof body.result.meta.took_ms).toBe('number');

@@ -15,6 +15,7 @@ interface PersonRow {
   connector_id: string;
   properties: string;
   companies: string;
+  addresses: string;
   archived: number;
   created_at: string;
   updated_at: string;
@@ -29,6 +30,7 @@ export const peopleMigration: Migration = {
       .addColumn('connector_id', 'text', (c) => c.notNull().references('connectors.id').onDelete('cascade'))
       .addColumn('properties', 'text', (c) => c.notNull())
       .addColumn('companies', 'text', (c) => c.notNull())
+      .addColumn('addresses', 'text', (c) => c.notNull().defaultTo('[]'))
       .addColumn('archived', 'integer', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -46,11 +48,12 @@ function toDoc(r: PersonRow): IndexDoc {
     updatedAt: r.updated_at,
     properties: JSON.parse(r.properties) as Record<string, string | null>,
     companies: JSON.parse(r.companies) as string[],
+    addresses: JSON.parse(r.addresses) as { city: string; state: string }[],
   };
 }
 
 const anyParams = { type: 'object' } as const;
-const searchFields = ['id', 'archived', 'createdAt', 'updatedAt', ...PEOPLE_PROPERTIES.map((p) => `properties.${p}`), 'companies'];
+const searchFields = ['id', 'archived', 'createdAt', 'updatedAt', ...PEOPLE_PROPERTIES.map((p) => `properties.${p}`), 'companies', 'addresses'];
 
 function descriptor(action: string, paramsSchema: Record<string, unknown>, write: boolean): ActionDescriptor {
   return { entity: 'people', action, paramsSchema, requiredParams: [], optionalParams: [], write, summary: `${action} people` };
@@ -93,7 +96,7 @@ export const peopleConnector: ConnectorType = {
   },
   contextStore: {
     entities: ['people'],
-    arrayFields: () => ['companies'],
+    arrayFields: () => ['companies', 'addresses'],
     propertyFields: () => [...PEOPLE_PROPERTIES],
     async scan(ctx, _entity, after, limit) {
       const rows = await db(ctx)
@@ -119,7 +122,7 @@ export const peopleConnector: ConnectorType = {
 };
 
 /** Inserts people directly (as a connector's own sync would), without change notifications. */
-export async function insertPeople(ctx: { store: { db: Kysely<any> } }, connectorId: string, people: { properties: Record<string, string | null>; companies?: string[]; archived?: boolean; createdAt?: string }[]): Promise<void> {
+export async function insertPeople(ctx: { store: { db: Kysely<any> } }, connectorId: string, people: { properties: Record<string, string | null>; companies?: string[]; addresses?: { city: string; state: string }[]; archived?: boolean; createdAt?: string }[]): Promise<void> {
   const now = new Date().toISOString();
   for (let i = 0; i < people.length; i += 200) {
     await (ctx.store.db as Kysely<{ test_people: PersonRow }>)
@@ -131,6 +134,7 @@ export async function insertPeople(ctx: { store: { db: Kysely<any> } }, connecto
               connector_id: connectorId,
               properties: JSON.stringify(p.properties),
               companies: JSON.stringify(p.companies ?? []),
+              addresses: JSON.stringify(p.addresses ?? []),
               archived: p.archived ? 1 : 0,
               created_at: p.createdAt ?? now,
               updated_at: p.createdAt ?? now,
