@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ActionContext, SeedOptions } from '../types.js';
 import { defaultType, platformTypes } from './association-types.js';
 import { customAssociationTypeId, type CustomSchema } from './custom-schema.js';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert, withBulkLoadCache } from './bulk-insert.js';
 import { DEAL_STAGES, type RecordEntity } from './entities.js';
 import { customType, findSchema, standardType } from './object-types.js';
 import { Prng } from './prng.js';
@@ -71,6 +71,10 @@ function primaryLink(w: Writer, a: RecordEntity, aId: number, b: RecordEntity, b
  * day give the same data everywhere. Records are written in batches of multi-row inserts.
  */
 export async function seedCrmDemo(ctx: ActionContext, opts: SeedOptions): Promise<void> {
+  await withBulkLoadCache(ctx.store.db, () => seedInto(ctx, opts));
+}
+
+async function seedInto(ctx: ActionContext, opts: SeedOptions): Promise<void> {
   const rng = new Prng(opts.seed);
   const cid = ctx.connector.id;
   const anchor = Math.floor(ctx.now().getTime() / DAY) * DAY;
