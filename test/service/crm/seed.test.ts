@@ -80,6 +80,14 @@ describe('seedDemo', () => {
     expect(ids.sort((a, b) => a - b)).toEqual([total + 1, total + 2]);
   });
 
+  it('restores the page cache size it raises for the load', async () => {
+    const { sql } = await import('kysely');
+    const size = async () => (await sql<{ cache_size: number }>`pragma cache_size`.execute(h.svc.store.db)).rows[0]!.cache_size;
+    const before = await size();
+    await crmConnector.seedDemo!(directContext(h), { size: 10, seed: 1 });
+    expect(await size()).toBe(before);
+  });
+
   it('gives different data for a different seed', async () => {
     await crmConnector.seedDemo!(directContext(h), { size: 50, seed: 1 });
     const other = await crmHarness();
