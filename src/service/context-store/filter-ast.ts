@@ -8,6 +8,8 @@ export type Cond =
   | { kind: 'not'; item: Cond }
   | { kind: 'compare'; op: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte'; field: string; value: Scalar | null }
   | { kind: 'in'; field: string; values: Scalar[] }
+  /** Made by normalize.ts from several gt/gte/lt/lte on one field in one AND: one index range scan. */
+  | { kind: 'range'; field: string; bounds: { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string | number }[] }
   | { kind: 'like'; field: string; value: string }
   | { kind: 'fuzzy' | 'keyword'; field: string; words: string[] }
   | { kind: 'contains'; field: string; value: Scalar }

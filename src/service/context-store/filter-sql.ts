@@ -57,6 +57,20 @@ function valuePredicate(op: string, value: Scalar | null, c: Cols = INDEXED): Ex
   return sql`((${c.kind} = 1 AND ${c.num} = 0 AND ${c.text} ${cmp} ${value}) OR (${c.kind} = 0 AND ${c.text} ${cmp} ${value}))`;
 }
 
+/**
+ * Bounds on one value, as alternative branches each of which is one index range: numbers on num; strings
+ * on text, once for plain text (kind 1) and once for numeric-looking text (kind 0), since their text order
+ * is compared too. Callers OR the branches at the document level so each can seek its own range.
+ */
+function rangeBranches(bounds: readonly { op: string; value: string | number }[], c: Cols = INDEXED): Expr[] {
+  const cmp = (op: string) => sql.raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
+  if (typeof bounds[0]?.value === 'number') {
+    return [sql`(${c.kind} = 0 AND ${sql.join(bounds.map((b) => sql`${c.num} ${cmp(b.op)} ${b.value}`), sql` AND `)})`];
+  }
+  const onText = sql.join(bounds.map((b) => sql`${c.text} ${cmp(b.op)} ${b.value}`), sql` AND `);
+  return [sql`(${c.kind} = 1 AND ${c.num} = 0 AND ${onText})`, sql`(${c.kind} = 0 AND ${onText})`];
+}
+
 function inPredicate(values: readonly Scalar[], c: Cols = INDEXED): Expr {
   const texts = values.filter((x): x is string => typeof x === 'string').map(toComparable);
   const plain = texts.filter((t) => t.kind === 1).map((t) => t.text);
@@ -90,16 +104,37 @@ function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
   return sql`d.id IN (SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${predicate})`;
 }
 
-/** The SQL predicate on a value row (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
-export function leafPredicate(cond: Cond): { field: string; predicate: Expr } | null {
+/** Bounds of a comparison or range leaf, or null for other leaves. */
+function boundsOf(cond: Cond): { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string | number }[] | null {
+  if (cond.kind === 'range') return cond.bounds;
+  if (cond.kind === 'compare' && cond.op !== 'eq' && cond.op !== 'neq' && (typeof cond.value === 'string' || typeof cond.value === 'number')) {
+    return [{ op: cond.op, value: cond.value }];
+  }
+  return null;
+}
+
+/** The value-row predicates (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
+export function leafPredicates(cond: Cond): { field: string; predicates: Expr[] } | null {
+  const bounds = boundsOf(cond);
+  if (bounds && (cond.kind === 'compare' || cond.kind === 'range')) return { field: cond.field, predicates: rangeBranches(bounds) };
   switch (cond.kind) {
     case 'compare':
-      return cond.op === 'neq' ? null : { field: cond.field, predicate: valuePredicate(cond.op, cond.value) };
+      return cond.op === 'neq' ? null : { field: cond.field, predicates: [valuePredicate(cond.op, cond.value)] };
     case 'in':
-      return { field: cond.field, predicate: inPredicate(cond.values) };
+      return { field: cond.field, predicates: [inPredicate(cond.values)] };
     default:
       return null;
   }
+}
+
+/** Rows matching any of the branches: one value-table lookup per branch, ORed at the document level. */
+function anyBranch(scope: Scope, field: string, branches: Expr[]): Expr {
+  if (branches.length === 1 || scope.mode === 'exists' || scope.element) {
+    return valueRows(scope, field, sql`(${sql.join(branches, sql` OR `)})`);
+  }
+  // One id list from all branches, so the planner can still drive the page from it.
+  const selects = branches.map((b) => sql`SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${b}`);
+  return sql`d.id IN (${sql.join(selects, sql` UNION ALL `)})`;
 }
 
 /**
@@ -114,12 +149,17 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
       return sql`(${sql.join(cond.items.map((c) => condToSql(c, scope)), sql` OR `)})`;
     case 'not':
       return sql`(NOT ${condToSql(cond.item, scope)})`;
-    case 'compare':
+    case 'compare': {
       // neq is "not equal": records without a value match it too (it is the negation of eq).
       if (cond.op === 'neq') return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value, colsFor(scope)))})`;
+      const bounds = boundsOf(cond);
+      if (bounds) return anyBranch(scope, cond.field, rangeBranches(bounds, colsFor(scope)));
       return valueRows(scope, cond.field, valuePredicate(cond.op, cond.value, colsFor(scope)));
+    }
     case 'in':
       return valueRows(scope, cond.field, inPredicate(cond.values, colsFor(scope)));
+    case 'range':
+      return anyBranch(scope, cond.field, rangeBranches(cond.bounds, colsFor(scope)));
     case 'like':
       return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
     case 'fuzzy':

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Cond } from './filter-ast.js';
-import { leafPredicate } from './filter-sql.js';
+import { leafPredicates } from './filter-sql.js';
 
 /**
  * A filter is broad when it matches more than a quarter of the entity (and at least MIN_BROAD rows):
@@ -10,11 +10,15 @@ import { leafPredicate } from './filter-sql.js';
 const MIN_BROAD = 5000;
 
 async function leafRows(db: Kysely<any>, connectorId: string, entity: string, cond: Cond, BROAD: number): Promise<number> {
-  const leaf = leafPredicate(cond);
+  const leaf = leafPredicates(cond);
   if (!leaf) return 0;
-  // Bounded count: never reads more than BROAD + 1 index entries.
-  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${leaf.predicate} LIMIT ${BROAD + 1})`.execute(db);
-  return Number(r.rows[0]?.n ?? 0);
+  let total = 0;
+  for (const predicate of leaf.predicates) {
+    // Bounded count: never reads more than BROAD + 1 index entries per branch.
+    const r = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${predicate} LIMIT ${BROAD + 1})`.execute(db);
+    total += Number(r.rows[0]?.n ?? 0);
+  }
+  return total;
 }
 
 /** An upper estimate of the documents a condition matches (capped just above the broad threshold). */
@@ -35,6 +39,7 @@ async function estimate(db: Kysely<any>, connectorId: string, entity: string, co
     case 'compare':
       return cond.op === 'neq' ? BROAD + 1 : leafRows(db, connectorId, entity, cond, BROAD);
     case 'in':
+    case 'range':
       return leafRows(db, connectorId, entity, cond, BROAD);
     default:
       // like scans anyway; fuzzy/keyword/contains/any go through their own indexes: collect ids first.

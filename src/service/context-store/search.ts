@@ -2,6 +2,7 @@ import type { ActionContext, ActionResult } from '../connectors/types.js';
 import { ServiceError, type ServiceErrorItem } from '../errors.js';
 import type { Cond } from './filter-ast.js';
 import { parseFilter } from './filter-parse.js';
+import { normalizeFilter } from './normalize.js';
 import { chooseMode } from './plan.js';
 import { parseFields, project } from './projection.js';
 import { isSearchable, readState } from './readiness.js';
@@ -55,9 +56,10 @@ export async function contextStoreSearch(ctx: ActionContext, entity: string, par
     throw new ServiceError('H400', { message: `context_store_search params are invalid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}` }, { items: problems });
   }
 
-  const scope = { connectorId: ctx.connector.id, entity, mode: await chooseMode(db, ctx.connector.id, entity, filter, state.scanned) };
+  const normalized = filter && normalizeFilter(filter);
+  const scope = { connectorId: ctx.connector.id, entity, mode: await chooseMode(db, ctx.connector.id, entity, normalized, state.scanned) };
   const pageSize = limit as number;
-  const result = await searchSql(scope, filter, sortKeys, position, pageSize + 1).execute(db);
+  const result = await searchSql(scope, normalized, sortKeys, position, pageSize + 1).execute(db);
 
   const rows = result.rows.slice(0, pageSize);
   const hasMore = result.rows.length > pageSize;

@@ -47,6 +47,13 @@ describe('filter operators', () => {
     expect(await ids({ lt: { createdAt: '2026-01-02' } })).toEqual([1]);
   });
 
+  it('several bounds on one field in one AND form one range (same results as each bound alone)', async () => {
+    expect(await ids({ gte: { createdAt: '2026-01-02' }, lt: { createdAt: '2026-01-05' } })).toEqual([2, 3, 4]);
+    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lte: { 'properties.amount': 900 } }] })).toEqual([1, 3]);
+    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lt: { 'properties.amount': '2' } }] })).toEqual([2, 6]); // number and text bounds stay apart
+    expect(await ids({ and: [{ gte: { createdAt: '2026-01-02' } }, { lt: { createdAt: '2026-01-05' } }, { eq: { 'properties.city': 'Oslo' } }] })).toEqual([3]);
+  });
+
   it('in with strings and numbers', async () => {
     expect(await ids({ in: { 'properties.city': ['Bergen', 'Trondheim'] } })).toEqual([2, 5]);
     expect(await ids({ in: { 'properties.amount': [900, -3] } })).toEqual([1, 5]);

@@ -43,6 +43,12 @@ describe('search query plans', () => {
     expect(detail.some((d) => /^SCAN (v|cs_values)\b/.test(d))).toBe(false);
   });
 
+  it('reads one index range for two bounds on one field', async () => {
+    const detail = await plan({ kind: 'range', field: 'createdAt', bounds: [{ op: 'gte', value: '2026-01-01' }, { op: 'lt', value: '2026-02-01' }] }, 'in');
+    expect(detail.join('\n')).toMatch(/cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/);
+    expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX \S+ \(connector_id=\? AND entity=\? AND id=\?\)/);
+  });
+
   it('uses the full-text index for fuzzy', async () => {
     const detail = await plan({ kind: 'fuzzy', field: 'properties.email', words: ['p7'] }, 'in');
     expect(detail.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
