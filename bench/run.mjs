@@ -3,7 +3,9 @@
 //   --full            1,000,000 contacts for streaming and search, 10 s loads (takes far longer than 10 min)
 //   --size N          contacts for the engine figures (default 100000)
 //   --search-sizes A,B,…  context store sizes (default 10000,100000; --full adds 1000000)
-//   --seconds N       autocannon duration per load (default 5; --full 10)
+//   --stream-size N   contacts for the streaming figure (default: --size; --full 1000000)
+//   --seconds N       autocannon duration per load (default 10)
+//   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
 //   --only LIST       sections to run: startup,engine,throughput,search (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,9 @@ const { values: flags } = parseArgs({
     full: { type: 'boolean', default: false },
     size: { type: 'string' },
     'search-sizes': { type: 'string' },
+    'stream-size': { type: 'string' },
     seconds: { type: 'string' },
+    'query-budget': { type: 'string' },
     runs: { type: 'string' },
     only: { type: 'string' },
   },
@@ -41,9 +45,10 @@ const full = flags.full;
 const opts = {
   full,
   size: positiveInt('size', flags.size, 100_000),
-  streamSize: full ? 1_000_000 : positiveInt('size', flags.size, 100_000),
+  streamSize: positiveInt('stream-size', flags['stream-size'], full ? 1_000_000 : positiveInt('size', flags.size, 100_000)),
   searchSizes: flags['search-sizes'] ? flags['search-sizes'].split(',').map((s) => positiveInt('search-sizes', s, 0)) : full ? [10_000, 100_000, 1_000_000] : [10_000, 100_000],
-  seconds: positiveInt('seconds', flags.seconds, full ? 10 : 5),
+  seconds: positiveInt('seconds', flags.seconds, 10),
+  queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   only: new Set((flags.only ?? 'startup,engine,throughput,search').split(',')),
 };
@@ -90,7 +95,7 @@ try {
 
   let bySize = null;
   if (opts.only.has('search')) {
-    bySize = await benchSearch({ figures, log, tmp }, opts.searchSizes);
+    bySize = await benchSearch({ figures, log, tmp, budgetMs: opts.queryBudgetS * 1000 }, opts.searchSizes);
     scaling = formatScaling(bySize);
   }
 
