@@ -35,6 +35,13 @@ describe('GET /skills and /skills/search', () => {
     expect(theirs.data.map((s: any) => s.id)).toEqual(['agent:recipes']);
   });
 
+  it('narrows connector skills to one workspace with workspace_id', async () => {
+    const mine = (await get(`/api/v1/skills?workspace_id=${svc.org.defaultWorkspaceId}`)).json();
+    expect(mine.data.map((s: any) => s.id)).toEqual(['agent:recipes', `connector-source:${filesId}`, `connector-source:${peopleId}`]);
+    const none = (await get('/api/v1/skills?workspace_id=00000000-0000-4000-8000-000000000000')).json();
+    expect(none.data.map((s: any) => s.id)).toEqual(['agent:recipes']);
+  });
+
   it('pages with limit and next_cursor', async () => {
     const ids: string[] = [];
     let url = '/api/v1/skills?limit=1';
