@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { FixtureFileError } from '../service/seed/read-fixtures-file.js';
 import { startService, type RunningService } from '../service/start.js';
+import { CredentialsFileError, readOrCreateCredentials, type LocalCredentials } from './credentials-file.js';
 import { ExitCode } from './exit-codes.js';
 import { parseServeFlags, ServeUsageError, type RawServeFlags } from './serve-options.js';
 
@@ -43,26 +43,14 @@ Examples:
     });
 }
 
-/** Reads the credentials file, or creates it (mode 0600) with fresh credentials. */
-function credentialsFromFile(file: string): { clientId: string; clientSecret: string } {
-  if (existsSync(file)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      throw new ServeUsageError(`${file} is not valid JSON; fix or delete it`);
-    }
-    const p = parsed as { client_id?: unknown; client_secret?: unknown };
-    if (typeof p.client_id !== 'string' || typeof p.client_secret !== 'string' || !p.client_id || !p.client_secret) {
-      throw new ServeUsageError(`${file} must hold {"client_id": "...", "client_secret": "..."}; fix or delete it`);
-    }
-    return { clientId: p.client_id, clientSecret: p.client_secret };
+/** The credentials file, with a problem in it reported as a usage error (exit 2). */
+function credentialsFromFile(file: string): LocalCredentials {
+  try {
+    return readOrCreateCredentials(file);
+  } catch (err) {
+    if (err instanceof CredentialsFileError) throw new ServeUsageError(err.message);
+    throw err;
   }
-  const creds = { clientId: `local-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(32).toString('base64url') };
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ client_id: creds.clientId, client_secret: creds.clientSecret }, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return creds;
 }
 
 async function serve(flags: RawServeFlags): Promise<number> {

@@ -141,6 +141,16 @@ describe('recipe serve', () => {
     expect(r.stderr).toContain(`${file} at /connectors/0/type: unknown connector type "nosuch"`);
   });
 
+  it('exits 2 naming the credentials file when it is not usable, and never overwrites it', async () => {
+    const dir = tmp();
+    const file = join(dir, 'credentials.json');
+    writeFileSync(file, '{"client_id": "only-an-id"}');
+    const r = await serveFails(['--db', join(dir, 'local.db'), '--port', '0', '--seed', 'none']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} must hold {"client_id": "...", "client_secret": "..."}`);
+    expect(readFileSync(file, 'utf8')).toBe('{"client_id": "only-an-id"}');
+  });
+
   it('exits 3 when the port is taken', async () => {
     const s = await serve(['--db', ':memory:', '--port', '0', '--seed', 'none']);
     const port = new URL(s.url).port;
