@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compileValue, escapePointer } from '../expr/index.js';
-import type { Diagnostic } from '../errors/index.js';
+import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { validateRecipeDocument } from '../schema/index.js';
 import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
 import { StepBuilder, type BuildContext } from './build-steps.js';
@@ -71,7 +71,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   checkScopes(plan, diagnostics);
   const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
   checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
-  if (diagnostics.length > 0) return { diagnostics: sortDiagnostics(dedupe(diagnostics)) };
+  if (diagnostics.length > 0) return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
   return { plan: deepFreeze(plan), diagnostics: [] };
 }
 
@@ -177,16 +177,6 @@ function expressionProblems(doc: unknown, locator: Locator, file: string): Diagn
     out.push(...compileValue(member, { file, pointer, locate: (p, o) => locator.locate(p, o) }).diagnostics);
   }
   return out;
-}
-
-function dedupe(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return list.filter((d) => {
-    const key = `${d.line}:${d.column}:${d.code}:${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function plural(n: number, word: string): string {

@@ -2,7 +2,7 @@ import { compileCodes } from './catalog-compile.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
-import type { CatalogEntry, ErrorClass, Location } from './types.js';
+import type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
 
 export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
 export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
@@ -44,4 +44,15 @@ export function formatLocation(loc: Location | undefined): string {
   if (!loc?.file) return '';
   if (loc.line === undefined) return `${loc.file}: `;
   return `${loc.file}:${loc.line}:${loc.column ?? 1}: `;
+}
+
+/** Drops diagnostics that say the same thing at the same place (several checks can reach one problem). */
+export function dedupeDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,5 +1,5 @@
 /** schema/: recipe structure against schemas/recipe.schema.json. The only engine-side user of ajv. */
-import type { Diagnostic } from '../errors/index.js';
+import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
 import { recipeSchema, recipeSchemaText, recipeValidator } from './ajv.js';
 import { isStepPointer } from './describe.js';
@@ -49,15 +49,6 @@ export function validateRecipeDocument(value: unknown, locator: Locator, file: s
     const diagnostic = mapError(error, value, locator, file);
     if (diagnostic) out.push(diagnostic);
   }
-  return dedupe(out);
+  return dedupeDiagnostics(out);
 }
 
-function dedupe(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return list.filter((d) => {
-    const key = `${d.line}:${d.column}:${d.code}:${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
