@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RecipeError } from '../errors/index.js';
 import type { RunningService } from '../service/start.js';
@@ -14,12 +14,13 @@ export const EMBEDDED_DB = '.recipe/local.db';
  */
 export async function startEmbedded(cwd: string): Promise<RunningService> {
   const db = join(cwd, EMBEDDED_DB);
-  const fresh = !existsSync(db);
   mkdirSync(dirname(db), { recursive: true });
   const creds = credentialsFromFile(join(dirname(db), 'credentials.json'));
   // Loaded here, not at the top: a run against a configured service should not pay for loading the service.
   const { startService } = await import('../service/start.js');
-  return startService({ db, seed: fresh ? 'demo' : 'none', clientId: creds.clientId, clientSecret: creds.clientSecret, logLevel: 'silent' });
+  // Always 'demo': seeding skips types that already have their demo connector, and finishes the seed of a
+  // first run that was interrupted (Ctrl-C while seeding) instead of running on half the data.
+  return startService({ db, seed: 'demo', clientId: creds.clientId, clientSecret: creds.clientSecret, logLevel: 'silent' });
 }
 
 /** The credentials file, with a problem in it reported as a configuration error (exit 3). */

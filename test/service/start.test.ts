@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/start.js';
+import { UNFINISHED_SEED } from '../../src/service/seed/demo.js';
+import { createConnector } from '../../src/service/store/connectors.js';
 import { echoConnector, echoMigrations } from './support/echo-connector.js';
 
 const running: RunningService[] = [];
@@ -22,6 +24,11 @@ async function start(opts: Parameters<typeof startService>[0]): Promise<RunningS
   const s = await startService(opts);
   running.push(s);
   return s;
+}
+
+async function defaultWorkspaceId(s: RunningService): Promise<string> {
+  const row = await s.store.db.selectFrom('workspaces').select('id').where('organization_id', '=', s.organizationId).where('name', '=', 'default').executeTakeFirstOrThrow();
+  return row.id as string;
 }
 
 async function token(s: RunningService, creds = s.credentials): Promise<string> {
@@ -81,6 +88,26 @@ describe('startService', () => {
     expect(s2.organizationId).toBe(s1.organizationId);
     // The old token still works: the signing key is stored.
     expect(await listThings(s2, tok)).toEqual([{ name: 'Echo Test demo', labels: ['demo 1', 'demo 2'] }]);
+  });
+
+  it('replaces a demo connector whose seeding never finished (a killed first run) on the next demo seed', async () => {
+    const db = join(tempDir(), 'svc.db');
+    const creds = { clientId: 'ci-app', clientSecret: 'ci-secret-1' };
+    const s1 = await start({ ...echo, db, seed: 'none', ...creds });
+    // What a process killed in the middle of seeding leaves: the marked connector with part of its data.
+    const leftover = await createConnector(
+      s1.store.db,
+      { organizationId: s1.organizationId, workspaceId: (await defaultWorkspaceId(s1)), definitionId: echoConnector.definition.id, name: `Echo Test demo${UNFINISHED_SEED}`, credentials: {} },
+      new Date(),
+    );
+    await s1.store.db.insertInto('echo_things').values({ connector_id: leftover.id, id: '1', label: 'half' }).execute();
+    await s1.close();
+    running.splice(running.indexOf(s1), 1);
+
+    const s2 = await start({ ...echo, db, seed: 'demo', seedSize: 2, ...creds });
+    expect(await listThings(s2, await token(s2))).toEqual([{ name: 'Echo Test demo', labels: ['demo 1', 'demo 2'] }]);
+    const rows = await s2.store.db.selectFrom('echo_things').select('label').where('connector_id', '=', leftover.id).execute();
+    expect(rows).toEqual([]);
   });
 
   it('takes a new secret for a known client id on restart (the operator owns it)', async () => {
