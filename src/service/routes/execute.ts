@@ -4,7 +4,8 @@ import type { ActionContext, ActionDescriptor, ConnectorType } from '../connecto
 import { ServiceError } from '../errors.js';
 import { applyFieldSelection } from '../http/field-selection.js';
 import { validateAgainst } from '../http/params-validator.js';
-import { findConnector, toConnectorInstance } from '../store/connectors.js';
+import { findConnectorCached } from '../store/connector-lookup-cache.js';
+import { toConnectorInstance } from '../store/connectors.js';
 
 interface ExecuteBody {
   entity: string;
@@ -53,7 +54,7 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const started = performance.now();
       const svc = app.service;
-      const row = await findConnector(svc.store.db, request.organizationId, request.params.id);
+      const row = await findConnectorCached(svc.store.db, request.organizationId, request.params.id);
       if (!row) throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
       if (row.workspace_status !== 'active') {
         throw new ServiceError('H403_WORKSPACE_INACTIVE', { workspace: row.workspace_name, workspaceId: row.workspace_id });

@@ -15,7 +15,33 @@ export function openSqliteKysely(path: string): Kysely<any> {
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   raw.pragma('synchronous = NORMAL');
-  return new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  changeTokens.set(db, changeTokenReader(raw));
+  return db;
+}
+
+const changeTokens = new WeakMap<object, () => string | undefined>();
+
+/**
+ * A token that differs after any change to the database: rows changed through this connection
+ * (total_changes, which also counts uncommitted and rolled back changes) or commits by other
+ * connections (data_version). Lets callers cache reads and know cheaply when to read again.
+ * Undefined when unknown (not a database opened here, closed, or busy): then do not cache.
+ */
+export function databaseChangeToken(db: Kysely<any>): string | undefined {
+  return changeTokens.get(db)?.();
+}
+
+function changeTokenReader(raw: Database.Database): () => string | undefined {
+  const stmt = raw.prepare('SELECT total_changes(), data_version FROM pragma_data_version').raw();
+  return () => {
+    try {
+      const row = stmt.get() as [number, number] | undefined;
+      return row ? `${row[0]}:${row[1]}` : undefined;
+    } catch {
+      return undefined; // closed, or the connection is busy iterating: the caller reads without the cache
+    }
+  };
 }
 
 /** Statements kept per database; SQL longer than this is prepared each time (large multi-row inserts). */
