@@ -1,15 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+import { existsSync, readFileSync } from 'node:fs';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { RECIPE_AJV_OPTIONS } from './ajv-options.js';
 
 /** Where the recipe schema lives: schemas/ at the package root (the same from src/schema and dist/schema). */
 export const RECIPE_SCHEMA_URL = new URL('../../schemas/recipe.schema.json', import.meta.url);
 
+/**
+ * The validator precompiled from the schema by scripts/build-schema-validator.mjs (`npm run build`), next to this
+ * module in dist/. Compiling the schema with ajv took 250–450 ms of every run; loading the generated code does not.
+ * Running from src/ (tests) it is absent, and the schema is compiled at first use with the same options.
+ */
+const PRECOMPILED_URL = new URL('./recipe-validator.js', import.meta.url);
+
 let schemaText: string | undefined;
-let validator: ValidateFunction | undefined;
+let validator: ValidateFunction | undefined = existsSync(PRECOMPILED_URL)
+  ? ((await import(PRECOMPILED_URL.href)) as { default: ValidateFunction }).default
+  : undefined;
 
 /** The recipe schema's text, as shipped. */
 export function recipeSchemaText(): string {
@@ -22,13 +28,21 @@ export function recipeSchema(): Record<string, unknown> {
   return JSON.parse(recipeSchemaText()) as Record<string, unknown>;
 }
 
-/** The compiled validator, built once per process (compiling is the slow part). */
+/** Compiles the schema with ajv now (what the build precompiles); loads ajv only when called. */
+export async function compileRecipeValidator(): Promise<ValidateFunction> {
+  const [{ Ajv2020 }, addFormatsModule] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  // ajv-formats is CommonJS; under NodeNext its default export is the module object.
+  const addFormats = addFormatsModule.default as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;
+  const ajv = new Ajv2020({ ...RECIPE_AJV_OPTIONS });
+  addFormats(ajv);
+  return ajv.compile(recipeSchema());
+}
+
+// Without the precompiled module, compile once at load so validation stays synchronous.
+validator ??= await compileRecipeValidator();
+
+/** The validator: precompiled by the build, or compiled once per process. */
 export function recipeValidator(): ValidateFunction {
-  if (validator === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
-    addFormats(ajv);
-    validator = ajv.compile(recipeSchema());
-  }
   return validator as ValidateFunction;
 }
 
