@@ -26,19 +26,34 @@ export function selectProperties(type: ObjectType, rec: StoredRecord, shape: Rea
   const out: Record<string, string | null> = {};
   const requested = [...(shape.properties ?? []), ...(shape.propertiesWithHistory ?? [])].filter((n) => type.known.has(n));
   if (shape.properties === null && shape.propertiesWithHistory === null) {
-    for (const name of type.defaultProperties) {
+    // Filled in sorted order: the same object sortKeys would give, without sorting per record.
+    for (const name of sortedDefaults(type)) {
       const v = rec.properties[name];
       if (v !== undefined) out[name] = v;
     }
-    return sortKeys(out);
+    return out;
   }
   for (const name of requested) out[name] = rec.properties[name] ?? null;
   for (const name of ['hs_object_id', type.createDateProp, type.modifiedDateProp]) out[name] = rec.properties[name] ?? null;
   return sortKeys(out);
 }
 
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
+const defaultsCache = new WeakMap<ObjectType, readonly string[]>();
+
+/** A type's default property names, deduplicated and sorted once (key sorting was ~3% of a list's CPU). */
+function sortedDefaults(type: ObjectType): readonly string[] {
+  let names = defaultsCache.get(type);
+  if (!names) {
+    names = [...new Set(type.defaultProperties)].sort(byCodeUnit);
+    defaultsCache.set(type, names);
+  }
+  return names;
 }
 
 /** Renders records as the spec's record objects, with history and v3 associations when asked. */
