@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { crmDb, type CrmRecordRow } from './db.js';
 
 /** A record as read from crm_records, properties parsed. */
@@ -71,10 +71,32 @@ export async function advanceRecordIds(trx: Kysely<any>, connectorId: string, ne
  * "archived=true reads only archived"), 'any' = both.
  */
 export async function getRecord(db: Kysely<any>, connectorId: string, type: string, id: number, archived: boolean | 'any'): Promise<StoredRecord | null> {
-  let q = crmDb(db).selectFrom('crm_records').selectAll().where('connector_id', '=', connectorId).where('id', '=', id).where('object_type', '=', type);
-  if (archived !== 'any') q = q.where('archived', '=', archived ? 1 : 0);
-  const row = await q.executeTakeFirst();
-  return row ? rowToRecord(row) : null;
+  const compiled = compiledGetRecord(db, archived);
+  const parameters = compiled.parameters.map((p) => (p === SENTINEL.connectorId ? connectorId : p === SENTINEL.id ? id : p === SENTINEL.type ? type : p));
+  const { rows } = await db.executeQuery<CrmRecordRow>({ ...compiled, parameters });
+  return rows[0] ? rowToRecord(rows[0]) : null;
+}
+
+/** Placeholder values the get query is built with once; each call puts its own values in their place. */
+const SENTINEL = { connectorId: '\u0000connector_id', id: -0x7fffffff, type: '\u0000object_type' } as const;
+const getRecordQueries = new WeakMap<object, Map<boolean | 'any', CompiledQuery>>();
+
+/**
+ * The get-by-id query compiled once per database handle and archived mode: building and compiling it
+ * with Kysely on every execute get was a visible share of the service's CPU under load.
+ */
+function compiledGetRecord(db: Kysely<any>, archived: boolean | 'any'): CompiledQuery {
+  let byMode = getRecordQueries.get(db);
+  if (!byMode) getRecordQueries.set(db, (byMode = new Map()));
+  let compiled = byMode.get(archived);
+  if (!compiled) {
+    let q = crmDb(db).selectFrom('crm_records').selectAll()
+      .where('connector_id', '=', SENTINEL.connectorId).where('id', '=', SENTINEL.id).where('object_type', '=', SENTINEL.type);
+    if (archived !== 'any') q = q.where('archived', '=', archived ? 1 : 0);
+    compiled = q.compile();
+    byMode.set(archived, compiled);
+  }
+  return compiled;
 }
 
 /** Reads a record of any type by id (live only unless asked). */
