@@ -152,6 +152,27 @@ describe('retry policy', () => {
     expect(executes(server)).toHaveLength(1);
     await real.close();
   });
+
+  it('an aborted signal cancels a request that is waiting for its answer (C011, not a timeout)', async () => {
+    const ac = new AbortController();
+    const patient = makeClient({ requestTimeoutMs: 60_000 });
+    server.handle = () => {
+      ac.abort(); // the request has reached the server; no answer will come
+    };
+    const err = await caught(patient.execute('c1', { entity: 'contacts', action: 'list' }, { signal: ac.signal }));
+    expect(err.code).toBe('C011');
+    expect(executes(server)).toHaveLength(1);
+    await patient.close();
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    server.handle = (_req, res) => json(res, 200, envelope([]));
+    const err = await caught(client.execute('c1', { entity: 'contacts', action: 'list' }, { signal: ac.signal }));
+    expect(err.code).toBe('C011');
+    expect(executes(server)).toHaveLength(0);
+  });
 });
 
 describe('token', () => {
