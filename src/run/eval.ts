@@ -11,7 +11,7 @@ import type { Scope } from './scope.js';
 export async function evaluate(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): Promise<unknown> {
   if (value.kind === 'literal') return value.value;
   try {
-    return normalise(await evalValue(value, scope.bindings(extra)));
+    return normalise(await evalMembers(value, scope, extra, {}));
   } catch (err) {
     if (err instanceof RecipeError) throw err;
     const e = err as { message?: string; code?: string };
@@ -19,6 +19,58 @@ export async function evaluate(value: Value, scope: Scope, extra?: Readonly<Reco
     const loc = firstExprLoc(value);
     throw new RecipeError('X008', { reason }, loc ? locationOf(loc) : undefined, { cause: err });
   }
+}
+
+/**
+ * Per item of a foreach or a page, most Values are constant or a bare `${ $name }` (params such as
+ * `{ contactId: "${ $cid }" }`): those are answered from the scope directly, without flattening the scope into
+ * bindings and running JSONata (which would give the very same value: a bound variable evaluates to itself).
+ * Containers are walked member by member as expr/'s evalValue does (undefined object members left out); any
+ * other expression goes to JSONata with the bindings built once per call.
+ */
+async function evalMembers(value: Value, scope: Scope, extra: Readonly<Record<string, unknown>> | undefined, memo: { bindings?: Record<string, unknown> }): Promise<unknown> {
+  switch (value.kind) {
+    case 'literal':
+      return value.value;
+    case 'expr': {
+      const name = bareVariable(value.expr);
+      if (name !== undefined) {
+        if (extra !== undefined && Object.hasOwn(extra, name)) return extra[name];
+        if (scope.has(name)) return scope.get(name);
+      }
+      break;
+    }
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const key of Object.keys(value.entries)) {
+        const evaluated = await evalMembers(value.entries[key] as Value, scope, extra, memo);
+        if (evaluated !== undefined) result[key] = evaluated;
+      }
+      return result;
+    }
+    case 'array': {
+      const result: unknown[] = [];
+      for (const item of value.items) result.push(await evalMembers(item, scope, extra, memo));
+      return result;
+    }
+    case 'template':
+      break;
+  }
+  memo.bindings ??= scope.bindings(extra);
+  return evalValue(value, memo.bindings);
+}
+
+const BARE_VARIABLE = /^\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*$/;
+const bareNames = new WeakMap<CompiledExpr, string | null>();
+
+/** The variable name when the expression is exactly `$name`, else undefined (remembered per expression). */
+function bareVariable(expr: CompiledExpr): string | undefined {
+  let name = bareNames.get(expr);
+  if (name === undefined) {
+    name = BARE_VARIABLE.exec(expr.source)?.[1] ?? null;
+    bareNames.set(expr, name);
+  }
+  return name ?? undefined;
 }
 
 /** JSONata marks result sequences with extra properties; copy them into plain arrays so they serialise cleanly. */

@@ -24,6 +24,12 @@ export class Scope {
     return undefined;
   }
 
+  /** True when `name` is bound in this frame or an enclosing one (even to undefined). */
+  has(name: string): boolean {
+    for (let s: Scope | null = this; s; s = s.parent) if (s.vars.has(name)) return true;
+    return false;
+  }
+
   /** Every visible name and its value (inner frames win), as JSONata variables. */
   bindings(extra?: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const chain: Scope[] = [];
