@@ -32,18 +32,6 @@ export function databaseChangeToken(db: Kysely<any>): string | undefined {
   return changeTokens.get(db)?.();
 }
 
-function changeTokenReader(raw: Database.Database): () => string | undefined {
-  const stmt = raw.prepare('SELECT total_changes(), data_version FROM pragma_data_version').raw();
-  return () => {
-    try {
-      const row = stmt.get() as [number, number] | undefined;
-      return row ? `${row[0]}:${row[1]}` : undefined;
-    } catch {
-      return undefined; // closed, or the connection is busy iterating: the caller reads without the cache
-    }
-  };
-}
-
 /** Statements kept per database; SQL longer than this is prepared each time (large multi-row inserts). */
 const CACHE_SIZE = 256;
 const CACHE_MAX_SQL = 4096;
@@ -72,4 +60,17 @@ function withStatementCache(raw: Database.Database): Pick<Database.Database, 'pr
       return stmt;
     },
   } as Pick<Database.Database, 'prepare' | 'close'>;
+}
+
+function changeTokenReader(raw: Database.Database): () => string | undefined {
+  // Two plain statements: ~0.4 µs together, against ~1 µs for one SELECT over pragma_data_version.
+  const changes = raw.prepare('SELECT total_changes()').pluck();
+  const version = raw.prepare('PRAGMA data_version').pluck();
+  return () => {
+    try {
+      return `${changes.get() as number}:${version.get() as number}`;
+    } catch {
+      return undefined; // closed, or the connection is busy iterating: the caller reads without the cache
+    }
+  };
 }
