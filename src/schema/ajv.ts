@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { RECIPE_AJV_OPTIONS } from './ajv-options.js';
@@ -13,9 +14,15 @@ export const RECIPE_SCHEMA_URL = new URL('../../schemas/recipe.schema.json', imp
 const PRECOMPILED_URL = new URL('./recipe-validator.js', import.meta.url);
 
 let schemaText: string | undefined;
-let validator: ValidateFunction | undefined = existsSync(PRECOMPILED_URL)
-  ? ((await import(PRECOMPILED_URL.href)) as { default: ValidateFunction }).default
-  : undefined;
+let validator: ValidateFunction | undefined = await loadPrecompiled();
+
+/** The precompiled validator, unless it is missing or was built from another version of the schema. */
+async function loadPrecompiled(): Promise<ValidateFunction | undefined> {
+  if (!existsSync(PRECOMPILED_URL)) return undefined;
+  const mod = (await import(PRECOMPILED_URL.href)) as { default: ValidateFunction; schemaSha256?: string };
+  const shipped = createHash('sha256').update(recipeSchemaText()).digest('hex');
+  return mod.schemaSha256 === shipped ? mod.default : undefined;
+}
 
 /** The recipe schema's text, as shipped. */
 export function recipeSchemaText(): string {
