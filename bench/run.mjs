@@ -45,29 +45,43 @@ const full = flags.full;
 const opts = {
   full,
   size: positiveInt('size', flags.size, 100_000),
-  streamSize: positiveInt('stream-size', flags['stream-size'], full ? 1_000_000 : positiveInt('size', flags.size, 100_000)),
-  searchSizes: flags['search-sizes'] ? flags['search-sizes'].split(',').map((s) => positiveInt('search-sizes', s, 0)) : full ? [10_000, 100_000, 1_000_000] : [10_000, 100_000],
+  streamSize: positiveInt(
+    'stream-size',
+    flags['stream-size'],
+    full ? 1_000_000 : positiveInt('size', flags.size, 100_000),
+  ),
+  searchSizes: flags['search-sizes']
+    ? flags['search-sizes'].split(',').map((s) => positiveInt('search-sizes', s, 0))
+    : full
+      ? [10_000, 100_000, 1_000_000]
+      : [10_000, 100_000],
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   only: new Set((flags.only ?? 'startup,engine,throughput,search').split(',')),
 };
-for (const s of opts.only) if (!['startup', 'engine', 'throughput', 'search'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+for (const s of opts.only)
+  if (!['startup', 'engine', 'throughput', 'search'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
-const log = (line) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const log = (line) =>
+  process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 const tmp = mkdtempSync(join(tmpdir(), 'recipe-bench-'));
 const figures = new Figures();
 const loadBefore = loadavg();
 let scaling = null;
 
 try {
-  log(`recipe benchmarks on ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  log(
+    `recipe benchmarks on ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   log(`options: ${JSON.stringify({ ...opts, only: [...opts.only] })}; peak RSS from ${RSS_SOURCE}`);
   if (opts.only.has('startup')) await benchStartup({ figures, log, tmp }, opts.runs);
 
   if (opts.only.has('engine') || opts.only.has('throughput')) {
-    log(`starting the service with the demo CRM seed of ${opts.size.toLocaleString('en')} contacts (context store held, so no index build competes)`);
+    log(
+      `starting the service with the demo CRM seed of ${opts.size.toLocaleString('en')} contacts (context store held, so no index build competes)`,
+    );
     const server = await startServer({ seedSize: opts.size, holdIndex: true });
     log(`  seeded and listening in ${Math.round(server.startMs)} ms`);
     try {
@@ -102,13 +116,24 @@ try {
   const totalS = (performance.now() - started) / 1000;
   const loadAfter = loadavg();
   process.stdout.write(`\n${formatTable(figures.list)}\n`);
-  if (scaling) process.stdout.write(`\ncontext store search, round trip through execute (limit 25), by number of contacts:\n${scaling}\n`);
+  if (scaling)
+    process.stdout.write(
+      `\ncontext store search, round trip through execute (limit 25), by number of contacts:\n${scaling}\n`,
+    );
   const notes = figures.list.filter((f) => f.note).map((f) => `${f.section}: ${f.name}: ${f.note}`);
   if (notes.length) process.stdout.write(`\nnotes:\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
-  process.stdout.write(`\n${figures.list.filter((f) => f.met === true).length} targets met, ${figures.list.filter((f) => f.met === false).length} missed; ${totalS.toFixed(0)} s; load average before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${cpus().length} CPUs\n`);
+  process.stdout.write(
+    `\n${figures.list.filter((f) => f.met === true).length} targets met, ${figures.list.filter((f) => f.met === false).length} missed; ${totalS.toFixed(0)} s; load average before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${cpus().length} CPUs\n`,
+  );
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null, node: process.version, loadavg_before: loadBefore, loadavg_after: loadAfter },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? null,
+      node: process.version,
+      loadavg_before: loadBefore,
+      loadavg_after: loadAfter,
+    },
     options: { ...opts, only: [...opts.only] },
     rss_source: RSS_SOURCE,
     duration_s: totalS,

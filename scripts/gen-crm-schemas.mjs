@@ -16,7 +16,10 @@ for (const f of readdirSync(out)) if (f.endsWith('.json')) rmSync(join(out, f));
 let n = 0;
 for (const spec of buildCrmActionSpecs()) {
   for (const kind of ['params', 'result']) {
-    writeFileSync(join(out, schemaFileName(spec.entity, spec.action, kind)), `${JSON.stringify(spec[kind], null, 2)}\n`);
+    writeFileSync(
+      join(out, schemaFileName(spec.entity, spec.action, kind)),
+      `${JSON.stringify(spec[kind], null, 2)}\n`,
+    );
     n++;
   }
 }

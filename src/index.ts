@@ -6,9 +6,32 @@ export { loadRecipe, resolveInputs, validateFiles } from './compile/index.js';
 export type { LoadOptions, LoadResult, ResolvedInputs, FileResult } from './compile/index.js';
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
 export { runPlan, runRecipe } from './run/index.js';
-export type { RunOptions, RunRecipeOptions, RunRecipeResult, RunReport, StepReport, StepStatus, DryRunWrite, RunEvent, ConnectorApi } from './run/index.js';
-export { ConnectorClient, Redactor, readConnectionConfig, completeConnectionConfig, isWriteAction } from './client/index.js';
-export type { ClientOptions, ConnectionConfig, ConnectionFlags, Envelope, ExecuteRequest, RetryPolicy } from './client/index.js';
+export type {
+  RunOptions,
+  RunRecipeOptions,
+  RunRecipeResult,
+  RunReport,
+  StepReport,
+  StepStatus,
+  DryRunWrite,
+  RunEvent,
+  ConnectorApi,
+} from './run/index.js';
+export {
+  ConnectorClient,
+  Redactor,
+  readConnectionConfig,
+  completeConnectionConfig,
+  isWriteAction,
+} from './client/index.js';
+export type {
+  ClientOptions,
+  ConnectionConfig,
+  ConnectionFlags,
+  Envelope,
+  ExecuteRequest,
+  RetryPolicy,
+} from './client/index.js';
 export { startService } from './service/start.js';
 export type { StartServiceOptions, RunningService } from './service/start.js';
 export { RecipeError, catalog, formatLocation } from './errors/index.js';

@@ -10,12 +10,19 @@ export async function connect(connections = 1) {
     method: 'POST',
     path: '/api/v1/account/applications/token',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: process.env.CONNECTOR_CLIENT_ID, client_secret: process.env.CONNECTOR_CLIENT_SECRET }),
+    body: JSON.stringify({
+      client_id: process.env.CONNECTOR_CLIENT_ID,
+      client_secret: process.env.CONNECTOR_CLIENT_SECRET,
+    }),
   });
   if (tokenRes.statusCode !== 200) throw new Error(`token: HTTP ${tokenRes.statusCode}`);
   const { access_token: token } = await tokenRes.body.json();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const listRes = await pool.request({ method: 'GET', path: '/api/v1/integrations/connectors?workspace_name=default', headers });
+  const listRes = await pool.request({
+    method: 'GET',
+    path: '/api/v1/integrations/connectors?workspace_name=default',
+    headers,
+  });
   if (listRes.statusCode !== 200) throw new Error(`connectors: HTTP ${listRes.statusCode}`);
   const crm = (await listRes.body.json()).data.find((c) => c.definition_name === 'CRM');
   if (!crm) throw new Error('no CRM connector');

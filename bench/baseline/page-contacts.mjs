@@ -13,7 +13,11 @@ let after;
 for (;;) {
   const page = await api.execute('contacts', 'list', { limit: 100, ...(after !== undefined && { after }) });
   for (const c of page.result) {
-    const row = { id: c.id, email: c.properties.email?.toLowerCase(), name: `${c.properties.firstname} ${c.properties.lastname}` };
+    const row = {
+      id: c.id,
+      email: c.properties.email?.toLowerCase(),
+      name: `${c.properties.firstname} ${c.properties.lastname}`,
+    };
     if (!stream) rows.push(row);
     seen++;
   }

@@ -16,7 +16,32 @@ export function prng(seed) {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ne', 'to', 'sa', 'vi', 'de', 'ju', 'ba', 'ri', 'po', 'le', 'fa', 'go', 'zu', 'he', 'an', 'el', 'or', 'is', 'us', 'en'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'ne',
+  'to',
+  'sa',
+  'vi',
+  'de',
+  'ju',
+  'ba',
+  'ri',
+  'po',
+  'le',
+  'fa',
+  'go',
+  'zu',
+  'he',
+  'an',
+  'el',
+  'or',
+  'is',
+  'us',
+  'en',
+];
 const OWNERS = Array.from({ length: 50 }, (_, i) => String(2001 + i));
 const DOMAINS = Array.from({ length: 400 }, (_, i) => `co${i}.example`);
 

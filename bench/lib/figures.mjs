@@ -15,7 +15,14 @@ export class Figures {
     let met = null;
     if (f.target) {
       const x = f.target.of === 'ratio' ? ratio : f.value;
-      met = x === null ? null : f.target.op === '<=' ? x <= f.target.limit : f.target.op === '<' ? x < f.target.limit : x >= f.target.limit;
+      met =
+        x === null
+          ? null
+          : f.target.op === '<='
+            ? x <= f.target.limit
+            : f.target.op === '<'
+              ? x < f.target.limit
+              : x >= f.target.limit;
     }
     const fig = { ...f, ratio, met };
     this.list.push(fig);
@@ -47,9 +54,17 @@ export function formatTable(figs, md = false) {
     f.met === null ? '' : f.met ? 'yes' : 'NO',
   ]);
   if (md) {
-    return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+    return [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

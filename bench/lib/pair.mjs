@@ -7,7 +7,8 @@ export async function runRecipe(file, env, expectCount, extra = []) {
   const r = await runNode(['bin/recipe.js', 'run', file, '--quiet', '--json', ...extra], { env });
   const report = JSON.parse(r.stdout);
   if (report.status !== 'ok') throw new Error(`${file}: run status ${report.status}`);
-  if (expectCount !== undefined && report.outputs?.count !== expectCount) throw new Error(`${file}: count ${report.outputs?.count}, expected ${expectCount}`);
+  if (expectCount !== undefined && report.outputs?.count !== expectCount)
+    throw new Error(`${file}: count ${report.outputs?.count}, expected ${expectCount}`);
   // Work time: the steps themselves (token and connector lookup happen inside the first step).
   const workMs = report.steps.filter((s) => s.depth === 0).reduce((a, s) => a + s.duration_ms, 0);
   return { wallMs: r.wallMs, maxRssMb: r.maxRssMb, workMs };
@@ -17,7 +18,8 @@ export async function runRecipe(file, env, expectCount, extra = []) {
 export async function runScript(args, env, expectCount) {
   const r = await runNode(args, { env });
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
-  if (expectCount !== undefined && out.count !== expectCount) throw new Error(`${args[0]}: count ${out.count}, expected ${expectCount}`);
+  if (expectCount !== undefined && out.count !== expectCount)
+    throw new Error(`${args[0]}: count ${out.count}, expected ${expectCount}`);
   return { wallMs: r.wallMs, maxRssMb: r.maxRssMb, workMs: out.work_ms };
 }
 
@@ -43,4 +45,5 @@ function summarize(rs) {
 }
 
 const round = (x) => (x === null ? null : Math.round(x * 10) / 10);
-const fmt = (x) => `${Math.round(x.wallMs)} ms wall, ${Math.round(x.workMs)} ms work, ${x.maxRssMb === null ? '?' : Math.round(x.maxRssMb)} MB`;
+const fmt = (x) =>
+  `${Math.round(x.wallMs)} ms wall, ${Math.round(x.workMs)} ms work, ${x.maxRssMb === null ? '?' : Math.round(x.maxRssMb)} MB`;

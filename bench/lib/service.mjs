@@ -38,7 +38,12 @@ export class ServiceHandle {
 
   /** Environment for `recipe run` and the hand-written scripts. */
   get env() {
-    return { CONNECTOR_API_URL: this.url, CONNECTOR_CLIENT_ID: this.clientId, CONNECTOR_CLIENT_SECRET: this.clientSecret, CONNECTOR_WORKSPACE: 'default' };
+    return {
+      CONNECTOR_API_URL: this.url,
+      CONNECTOR_CLIENT_ID: this.clientId,
+      CONNECTOR_CLIENT_SECRET: this.clientSecret,
+      CONNECTOR_WORKSPACE: 'default',
+    };
   }
 
   async login() {
@@ -71,7 +76,11 @@ export class ServiceHandle {
 
   /** POST execute; resolves {status, json, text}. */
   async execute(body) {
-    const res = await fetch(`${this.url}${this.executePath}`, { method: 'POST', headers: this.authHeaders, body: JSON.stringify(body) });
+    const res = await fetch(`${this.url}${this.executePath}`, {
+      method: 'POST',
+      headers: this.authHeaders,
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, text, json: text ? JSON.parse(text) : null };
   }

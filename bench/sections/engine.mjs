@@ -15,9 +15,31 @@ export async function benchPaging({ server, figures, log, runs }, count, section
     log,
   );
   const label = `page ${count.toLocaleString('en')} contacts`;
-  figures.add({ section, name: `${label}, wall time`, unit: 'ms', value: res.recipe.wallMs, comparison: res.script.wallMs, comparisonName: 'script', target: { of: 'ratio', op: '<=', limit: 1.1 } });
-  figures.add({ section, name: `${label}, work time (no process start)`, unit: 'ms', value: res.recipe.workMs, comparison: res.script.workMs, comparisonName: 'script' });
-  figures.add({ section, name: `${label}, peak RSS`, unit: 'MB', value: res.recipe.maxRssMb, comparison: res.script.maxRssMb, comparisonName: 'script' });
+  figures.add({
+    section,
+    name: `${label}, wall time`,
+    unit: 'ms',
+    value: res.recipe.wallMs,
+    comparison: res.script.wallMs,
+    comparisonName: 'script',
+    target: { of: 'ratio', op: '<=', limit: 1.1 },
+  });
+  figures.add({
+    section,
+    name: `${label}, work time (no process start)`,
+    unit: 'ms',
+    value: res.recipe.workMs,
+    comparison: res.script.workMs,
+    comparisonName: 'script',
+  });
+  figures.add({
+    section,
+    name: `${label}, peak RSS`,
+    unit: 'MB',
+    value: res.recipe.maxRssMb,
+    comparison: res.script.maxRssMb,
+    comparisonName: 'script',
+  });
   return res;
 }
 
@@ -32,7 +54,14 @@ export async function benchStreaming({ server, figures, log, runs }, count, sect
     log,
   );
   const label = `stream ${count.toLocaleString('en')} contacts`;
-  figures.add({ section, name: `${label}, wall time`, unit: 'ms', value: res.recipe.wallMs, comparison: res.script.wallMs, comparisonName: 'script' });
+  figures.add({
+    section,
+    name: `${label}, wall time`,
+    unit: 'ms',
+    value: res.recipe.wallMs,
+    comparison: res.script.wallMs,
+    comparisonName: 'script',
+  });
   figures.add({
     section,
     name: `${label}, peak RSS`,
@@ -51,7 +80,11 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
   const ids = [];
   let after;
   while (ids.length < n) {
-    const page = await server.execute({ entity: 'contacts', action: 'list', params: { limit: 100, properties: 'email', ...(after && { after }) } });
+    const page = await server.execute({
+      entity: 'contacts',
+      action: 'list',
+      params: { limit: 100, properties: 'email', ...(after && { after }) },
+    });
     if (page.status !== 200) throw new Error(`contacts list: HTTP ${page.status}`);
     ids.push(...page.json.result.map((c) => c.id));
     after = page.json.connector_metadata.end_cursor;
@@ -69,8 +102,30 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
     log,
   );
   const label = `foreach ${n.toLocaleString('en')} gets, concurrency 16`;
-  figures.add({ section: '2 fan-out', name: `${label}, wall time`, unit: 'ms', value: res.recipe.wallMs, comparison: res.script.wallMs, comparisonName: 'script', target: { of: 'ratio', op: '<=', limit: 1.1 } });
-  figures.add({ section: '2 fan-out', name: `${label}, work time (no process start)`, unit: 'ms', value: res.recipe.workMs, comparison: res.script.workMs, comparisonName: 'script' });
-  figures.add({ section: '2 fan-out', name: `${label}, peak RSS`, unit: 'MB', value: res.recipe.maxRssMb, comparison: res.script.maxRssMb, comparisonName: 'script' });
+  figures.add({
+    section: '2 fan-out',
+    name: `${label}, wall time`,
+    unit: 'ms',
+    value: res.recipe.wallMs,
+    comparison: res.script.wallMs,
+    comparisonName: 'script',
+    target: { of: 'ratio', op: '<=', limit: 1.1 },
+  });
+  figures.add({
+    section: '2 fan-out',
+    name: `${label}, work time (no process start)`,
+    unit: 'ms',
+    value: res.recipe.workMs,
+    comparison: res.script.workMs,
+    comparisonName: 'script',
+  });
+  figures.add({
+    section: '2 fan-out',
+    name: `${label}, peak RSS`,
+    unit: 'MB',
+    value: res.recipe.maxRssMb,
+    comparison: res.script.maxRssMb,
+    comparisonName: 'script',
+  });
   return res;
 }

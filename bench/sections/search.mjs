@@ -39,11 +39,26 @@ function queryFor(op, i, s) {
     case 'eq':
       return { filter: { eq: { 'properties.email': p.email } } };
     case 'in':
-      return { filter: { in: { 'properties.email': s.slice(QUERIES + 4 * i, QUERIES + 4 * i + 4).map((x) => x.properties.email).concat(p.email) } } };
+      return {
+        filter: {
+          in: {
+            'properties.email': s
+              .slice(QUERIES + 4 * i, QUERIES + 4 * i + 4)
+              .map((x) => x.properties.email)
+              .concat(p.email),
+          },
+        },
+      };
     case 'range+sort': {
       const from = new Date(c.createdAt);
       const to = new Date(from.getTime() + 7 * 86_400_000);
-      return { filter: { gte: { 'properties.createdate': from.toISOString() }, lt: { 'properties.createdate': to.toISOString() } }, sort: [{ 'properties.createdate': 'desc' }] };
+      return {
+        filter: {
+          gte: { 'properties.createdate': from.toISOString() },
+          lt: { 'properties.createdate': to.toISOString() },
+        },
+        sort: [{ 'properties.createdate': 'desc' }],
+      };
     }
     case 'like':
       return { filter: { like: { 'properties.email': `%@${p.email.split('@')[1]}` } } };
@@ -91,15 +106,27 @@ export async function searchAtSize(size, { log, tmp, budgetMs = 30_000 }) {
         // A slow kind stops after its time budget (at least 20 queries), so one bad plan cannot eat the run.
         if (i >= 20 && performance.now() - opStart > budgetMs) break;
         const t0 = performance.now();
-        const res = await server.execute({ entity: 'contacts', action: 'context_store_search', params: { query: queryFor(op, i, s), limit: LIMIT } });
+        const res = await server.execute({
+          entity: 'contacts',
+          action: 'context_store_search',
+          params: { query: queryFor(op, i, s), limit: LIMIT },
+        });
         times.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`${op}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
         const n = res.json.result.data.length;
-        if (n === 0 || (op === 'eq' && n !== 1)) throw new Error(`${op} query ${i} found ${n} records: ${JSON.stringify(queryFor(op, i, s))}`);
+        if (n === 0 || (op === 'eq' && n !== 1))
+          throw new Error(`${op} query ${i} found ${n} records: ${JSON.stringify(queryFor(op, i, s))}`);
         if (typeof res.json.result.meta.took_ms === 'number') took.push(res.json.result.meta.took_ms);
       }
-      ops[op] = { p50: median(times), p99: percentile(times, 99), tookP50: took.length ? median(took) : null, queries: times.length };
-      log(`  ${op.padEnd(10)} p50 ${ops[op].p50.toFixed(2)} ms, p99 ${ops[op].p99.toFixed(2)} ms over ${times.length} queries (service took_ms p50 ${ops[op].tookP50})`);
+      ops[op] = {
+        p50: median(times),
+        p99: percentile(times, 99),
+        tookP50: took.length ? median(took) : null,
+        queries: times.length,
+      };
+      log(
+        `  ${op.padEnd(10)} p50 ${ops[op].p50.toFixed(2)} ms, p99 ${ops[op].p99.toFixed(2)} ms over ${times.length} queries (service took_ms p50 ${ops[op].tookP50})`,
+      );
     }
     return { size, ops, loadMs: server.startMs, indexMs };
   } finally {
@@ -116,24 +143,73 @@ export async function benchSearch({ figures, log, tmp, budgetMs }, sizes) {
   const n = (x) => x.toLocaleString('en');
   for (const op of OPS) {
     const target = TARGET_P50[op] ? { of: 'value', op: '<', limit: TARGET_P50[op] } : undefined;
-    const fewer = big.ops[op].queries < QUERIES ? { note: `only ${big.ops[op].queries} queries fitted in the per-kind time budget` } : {};
-    figures.add({ section: '4 search', name: `${op} at ${n(big.size)}, p50`, unit: 'ms', value: big.ops[op].p50, comparison: small.ops[op].p50, comparisonName: `at ${n(small.size)}`, ...(target && { target }), ...fewer });
-    figures.add({ section: '4 search', name: `${op} at ${n(big.size)}, p99`, unit: 'ms', value: big.ops[op].p99, comparison: small.ops[op].p99, comparisonName: `at ${n(small.size)}` });
+    const fewer =
+      big.ops[op].queries < QUERIES
+        ? { note: `only ${big.ops[op].queries} queries fitted in the per-kind time budget` }
+        : {};
+    figures.add({
+      section: '4 search',
+      name: `${op} at ${n(big.size)}, p50`,
+      unit: 'ms',
+      value: big.ops[op].p50,
+      comparison: small.ops[op].p50,
+      comparisonName: `at ${n(small.size)}`,
+      ...(target && { target }),
+      ...fewer,
+    });
+    figures.add({
+      section: '4 search',
+      name: `${op} at ${n(big.size)}, p99`,
+      unit: 'ms',
+      value: big.ops[op].p99,
+      comparison: small.ops[op].p99,
+      comparisonName: `at ${n(small.size)}`,
+    });
   }
-  figures.add({ section: '4 search', name: `index build to Ready at ${n(big.size)} (after load)`, unit: 'ms', value: big.indexMs, comparison: small.indexMs, comparisonName: `at ${n(small.size)}` });
+  figures.add({
+    section: '4 search',
+    name: `index build to Ready at ${n(big.size)} (after load)`,
+    unit: 'ms',
+    value: big.indexMs,
+    comparison: small.indexMs,
+    comparisonName: `at ${n(small.size)}`,
+  });
   return bySize;
 }
 
 /** The scaling table: one row per query kind, p50 / p99 per size. */
 export function formatScaling(bySize, md = false) {
-  const head = ['query', ...bySize.map((b) => `${b.size.toLocaleString('en')}: p50 / p99 ms`), `p50 ratio ${bySize[bySize.length - 1].size / bySize[0].size}x size`];
+  const head = [
+    'query',
+    ...bySize.map((b) => `${b.size.toLocaleString('en')}: p50 / p99 ms`),
+    `p50 ratio ${bySize[bySize.length - 1].size / bySize[0].size}x size`,
+  ];
   const rows = OPS.map((op) => [
     op,
-    ...bySize.map((b) => `${b.ops[op].p50.toFixed(2)} / ${b.ops[op].p99.toFixed(2)}${b.ops[op].queries < QUERIES ? ` (${b.ops[op].queries} q)` : ''}`),
+    ...bySize.map(
+      (b) =>
+        `${b.ops[op].p50.toFixed(2)} / ${b.ops[op].p99.toFixed(2)}${b.ops[op].queries < QUERIES ? ` (${b.ops[op].queries} q)` : ''}`,
+    ),
     (bySize[bySize.length - 1].ops[op].p50 / bySize[0].ops[op].p50).toFixed(2),
   ]);
-  rows.push(['index build (s)', ...bySize.map((b) => `${(b.indexMs / 1000).toFixed(1)} (+${(b.loadMs / 1000).toFixed(1)} load)`), '']);
-  if (md) return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  rows.push([
+    'index build (s)',
+    ...bySize.map((b) => `${(b.indexMs / 1000).toFixed(1)} (+${(b.loadMs / 1000).toFixed(1)} load)`),
+    '',
+  ]);
+  if (md)
+    return [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return [head, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

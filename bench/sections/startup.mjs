@@ -22,6 +22,22 @@ export async function benchStartup({ figures, log, tmp }, runs) {
   const one = await medianWall(['bin/recipe.js', 'validate', files[0]], runs);
   const all = await medianWall(['bin/recipe.js', 'validate', dir], runs);
   log(`  1 file ${Math.round(one)} ms, 200 files ${Math.round(all)} ms`);
-  figures.add({ section: '5 start-up', name: 'recipe --version cold start', unit: 'ms', value: version, comparison: node, comparisonName: 'node -e 0', target: { of: 'value', op: '<', limit: 300 } });
-  figures.add({ section: '5 start-up', name: 'recipe validate, 200 files', unit: 'ms', value: all, comparison: one, comparisonName: '1 file', target: { of: 'value', op: '<', limit: 1000 } });
+  figures.add({
+    section: '5 start-up',
+    name: 'recipe --version cold start',
+    unit: 'ms',
+    value: version,
+    comparison: node,
+    comparisonName: 'node -e 0',
+    target: { of: 'value', op: '<', limit: 300 },
+  });
+  figures.add({
+    section: '5 start-up',
+    name: 'recipe validate, 200 files',
+    unit: 'ms',
+    value: all,
+    comparison: one,
+    comparisonName: '1 file',
+    target: { of: 'value', op: '<', limit: 1000 },
+  });
 }

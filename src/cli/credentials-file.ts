@@ -25,13 +25,22 @@ export function readOrCreateCredentials(file: string): LocalCredentials {
     }
     const p = (parsed ?? {}) as { client_id?: unknown; client_secret?: unknown };
     if (typeof p.client_id !== 'string' || typeof p.client_secret !== 'string' || !p.client_id || !p.client_secret) {
-      throw new CredentialsFileError(`${file} must hold {"client_id": "...", "client_secret": "..."}; fix or delete it`);
+      throw new CredentialsFileError(
+        `${file} must hold {"client_id": "...", "client_secret": "..."}; fix or delete it`,
+      );
     }
     return { clientId: p.client_id, clientSecret: p.client_secret };
   }
-  const creds = { clientId: `local-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(32).toString('base64url') };
+  const creds = {
+    clientId: `local-${randomBytes(6).toString('hex')}`,
+    clientSecret: randomBytes(32).toString('base64url'),
+  };
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ client_id: creds.clientId, client_secret: creds.clientSecret }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `${JSON.stringify({ client_id: creds.clientId, client_secret: creds.clientSecret }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   chmodSync(file, 0o600);
   return creds;
 }

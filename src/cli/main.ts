@@ -33,7 +33,12 @@ Exit codes: 0 ok, 1 run failed, 2 recipe or inputs invalid, 3 configuration or a
 // Only the command named on the command line; every command for help, `help CMD` and unknown words (so the
 // usage lists them and typos get suggestions); none for --version.
 const first = process.argv[2];
-const names = first === '-V' || first === '--version' ? [] : first !== undefined && Object.hasOwn(commands, first) ? [first] : Object.keys(commands);
+const names =
+  first === '-V' || first === '--version'
+    ? []
+    : first !== undefined && Object.hasOwn(commands, first)
+      ? [first]
+      : Object.keys(commands);
 for (const name of names) (await commands[name]!())(program);
 
 await program.parseAsync(process.argv);

@@ -20,7 +20,13 @@ export async function startEmbedded(cwd: string): Promise<RunningService> {
   const { startService } = await import('../service/start.js');
   // Always 'demo': seeding skips types that already have their demo connector, and finishes the seed of a
   // first run that was interrupted (Ctrl-C while seeding) instead of running on half the data.
-  return startService({ db, seed: 'demo', clientId: creds.clientId, clientSecret: creds.clientSecret, logLevel: 'silent' });
+  return startService({
+    db,
+    seed: 'demo',
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    logLevel: 'silent',
+  });
 }
 
 /** The credentials file, with a problem in it reported as a configuration error (exit 3). */

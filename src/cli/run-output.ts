@@ -56,7 +56,8 @@ export class ProgressView {
   log(level: string, message: string): void {
     if (level === 'debug' && !this.opts.verbose) return;
     if (this.opts.quiet && level !== 'warn') return;
-    const prefix = level === 'warn' ? this.paint('33', 'warning: ') : level === 'debug' ? this.paint('2', 'debug: ') : '';
+    const prefix =
+      level === 'warn' ? this.paint('33', 'warning: ') : level === 'debug' ? this.paint('2', 'debug: ') : '';
     this.clear();
     this.opts.write(`${prefix}${message}\n`);
     if (this.opts.animate) this.draw(Date.now());
@@ -93,7 +94,15 @@ export class ProgressView {
   private format(line: Line, now = Date.now()): string {
     const s = line.step;
     const mark =
-      line.status === null ? this.paint('36', '…') : line.status === 'ok' ? this.paint('32', '✓') : line.status === 'skipped' ? this.paint('2', '-') : line.status === 'continued' ? this.paint('33', '!') : this.paint('31', '✗');
+      line.status === null
+        ? this.paint('36', '…')
+        : line.status === 'ok'
+          ? this.paint('32', '✓')
+          : line.status === 'skipped'
+            ? this.paint('2', '-')
+            : line.status === 'continued'
+              ? this.paint('33', '!')
+              : this.paint('31', '✗');
     const parts: string[] = [];
     if (s.total !== null) parts.push(`${s.done}/${s.total} done`);
     else if (s.done > 0) parts.push(`${s.done} items`);
@@ -116,7 +125,9 @@ export function formatOutputs(outputs: Record<string, unknown>): string {
   const blocks: string[] = [];
   for (const [name, value] of Object.entries(outputs)) {
     if (value === null || typeof value !== 'object') {
-      blocks.push(`${name}: ${value === undefined ? '(nothing)' : typeof value === 'string' ? value : JSON.stringify(value)}`);
+      blocks.push(
+        `${name}: ${value === undefined ? '(nothing)' : typeof value === 'string' ? value : JSON.stringify(value)}`,
+      );
       continue;
     }
     const table = Array.isArray(value) ? formatTable(value) : null;
@@ -127,16 +138,31 @@ export function formatOutputs(outputs: Record<string, unknown>): string {
 
 function formatTable(rows: unknown[]): string | null {
   if (rows.length === 0 || rows.length > 500) return null;
-  const flat = rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r) && Object.values(r).every((v) => v === null || typeof v !== 'object'));
+  const flat = rows.every(
+    (r) =>
+      r !== null &&
+      typeof r === 'object' &&
+      !Array.isArray(r) &&
+      Object.values(r).every((v) => v === null || typeof v !== 'object'),
+  );
   if (!flat) return null;
   const records = rows as Record<string, unknown>[];
   const columns = [...new Set(records.flatMap((r) => Object.keys(r)))];
   const cell = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...records.map((r) => cell(r[c]).length)));
-  const numeric = columns.map((c) => records.every((r) => typeof r[c] === 'number' || r[c] === undefined || r[c] === null));
+  const numeric = columns.map((c) =>
+    records.every((r) => typeof r[c] === 'number' || r[c] === undefined || r[c] === null),
+  );
   const render = (values: string[], head = false): string =>
     `  ${values.map((v, i) => (numeric[i] && !head ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ')}`.trimEnd();
-  return [render(columns, true), render(widths.map((w) => '-'.repeat(w)), true), ...records.map((r) => render(columns.map((c) => cell(r[c]))))].join('\n');
+  return [
+    render(columns, true),
+    render(
+      widths.map((w) => '-'.repeat(w)),
+      true,
+    ),
+    ...records.map((r) => render(columns.map((c) => cell(r[c])))),
+  ].join('\n');
 }
 
 function indent(text: string): string {

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { ConnectorClient, completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
+import {
+  ConnectorClient,
+  completeConnectionConfig,
+  readConnectionConfig,
+  type ConnectionConfig,
+} from '../client/index.js';
 import { loadRecipe, resolveInputs } from '../compile/index.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import { runPlan, type RunReport } from '../run/index.js';
@@ -72,10 +77,14 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     write: (t) => process.stderr.write(t),
   });
   const fail = (err: unknown): number => {
-    const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error)?.message ?? String(err) });
+    const e =
+      err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error)?.message ?? String(err) });
     process.stderr.write(`${formatLocation(e.location)}${e.code} ${e.message}\n`);
     // --json promises one report on stdout, even when the run could not start.
-    if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message } }, null, 2)}\n`);
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message } }, null, 2)}\n`,
+      );
     return exitCodeFor(e.class);
   };
 
@@ -95,7 +104,10 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let service: RunningService | undefined;
   let config: ConnectionConfig;
   try {
-    const partial = readConnectionConfig({ ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) }, process.env);
+    const partial = readConnectionConfig(
+      { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) },
+      process.env,
+    );
     if (partial.baseUrl === undefined) {
       service = await startEmbedded(process.cwd());
       view.note(`no CONNECTOR_API_URL: using the embedded service at ${service.url} (database ${EMBEDDED_DB})`);
@@ -142,8 +154,13 @@ function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): 
   else if (report.status === 'ok') {
     process.stdout.write(formatOutputs(report.outputs));
     if (report.dry_run_writes) {
-      process.stdout.write(`dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`);
-      for (const w of report.dry_run_writes) process.stdout.write(`  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`);
+      process.stdout.write(
+        `dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`,
+      );
+      for (const w of report.dry_run_writes)
+        process.stdout.write(
+          `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
+        );
     }
   }
   if (report.error) {
@@ -172,10 +189,18 @@ async function readInputs(flags: RunFlags): Promise<Record<string, unknown>> {
     try {
       parsed = JSON.parse(await readFile(flags.inputs, 'utf8'));
     } catch (err) {
-      throw new RecipeError('I001', { name: flags.inputs, reason: `cannot read the inputs file: ${(err as Error).message}` }, { file: flags.inputs });
+      throw new RecipeError(
+        'I001',
+        { name: flags.inputs, reason: `cannot read the inputs file: ${(err as Error).message}` },
+        { file: flags.inputs },
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new RecipeError('I001', { name: flags.inputs, reason: 'the inputs file must hold a JSON object' }, { file: flags.inputs });
+      throw new RecipeError(
+        'I001',
+        { name: flags.inputs, reason: 'the inputs file must hold a JSON object' },
+        { file: flags.inputs },
+      );
     }
     Object.assign(given, parsed);
   }

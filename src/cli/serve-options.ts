@@ -38,7 +38,12 @@ function integer(flag: string, raw: string, min: number, max: number): number {
   return n;
 }
 
-function credentialPair(idName: string, secretName: string, id: string | undefined, secret: string | undefined): { clientId: string; clientSecret: string } | undefined {
+function credentialPair(
+  idName: string,
+  secretName: string,
+  id: string | undefined,
+  secret: string | undefined,
+): { clientId: string; clientSecret: string } | undefined {
   if (id === undefined && secret === undefined) return undefined;
   if (!id || !secret) throw new ServeUsageError(`give both ${idName} and ${secretName}, or neither`);
   return { clientId: id, clientSecret: secret };
@@ -54,11 +59,19 @@ export function parseServeFlags(flags: RawServeFlags, env: NodeJS.ProcessEnv): S
   const isNew = db === ':memory:' || !existsSync(db);
   let seed: 'demo' | 'none' = isNew ? 'demo' : 'none';
   if (flags.seed !== undefined) {
-    if (flags.seed !== 'demo' && flags.seed !== 'none') throw new ServeUsageError(`--seed must be demo or none, got "${flags.seed}"`);
+    if (flags.seed !== 'demo' && flags.seed !== 'none')
+      throw new ServeUsageError(`--seed must be demo or none, got "${flags.seed}"`);
     seed = flags.seed;
   }
   const fromFlags = credentialPair('--client-id', '--client-secret', flags.clientId, flags.clientSecret);
-  const fromEnv = fromFlags ? undefined : credentialPair('CONNECTOR_CLIENT_ID', 'CONNECTOR_CLIENT_SECRET', env['CONNECTOR_CLIENT_ID'] || undefined, env['CONNECTOR_CLIENT_SECRET'] || undefined);
+  const fromEnv = fromFlags
+    ? undefined
+    : credentialPair(
+        'CONNECTOR_CLIENT_ID',
+        'CONNECTOR_CLIENT_SECRET',
+        env['CONNECTOR_CLIENT_ID'] || undefined,
+        env['CONNECTOR_CLIENT_SECRET'] || undefined,
+      );
   const opts: ServeOptions = {
     host,
     port,

@@ -32,7 +32,9 @@ Examples:
         const lines = results.flatMap((r) => r.diagnostics.map((d) => formatDiagnostic(d)));
         if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
         const files = results.length;
-        process.stderr.write(`${files} file${files === 1 ? '' : 's'}, ${problems} problem${problems === 1 ? '' : 's'}\n`);
+        process.stderr.write(
+          `${files} file${files === 1 ? '' : 's'}, ${problems} problem${problems === 1 ? '' : 's'}\n`,
+        );
       }
       process.exitCode = results.every((r) => r.valid) ? ExitCode.ok : ExitCode.invalid;
     });

@@ -1,5 +1,14 @@
 /** Actions that only read. Anything else is treated as a write (unknown actions included: the safe side). */
-const READ_ACTIONS = new Set(['list', 'get', 'api_search', 'context_store_search', 'search', 'inspect', 'download', 'describe']);
+const READ_ACTIONS = new Set([
+  'list',
+  'get',
+  'api_search',
+  'context_store_search',
+  'search',
+  'inspect',
+  'download',
+  'describe',
+]);
 
 /** True when entity.action may change data on the connected service (create, update, delete, ...). */
 export function isWriteAction(entity: string, action: string): boolean {

@@ -101,7 +101,10 @@ export class ConnectorClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
-  constructor(private readonly options: ClientOptions, redactor = new Redactor()) {
+  constructor(
+    private readonly options: ClientOptions,
+    redactor = new Redactor(),
+  ) {
     this.redactor = redactor;
     this.redactor.add(options.clientSecret);
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -124,7 +127,11 @@ export class ConnectorClient {
     const res = await this.call(this.executeSpec(connectorId, req), opts);
     const body = parseJson(res, req, this.redactor);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new RecipeError('C010', { entity: req.entity, action: req.action, reason: 'the body is not a JSON object' });
+      throw new RecipeError('C010', {
+        entity: req.entity,
+        action: req.action,
+        reason: 'the body is not a JSON object',
+      });
     }
     const env = body as Record<string, unknown>;
     return {
@@ -149,7 +156,12 @@ export class ConnectorClient {
 
   /** GET .../inspect: the connector's description, including context store readiness. */
   async inspect(connectorId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
-    const body = await this.getJson(`api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`, {}, 'inspect', opts);
+    const body = await this.getJson(
+      `api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
+      {},
+      'inspect',
+      opts,
+    );
     return asObject(body);
   }
 
@@ -175,7 +187,12 @@ export class ConnectorClient {
     };
   }
 
-  private async getJson(path: string, query: Record<string, string>, action: string, opts: CallOptions): Promise<unknown> {
+  private async getJson(
+    path: string,
+    query: Record<string, string>,
+    action: string,
+    opts: CallOptions,
+  ): Promise<unknown> {
     const spec: CallSpec = { method: 'GET', path, query, auth: true, entity: 'connectors', action, safeToRepeat: true };
     return parseJson(await this.call(spec, opts), spec, this.redactor);
   }
@@ -246,14 +263,26 @@ export class ConnectorClient {
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
         if (!shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) {
-          if (err.kind === 'timeout') throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs: this.timeoutMs });
-          throw new RecipeError('C006', { entity: spec.entity, action: spec.action, origin: url.origin, reason: this.redactor.redact(err.reason) });
+          if (err.kind === 'timeout')
+            throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs: this.timeoutMs });
+          throw new RecipeError('C006', {
+            entity: spec.entity,
+            action: spec.action,
+            origin: url.origin,
+            reason: this.redactor.redact(err.reason),
+          });
         }
         await this.backoff(attempt, policy, undefined, err.kind, opts);
         continue;
       }
 
-      opts.observer?.response?.({ method: spec.method, path: url.pathname, what: `${spec.entity}.${spec.action}`, status: res.status, ms: this.now() - sentAt });
+      opts.observer?.response?.({
+        method: spec.method,
+        path: url.pathname,
+        what: `${spec.entity}.${spec.action}`,
+        status: res.status,
+        ms: this.now() - sentAt,
+      });
       if (res.status >= 200 && res.status < 300) return res;
       if (res.status === 401 && token !== null) {
         this.tokens.invalidate(token);
@@ -269,12 +298,19 @@ export class ConnectorClient {
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
-      if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) throw errorForResponse(res, spec, this.redactor);
+      if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat))
+        throw errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
     }
   }
 
-  private async backoff(attempt: number, policy: RetryPolicy, retryAfterMs: number | undefined, reason: string, opts: CallOptions): Promise<void> {
+  private async backoff(
+    attempt: number,
+    policy: RetryPolicy,
+    retryAfterMs: number | undefined,
+    reason: string,
+    opts: CallOptions,
+  ): Promise<void> {
     const delayMs = retryDelayMs(attempt, policy, this.random, retryAfterMs);
     this.stats.retries++;
     opts.observer?.retry?.({ attempt, delayMs, reason });

@@ -78,6 +78,8 @@ function checkBaseUrl(value: string): void {
     throw new RecipeError('C001', { reason: `${ENV.baseUrl} must be http or https, got ${url.protocol}` });
   }
   if (url.username || url.password) {
-    throw new RecipeError('C001', { reason: `${ENV.baseUrl} must not carry credentials; use ${ENV.clientId}/${ENV.clientSecret}` });
+    throw new RecipeError('C001', {
+      reason: `${ENV.baseUrl} must not carry credentials; use ${ENV.clientId}/${ENV.clientSecret}`,
+    });
   }
 }

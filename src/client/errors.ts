@@ -30,7 +30,11 @@ export function readErrorBody(res: HttpResponse): ServiceErrorBody {
   const first = Array.isArray(body.errors) ? (body.errors[0] as Record<string, unknown> | undefined) : undefined;
   const message =
     str(body.message) ?? str(first?.message) ?? str(body.detail) ?? str(body.error) ?? `HTTP ${res.status}`;
-  return { message, errorCode: str(first?.error_code) ?? str(body.error_code) ?? null, field: str(first?.field) ?? null };
+  return {
+    message,
+    errorCode: str(first?.error_code) ?? str(body.error_code) ?? null,
+    field: str(first?.field) ?? null,
+  };
 }
 
 /** The catalog error for a non-2xx answer to entity.action, with secrets masked. */

@@ -1,6 +1,14 @@
 /** The connector API client: the only network code of the engine. */
 export { ConnectorClient, abortableSleep, filenameFrom } from './client.js';
-export type { CallObserver, CallOptions, ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
+export type {
+  CallObserver,
+  CallOptions,
+  ClientDeps,
+  ClientOptions,
+  Download,
+  Envelope,
+  ExecuteRequest,
+} from './client.js';
 export { isSafeToRepeat, isWriteAction } from './actions.js';
 export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js';
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';

@@ -2,9 +2,7 @@ import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './client.js';
 
 /** A connector named by id, or by workspace (defaulted) and definition (name or id). */
-export type ConnectorLookup =
-  | { readonly id: string }
-  | { readonly workspace?: string; readonly definition: string };
+export type ConnectorLookup = { readonly id: string } | { readonly workspace?: string; readonly definition: string };
 
 type GetJson = (path: string, query: Record<string, string>, action: string, opts: CallOptions) => Promise<unknown>;
 
@@ -40,10 +38,19 @@ export class ConnectorResolver {
     const def = await this.findDefinition(definition, opts);
     let body: unknown;
     try {
-      body = await this.getJson('api/v1/integrations/connectors', { workspace_name: workspace, definition_id: def.id }, 'lookup', opts);
+      body = await this.getJson(
+        'api/v1/integrations/connectors',
+        { workspace_name: workspace, definition_id: def.id },
+        'lookup',
+        opts,
+      );
     } catch (err) {
       // An unknown workspace (404) or a refused lookup (400) is a configuration problem, not a run failure.
-      if (err instanceof RecipeError && err.code === 'C005' && (err.params.status === 404 || err.params.status === 400)) {
+      if (
+        err instanceof RecipeError &&
+        err.code === 'C005' &&
+        (err.params.status === 404 || err.params.status === 400)
+      ) {
         throw new RecipeError('C004', { reason: `workspace "${workspace}": ${String(err.params.serviceMessage)}` });
       }
       throw err;
@@ -69,7 +76,9 @@ export class ConnectorResolver {
     const match = (defs: DefinitionRow[]): DefinitionRow[] =>
       defs.filter((d) => d.id.toLowerCase() === target || d.name.toLowerCase() === target);
     // The name filter narrows the answer; an id does not match it, so fall back to the whole catalog.
-    let defs = definitions(await this.getJson('api/v1/integrations/definitions/sources', { name: wanted }, 'definitions', opts));
+    let defs = definitions(
+      await this.getJson('api/v1/integrations/definitions/sources', { name: wanted }, 'definitions', opts),
+    );
     let hits = match(defs);
     if (hits.length === 0) {
       defs = definitions(await this.getJson('api/v1/integrations/definitions/sources', {}, 'definitions', opts));
@@ -91,7 +100,9 @@ function rows(body: unknown): Record<string, unknown>[] {
     : body && typeof body === 'object'
       ? ((body as Record<string, unknown>).data ?? (body as Record<string, unknown>).connectors ?? [])
       : [];
-  return Array.isArray(list) ? list.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object') : [];
+  return Array.isArray(list)
+    ? list.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object')
+    : [];
 }
 
 function definitions(body: unknown): DefinitionRow[] {

@@ -50,7 +50,12 @@ export function shouldRetry(outcome: Outcome, attempt: number, policy: RetryPoli
 }
 
 /** Exponential backoff with full jitter; a Retry-After from the server wins over the computed delay. */
-export function retryDelayMs(attempt: number, policy: RetryPolicy, random: () => number, retryAfterMs?: number): number {
+export function retryDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   if (retryAfterMs !== undefined) return retryAfterMs;
   const computed = Math.min(policy.maxDelayMs, policy.initialDelayMs * Math.pow(policy.factor, attempt - 1));
   return policy.jitter ? Math.floor(random() * computed) : computed;

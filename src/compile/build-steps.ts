@@ -6,7 +6,18 @@ import type { ConnectorRef, Plan, RetryPolicy, SourceLoc, Step, StepCommon, Valu
 type Raw = Record<string, unknown>;
 
 /** The step kind keys, in the order the docs list them. */
-export const STEP_KINDS = ['execute', 'paginate', 'foreach', 'transform', 'set', 'log', 'assert', 'fail', 'call', 'download'] as const;
+export const STEP_KINDS = [
+  'execute',
+  'paginate',
+  'foreach',
+  'transform',
+  'set',
+  'log',
+  'assert',
+  'fail',
+  'call',
+  'download',
+] as const;
 
 /** Defaults the schema documents (the schema's `default` keywords say the same). */
 export const DEFAULTS = { maxPages: 1000, foreachAs: 'item', concurrency: 1, downloadAction: 'download' } as const;
@@ -43,7 +54,8 @@ export class StepBuilder {
 
   valueMap(raw: unknown, pointer: string): Record<string, Value> {
     const out: Record<string, Value> = {};
-    for (const [key, member] of Object.entries((raw ?? {}) as Raw)) out[key] = this.value(member, `${pointer}/${escapePointer(key)}`);
+    for (const [key, member] of Object.entries((raw ?? {}) as Raw))
+      out[key] = this.value(member, `${pointer}/${escapePointer(key)}`);
     return out;
   }
 
@@ -128,7 +140,13 @@ export class StepBuilder {
       case 'call': {
         // A call whose target failed has been reported; the stand-in lets the rest of the file be checked.
         const target = this.ctx.calls.get(pointer) ?? { path: String(body), plan: UNRESOLVED_PLAN };
-        return { ...common, kind, path: target.path, plan: target.plan, with: this.valueMap(raw.with, `${pointer}/with`) };
+        return {
+          ...common,
+          kind,
+          path: target.path,
+          plan: target.plan,
+          with: this.valueMap(raw.with, `${pointer}/with`),
+        };
       }
       case 'download': {
         const b = body as Raw;
@@ -160,10 +178,23 @@ export class StepBuilder {
 }
 
 /** Stands in for a called recipe that could not be compiled (never part of a returned plan). */
-export const UNRESOLVED_PLAN: Plan = Object.freeze({ file: '', name: '', inputs: {}, secrets: [], steps: [], outputs: {} });
+export const UNRESOLVED_PLAN: Plan = Object.freeze({
+  file: '',
+  name: '',
+  inputs: {},
+  secrets: [],
+  steps: [],
+  outputs: {},
+});
 
 /** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */
-export const RETRY_DEFAULTS: RetryPolicy = { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 10_000, factor: 2, jitter: true };
+export const RETRY_DEFAULTS: RetryPolicy = {
+  maxAttempts: 3,
+  initialDelayMs: 200,
+  maxDelayMs: 10_000,
+  factor: 2,
+  jitter: true,
+};
 
 function retryPolicy(raw: Raw): RetryPolicy {
   const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);

@@ -16,8 +16,10 @@ export function checkCallInputs(
   out: Diagnostic[],
 ): void {
   for (const step of steps) {
-    if (step.kind === 'call' && step.plan !== UNRESOLVED_PLAN) checkCall(step, written.get(step.loc.pointer) ?? step.path, file, locator, out);
-    if ((step.kind === 'foreach' || step.kind === 'paginate') && step.steps) checkCallInputs(step.steps, written, file, locator, out);
+    if (step.kind === 'call' && step.plan !== UNRESOLVED_PLAN)
+      checkCall(step, written.get(step.loc.pointer) ?? step.path, file, locator, out);
+    if ((step.kind === 'foreach' || step.kind === 'paginate') && step.steps)
+      checkCallInputs(step.steps, written, file, locator, out);
   }
 }
 
@@ -27,7 +29,13 @@ function checkCall(step: CallStep, shown: string, file: string, locator: Locator
   for (const name of Object.keys(step.with)) {
     if (Object.hasOwn(declared, name)) continue;
     const p = `${pointer}/with/${escapePointer(name)}`;
-    out.push(makeDiagnostic('R012', { path: shown, name, hint: didYouMean(name, Object.keys(declared)) }, { file, ...locator.locateKey(p), pointer: p }));
+    out.push(
+      makeDiagnostic(
+        'R012',
+        { path: shown, name, hint: didYouMean(name, Object.keys(declared)) },
+        { file, ...locator.locateKey(p), pointer: p },
+      ),
+    );
   }
   for (const [name, spec] of Object.entries(declared)) {
     if (!spec.required || spec.default !== undefined || Object.hasOwn(step.with, name)) continue;

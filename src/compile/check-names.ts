@@ -9,7 +9,11 @@ const RESERVED: ReadonlySet<string> = new Set([...GLOBAL_NAMES, ...STEP_LOCAL_NA
 /** Duplicate step ids (anywhere in the file) and names that would shadow a built-in or a reserved variable. */
 export function checkNames(steps: readonly Step[], file: string, locator: Locator, out: Diagnostic[]): void {
   const firstLine = new Map<string, number>();
-  const at = (pointer: string, key = false) => ({ file, ...(key ? locator.locateKey(pointer) : locator.locate(pointer)), pointer });
+  const at = (pointer: string, key = false) => ({
+    file,
+    ...(key ? locator.locateKey(pointer) : locator.locate(pointer)),
+    pointer,
+  });
   const checkName = (what: string, name: string, pointer: string, key: boolean) => {
     if (isBuiltin(name)) out.push(makeDiagnostic('R007', { what, name }, at(pointer, key)));
     else if (RESERVED.has(name)) out.push(makeDiagnostic('R008', { what, name }, at(pointer, key)));
@@ -33,8 +37,12 @@ export function checkNames(steps: readonly Step[], file: string, locator: Locato
         if (step.as !== undefined) checkName('item variable', step.as, `${p}/as`, false);
         if (step.steps) visit(step.steps);
       }
-      if (step.kind === 'set') for (const name of Object.keys(step.values)) checkName('set name', name, `${p}/set/${escapePointer(name)}`, true);
-      if (step.assign) for (const name of Object.keys(step.assign)) checkName('assign name', name, `${p}/assign/${escapePointer(name)}`, true);
+      if (step.kind === 'set')
+        for (const name of Object.keys(step.values))
+          checkName('set name', name, `${p}/set/${escapePointer(name)}`, true);
+      if (step.assign)
+        for (const name of Object.keys(step.assign))
+          checkName('assign name', name, `${p}/assign/${escapePointer(name)}`, true);
     }
   };
   visit(steps);

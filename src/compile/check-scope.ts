@@ -37,7 +37,11 @@ export function checkScopes(plan: Omit<Plan, 'file'>, diagnostics: Diagnostic[])
   for (const value of Object.values(plan.outputs)) checker.value(value, top);
 }
 
-function collectDefinitions(steps: readonly Step[], defs: Definitions, parent: { kind: string; line: number } | undefined): void {
+function collectDefinitions(
+  steps: readonly Step[],
+  defs: Definitions,
+  parent: { kind: string; line: number } | undefined,
+): void {
   const define = (name: string, line: number) => {
     if (!defs.names.has(name)) defs.names.set(name, parent ? { line, parent } : { line });
   };
@@ -169,7 +173,12 @@ class ScopeChecker {
     }
   }
 
-  private unknownVariable(name: string, line: number, scope: Scope, loc: Parameters<typeof makeDiagnostic>[2]): Diagnostic {
+  private unknownVariable(
+    name: string,
+    line: number,
+    scope: Scope,
+    loc: Parameters<typeof makeDiagnostic>[2],
+  ): Diagnostic {
     if (name === 'result') return makeDiagnostic('R014', { name, where: 'assign' }, loc);
     if (name === 'response') return makeDiagnostic('R014', { name, where: "assign and paginate's next" }, loc);
     const def = this.defs.names.get(name);

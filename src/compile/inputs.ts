@@ -51,13 +51,19 @@ export function coerceInput(value: unknown, type: InputType): { ok: true; value:
     const text = value.trim();
     switch (type) {
       case 'integer':
-        return /^[-+]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? { ok: true, value: Number(text) } : { ok: false };
+        return /^[-+]?\d+$/.test(text) && Number.isSafeInteger(Number(text))
+          ? { ok: true, value: Number(text) }
+          : { ok: false };
       case 'number': {
         const n = Number(text);
         return text !== '' && Number.isFinite(n) ? { ok: true, value: n } : { ok: false };
       }
       case 'boolean':
-        return text === 'true' ? { ok: true, value: true } : text === 'false' ? { ok: true, value: false } : { ok: false };
+        return text === 'true'
+          ? { ok: true, value: true }
+          : text === 'false'
+            ? { ok: true, value: false }
+            : { ok: false };
       case 'array':
       case 'object': {
         let parsed: unknown;
@@ -96,7 +102,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 function shorten(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

@@ -49,7 +49,8 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const schemaProblems = validateRecipeDocument(doc, source.locator, display);
   // With a wrong structure, the rest is still checked on what can be read of it (and expression syntax
   // everywhere), so that one run reports every problem of the file.
-  if (schemaProblems.length > 0) diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
+  if (schemaProblems.length > 0)
+    diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
   const raw = schemaProblems.length > 0 ? tolerate(doc) : (doc as Raw);
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
   const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
@@ -75,7 +76,13 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   return { plan: deepFreeze(plan), diagnostics: [] };
 }
 
-function buildInputs(raw: Raw | undefined, builder: StepBuilder, locator: Locator, file: string, out: Diagnostic[]): Record<string, InputSpec> {
+function buildInputs(
+  raw: Raw | undefined,
+  builder: StepBuilder,
+  locator: Locator,
+  file: string,
+  out: Diagnostic[],
+): Record<string, InputSpec> {
   const inputs: Record<string, InputSpec> = {};
   for (const [name, specRaw] of Object.entries(raw ?? {})) {
     const spec = (specRaw ?? {}) as Raw;
@@ -90,8 +97,13 @@ function buildInputs(raw: Raw | undefined, builder: StepBuilder, locator: Locato
       input.default = spec.default;
       if (!matchesType(spec.default, type)) {
         out.push(makeDiagnostic('R015', { name, reason: `is not of type ${type}` }, builder.loc(`${pointer}/default`)));
-      } else if (Array.isArray(spec.enum) && !spec.enum.some((v) => JSON.stringify(v) === JSON.stringify(spec.default))) {
-        out.push(makeDiagnostic('R015', { name, reason: 'is not one of its enum values' }, builder.loc(`${pointer}/default`)));
+      } else if (
+        Array.isArray(spec.enum) &&
+        !spec.enum.some((v) => JSON.stringify(v) === JSON.stringify(spec.default))
+      ) {
+        out.push(
+          makeDiagnostic('R015', { name, reason: 'is not one of its enum values' }, builder.loc(`${pointer}/default`)),
+        );
       }
     }
     if (Array.isArray(spec.enum)) input.enum = spec.enum;
@@ -151,7 +163,10 @@ async function resolveCalls(
     if (!result.plan) {
       const cycle = result.diagnostics.find((d) => d.code === 'R010');
       if (cycle) out.push({ ...cycle, file: loc.file, line: loc.line, column: loc.column, pointer: loc.pointer });
-      else out.push(makeDiagnostic('R011', { path: call.target, problems: plural(result.diagnostics.length, 'problem') }, loc));
+      else
+        out.push(
+          makeDiagnostic('R011', { path: call.target, problems: plural(result.diagnostics.length, 'problem') }, loc),
+        );
       continue;
     }
     opts.calledPlans?.set(target, result.plan);
@@ -164,7 +179,6 @@ function displayNameOf(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
   return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
 }
-
 
 /** Expression syntax problems anywhere in a document whose structure is invalid (names and ids excluded). */
 function expressionProblems(doc: unknown, locator: Locator, file: string): Diagnostic[] {

@@ -39,7 +39,10 @@ function step(raw: unknown): Raw {
   const [kind] = kinds;
   if (kinds.length !== 1 || kind === undefined) return { transform: null, ...id };
   // A call that cannot be followed would only add consequences of its own schema problem.
-  if (kind === 'call' && (typeof raw.call !== 'string' || raw.call === '' || (raw.with !== undefined && !isMap(raw.with)))) {
+  if (
+    kind === 'call' &&
+    (typeof raw.call !== 'string' || raw.call === '' || (raw.with !== undefined && !isMap(raw.with)))
+  ) {
     return { transform: null, ...id };
   }
   const out: Raw = { ...id };
@@ -76,7 +79,8 @@ function step(raw: unknown): Raw {
 function connectorRef(raw: unknown): Raw | undefined {
   if (!isMap(raw)) return undefined;
   if (raw.id !== undefined) return { id: raw.id };
-  if (raw.definition !== undefined) return { definition: raw.definition, ...(raw.workspace !== undefined ? { workspace: raw.workspace } : {}) };
+  if (raw.definition !== undefined)
+    return { definition: raw.definition, ...(raw.workspace !== undefined ? { workspace: raw.workspace } : {}) };
   return undefined;
 }
 

@@ -25,7 +25,10 @@ export const compileCodes = {
   R012: { template: 'call: {path} has no input "{name}"{hint}', class: 'invalid' },
   R013: { template: 'call: required input "{name}" of {path} is not given', class: 'invalid' },
   R014: { template: '${name} is only defined in {where}', class: 'invalid' },
-  R016: { template: '${name} is the id of a step inside the {parent} at line {line}; it is visible only in that list', class: 'invalid' },
+  R016: {
+    template: '${name} is the id of a step inside the {parent} at line {line}; it is visible only in that list',
+    class: 'invalid',
+  },
   R017: { template: '${name} is the output of the step at line {line}, which is still running here', class: 'invalid' },
   R015: { template: 'default of input "{name}" {reason}', class: 'invalid' },
   I001: { template: 'input "{name}": {reason}', class: 'invalid' },

@@ -9,37 +9,57 @@ export const runCodes = {
   X002: { template: 'assertion failed: {message}', class: 'run' },
   X003: { template: '{message}', class: 'run' },
   X004: {
-    template: 'paginate {entity}.{action}: the {what} repeats ({detail}); stopping instead of looping forever. The connector may ignore the paging key sent ({key}); give the step a `next` expression',
+    template:
+      'paginate {entity}.{action}: the {what} repeats ({detail}); stopping instead of looping forever. The connector may ignore the paging key sent ({key}); give the step a `next` expression',
     class: 'run',
   },
   X005: { template: 'step timed out after {timeoutMs} ms', class: 'run' },
   X006: {
-    template: 'the context store for {entity} did not become searchable within {timeoutMs} ms (status {status}); raise timeout_ms or page with list instead',
+    template:
+      'the context store for {entity} did not become searchable within {timeoutMs} ms (status {status}); raise timeout_ms or page with list instead',
     class: 'run',
   },
   X007: { template: '{what} must be {expected}, got {got}', class: 'run' },
   X008: { template: 'expression failed: {reason}', class: 'run' },
   X009: { template: 'run interrupted', class: 'interrupted' },
   X010: { template: 'download: cannot write {path}: {reason}', class: 'run' },
-  X011: { template: 'paginate {entity}.{action}: cannot find the items in the result ({got}); expected an array, {data: [...]} or {results: [...]}', class: 'run' },
+  X011: {
+    template:
+      'paginate {entity}.{action}: cannot find the items in the result ({got}); expected an array, {data: [...]} or {results: [...]}',
+    class: 'run',
+  },
   X012: { template: 'call {path}: input "{name}": {reason}', class: 'run' },
   X013: { template: 'secret "{name}": environment variable {name} is not set', class: 'config' },
   X014: { template: 'request budget exceeded: the run may send at most {max} requests', class: 'run' },
-  X015: { template: 'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID', class: 'config' },
+  X015: {
+    template:
+      'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID',
+    class: 'config',
+  },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },
-  C003: { template: 'authentication failed: {entity}.{action} answered HTTP 401 again after a fresh token{detail}', class: 'config' },
+  C003: {
+    template: 'authentication failed: {entity}.{action} answered HTTP 401 again after a fresh token{detail}',
+    class: 'config',
+  },
   C004: { template: 'connector lookup: {reason}', class: 'config' },
   C005: { template: '{entity}.{action}: HTTP {status}{errorCodePart}: {serviceMessage}', class: 'run' },
   C006: { template: '{entity}.{action}: cannot reach {origin}: {reason}', class: 'run' },
   C007: { template: '{entity}.{action}: no answer within {timeoutMs} ms', class: 'run' },
   C008: {
-    template: '{entity}.{action}: the context store is not ready ({serviceMessage}). Use `wait_for_context_store: true` on the step to wait for it, or read with paginate over {entity}.list until it is ready',
+    template:
+      '{entity}.{action}: the context store is not ready ({serviceMessage}). Use `wait_for_context_store: true` on the step to wait for it, or read with paginate over {entity}.list until it is ready',
     class: 'run',
   },
-  C009: { template: '{entity}.{action}: the download answered an empty body; the file is missing or empty', class: 'run' },
+  C009: {
+    template: '{entity}.{action}: the download answered an empty body; the file is missing or empty',
+    class: 'run',
+  },
   C010: { template: '{entity}.{action}: unexpected answer: {reason}', class: 'run' },
   C011: { template: 'request cancelled', class: 'interrupted' },
-  C012: { template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url', class: 'config' },
+  C012: {
+    template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url',
+    class: 'config',
+  },
 } satisfies Record<string, CatalogEntry>;

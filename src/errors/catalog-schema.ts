@@ -11,6 +11,12 @@ export const schemaCodes = {
   S007: { template: '{where}: expected {expected}, got {actual}', class: 'invalid' },
   S008: { template: '{where}: must be one of {allowed}, got {actual}', class: 'invalid' },
   S009: { template: '{where}: {rule}', class: 'invalid' },
-  S010: { template: 'name must be kebab-case (lowercase letters, digits, single hyphens), got "{actual}"', class: 'invalid' },
-  S011: { template: '{where}: give either "id" or "definition" (with an optional "workspace"), not both or neither', class: 'invalid' },
+  S010: {
+    template: 'name must be kebab-case (lowercase letters, digits, single hyphens), got "{actual}"',
+    class: 'invalid',
+  },
+  S011: {
+    template: '{where}: give either "id" or "definition" (with an optional "workspace"), not both or neither',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

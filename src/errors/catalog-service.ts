@@ -16,7 +16,8 @@ export const serviceCodes = {
   H403_WORKSPACE_INACTIVE: {
     status: 403,
     errorCode: 'workspace_inactive',
-    template: 'workspace "{workspace}" is inactive, so its connectors refuse execute; set its status to active with PUT /api/v1/workspaces/{workspaceId}',
+    template:
+      'workspace "{workspace}" is inactive, so its connectors refuse execute; set its status to active with PUT /api/v1/workspaces/{workspaceId}',
   },
   H400_UNKNOWN_ENTITY: {
     status: 400,
@@ -33,11 +34,16 @@ export const serviceCodes = {
   H409_CONTEXT_STORE: {
     status: 409,
     errorCode: 'context_store_not_ready',
-    template: 'the context store for {entity} is {status}; context_store_search works once it is Preview or Ready (use list/get until then)',
+    template:
+      'the context store for {entity} is {status}; context_store_search works once it is Preview or Ready (use list/get until then)',
   },
   H413: { status: 413, errorCode: 'payload_too_large', template: 'request body is larger than {limit} bytes' },
   H415: { status: 415, errorCode: 'unsupported_media_type', template: '{message}' },
   H422: { status: 422, errorCode: 'value_error', template: '{message}' },
-  H429: { status: 429, errorCode: 'rate_limited', template: 'rate limit of {limit} requests per second exceeded; retry after {retryAfter} s' },
+  H429: {
+    status: 429,
+    errorCode: 'rate_limited',
+    template: 'rate limit of {limit} requests per second exceeded; retry after {retryAfter} s',
+  },
   H500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
 } satisfies Record<string, ServiceCatalogEntry>;

@@ -16,9 +16,7 @@ export type ErrorCode = keyof typeof catalog;
 
 /** Fills a template's {name} placeholders; unknown placeholders are left as they are. */
 export function formatTemplate(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** An error from the catalog, carrying its code, its location and the params that filled the template. */

@@ -50,7 +50,12 @@ export function analyzeAst(ast: unknown): ExprAnalysis {
     if (typeof node.index === 'string') bound.add(node.index);
     if (node.type === 'path' && Array.isArray(node.steps)) {
       const [first, second] = node.steps as AstNode[];
-      if (first?.type === 'variable' && second?.type === 'name' && typeof first.value === 'string' && typeof second.value === 'string') {
+      if (
+        first?.type === 'variable' &&
+        second?.type === 'name' &&
+        typeof first.value === 'string' &&
+        typeof second.value === 'string'
+      ) {
         members.push({ root: first.value, member: second.value, offset: startOf(second, second.value.length) });
       }
     }
@@ -58,7 +63,8 @@ export function analyzeAst(ast: unknown): ExprAnalysis {
   const refs: VariableRef[] = [];
   const names = new Set<string>();
   for (const ref of seen) {
-    if (ref.name === '' || ref.name === '$' || bound.has(ref.name) || isBuiltin(ref.name) || names.has(ref.name)) continue;
+    if (ref.name === '' || ref.name === '$' || bound.has(ref.name) || isBuiltin(ref.name) || names.has(ref.name))
+      continue;
     names.add(ref.name);
     refs.push(ref);
   }

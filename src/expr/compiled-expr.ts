@@ -39,7 +39,8 @@ export class JsonataExpr implements CompiledExpr {
  */
 export function plain(value: unknown): unknown {
   // A JSONata function value (e.g. bound by `set`) holds its environment, which can refer back to itself.
-  if (value !== null && typeof value === 'object' && (value as { _jsonata_lambda?: unknown })._jsonata_lambda === true) return value;
+  if (value !== null && typeof value === 'object' && (value as { _jsonata_lambda?: unknown })._jsonata_lambda === true)
+    return value;
   if (Array.isArray(value)) {
     let changed = Object.keys(value).length !== value.length;
     const items = value.map((item) => {

@@ -13,7 +13,9 @@ export async function evalValue(value: Value, bindings: Readonly<Record<string, 
       return value.expr.evaluate(bindings);
     case 'template': {
       const pieces = await Promise.all(
-        value.parts.map(async (part) => (typeof part === 'string' ? part : stringifyPart(await part.evaluate(bindings)))),
+        value.parts.map(async (part) =>
+          typeof part === 'string' ? part : stringifyPart(await part.evaluate(bindings)),
+        ),
       );
       return pieces.join('');
     }

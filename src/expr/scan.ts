@@ -14,7 +14,12 @@ export type ScanResult =
    * `${` at `offset` has no closing `}`: `unclosed` says what was still open at the end of the text, at
    * `openAt` (a string quote or a comment start; for a brace, the `${` itself).
    */
-  | { readonly ok: false; readonly offset: number; readonly unclosed: 'brace' | 'string' | 'comment'; readonly openAt: number };
+  | {
+      readonly ok: false;
+      readonly offset: number;
+      readonly unclosed: 'brace' | 'string' | 'comment';
+      readonly openAt: number;
+    };
 
 /** Scans `text` for `${ ... }` (and the `$${` escape, which stands for a literal `${`). */
 export function scanTemplate(text: string): ScanResult {
@@ -45,7 +50,10 @@ export function scanTemplate(text: string): ScanResult {
 }
 
 /** Index of the `}` closing an expression that starts at `from`, or what was left open. */
-function findClosingBrace(text: string, from: number): number | { unclosed: 'brace' | 'string' | 'comment'; openAt?: number } {
+function findClosingBrace(
+  text: string,
+  from: number,
+): number | { unclosed: 'brace' | 'string' | 'comment'; openAt?: number } {
   let depth = 0;
   let i = from;
   // The last significant character, to tell a regex literal (/re/ where an operand starts) from a division.
@@ -84,7 +92,27 @@ function findClosingBrace(text: string, from: number): number | { unclosed: 'bra
 }
 
 /** Characters after which a `/` starts a regex literal rather than dividing ('' is the start). */
-const OPERAND_STARTS_AFTER = ['', '(', '[', '{', ',', ':', '?', '=', '!', '<', '>', '&', '|', '+', '-', '*', '%', '~', ';'];
+const OPERAND_STARTS_AFTER = [
+  '',
+  '(',
+  '[',
+  '{',
+  ',',
+  ':',
+  '?',
+  '=',
+  '!',
+  '<',
+  '>',
+  '&',
+  '|',
+  '+',
+  '-',
+  '*',
+  '%',
+  '~',
+  ';',
+];
 
 /** Index just after the quoted run starting at `start`, or -1 when it is never closed; JSONata strings escape with a backslash. */
 function skipQuoted(text: string, start: number, quote: string): number {

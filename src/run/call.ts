@@ -33,7 +33,11 @@ function checkInputs(step: CallStep, given: Record<string, unknown>): Record<str
   const first = diagnostics[0];
   if (first) {
     const name = /"([^"]+)"/.exec(first.message)?.[1] ?? '?';
-    throw new RecipeError('X012', { path: step.path, name, reason: `${first.code} ${first.message}` }, locationOf(step.loc));
+    throw new RecipeError(
+      'X012',
+      { path: step.path, name, reason: `${first.code} ${first.message}` },
+      locationOf(step.loc),
+    );
   }
   return values;
 }

@@ -17,11 +17,19 @@ export async function runDownload(step: DownloadStep, scope: Scope, sx: StepExec
   const params = asParams(await evaluate(step.params, scope), sx);
   const to = await evaluate(step.to, scope);
   if (typeof to !== 'string' || to.trim() === '') {
-    throw new RecipeError('X007', { what: 'download `to`', expected: 'a non-empty path', got: typeof to }, locationOf(step.loc));
+    throw new RecipeError(
+      'X007',
+      { what: 'download `to`', expected: 'a non-empty path', got: typeof to },
+      locationOf(step.loc),
+    );
   }
   const path = isAbsolute(to) ? to : resolve(sx.ctx.cwd, to);
   const connectorId = await sx.connectorId(scope, step);
-  const file = await sx.ctx.client.download(connectorId, { entity: step.entity, action: step.action, params }, sx.callOptions());
+  const file = await sx.ctx.client.download(
+    connectorId,
+    { entity: step.entity, action: step.action, params },
+    sx.callOptions(),
+  );
   if (!sx.ctx.dryRun) {
     try {
       await sx.ctx.writeFile(path, file.bytes);
@@ -30,6 +38,12 @@ export async function runDownload(step: DownloadStep, scope: Scope, sx: StepExec
     }
   }
   sx.stats.records++;
-  const output = { path, bytes: file.bytes.length, content_type: file.contentType, filename: file.filename, ...(sx.ctx.dryRun ? { dry_run: true } : {}) };
+  const output = {
+    path,
+    bytes: file.bytes.length,
+    content_type: file.contentType,
+    filename: file.filename,
+    ...(sx.ctx.dryRun ? { dry_run: true } : {}),
+  };
   return { output };
 }

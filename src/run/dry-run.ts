@@ -5,7 +5,13 @@ export class DryRunLog {
   readonly writes: DryRunWrite[] = [];
 
   /** Records the request and returns {dry_run: true, id: "dry-run-N", ...params}. */
-  record(step: { id: string; line: number }, connectorId: string, entity: string, action: string, params: Record<string, unknown>): Record<string, unknown> {
+  record(
+    step: { id: string; line: number },
+    connectorId: string,
+    entity: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Record<string, unknown> {
     this.writes.push({
       step: step.id,
       line: step.line,

@@ -20,7 +20,10 @@ export function locationOf(loc: SourceLoc): { file: string; line: number; column
 }
 
 /** What a step with on_error: continue outputs instead of failing. */
-export function errorOutput(err: RecipeError, redact: (s: string) => string): { error: { code: string; message: string; status: number | null } } {
+export function errorOutput(
+  err: RecipeError,
+  redact: (s: string) => string,
+): { error: { code: string; message: string; status: number | null } } {
   const status = typeof err.params.status === 'number' ? err.params.status : null;
   return { error: { code: err.code, message: redact(err.message), status } };
 }

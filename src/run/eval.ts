@@ -8,7 +8,11 @@ import type { Scope } from './scope.js';
  * Evaluates a plan Value in a scope (plus step-local names such as $result). A JSONata runtime error
  * becomes X008 at the expression's position in the file.
  */
-export async function evaluate(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): Promise<unknown> {
+export async function evaluate(
+  value: Value,
+  scope: Scope,
+  extra?: Readonly<Record<string, unknown>>,
+): Promise<unknown> {
   if (value.kind === 'literal') return value.value;
   try {
     return normalise(await evalMembers(value, scope, extra, {}));
@@ -28,7 +32,12 @@ export async function evaluate(value: Value, scope: Scope, extra?: Readonly<Reco
  * Containers are walked member by member as expr/'s evalValue does (undefined object members left out); any
  * other expression goes to JSONata with the bindings built once per call.
  */
-async function evalMembers(value: Value, scope: Scope, extra: Readonly<Record<string, unknown>> | undefined, memo: { bindings?: Record<string, unknown> }): Promise<unknown> {
+async function evalMembers(
+  value: Value,
+  scope: Scope,
+  extra: Readonly<Record<string, unknown>> | undefined,
+  memo: { bindings?: Record<string, unknown> },
+): Promise<unknown> {
   switch (value.kind) {
     case 'literal':
       return value.value;

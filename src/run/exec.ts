@@ -55,7 +55,10 @@ export class StepExec {
         this.progress();
       },
       response: (info) => {
-        this.ctx.log('debug', `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`);
+        this.ctx.log(
+          'debug',
+          `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`,
+        );
       },
       retry: (info) => {
         this.exec.tracker.retries++;
@@ -69,7 +72,8 @@ export class StepExec {
 
   /** Tells the caller this step (and its enclosing steps) moved. */
   progress(): void {
-    for (const s of [...this.exec.chain, this.stats]) this.exec.tracker.event({ type: 'step-progress', step: s.progress() });
+    for (const s of [...this.exec.chain, this.stats])
+      this.exec.tracker.event({ type: 'step-progress', step: s.progress() });
   }
 
   /** The connector id for this step: its own `connector:`, else the recipe's, resolved through the client. */
@@ -79,9 +83,8 @@ export class StepExec {
     if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
     const definition = String(await evaluate(ref.definition, scope));
     const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
-    return this.ctx.client.resolveConnector(
-      workspace === undefined ? { definition } : { workspace, definition },
-      { signal: this.signal },
-    );
+    return this.ctx.client.resolveConnector(workspace === undefined ? { definition } : { workspace, definition }, {
+      signal: this.signal,
+    });
   }
 }

@@ -8,5 +8,9 @@ import type { Scope } from './scope.js';
 /** fail: stops the run with the step's message (X003). */
 export async function runFail(step: FailStep, scope: Scope): Promise<StepOutcome> {
   const value = await evaluate(step.message, scope);
-  throw new RecipeError('X003', { message: typeof value === 'string' ? value : JSON.stringify(value) }, locationOf(step.loc));
+  throw new RecipeError(
+    'X003',
+    { message: typeof value === 'string' ? value : JSON.stringify(value) },
+    locationOf(step.loc),
+  );
 }

@@ -100,7 +100,8 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
       outcome = await work;
     } catch (err) {
       // Cancelled by the step's own deadline: say it timed out (a more specific error, e.g. X006, wins).
-      if (timedOut && isInterrupt(err) && !exec.signal.aborted) throw new RecipeError('X005', { timeoutMs: step.timeoutMs }, locationOf(step.loc));
+      if (timedOut && isInterrupt(err) && !exec.signal.aborted)
+        throw new RecipeError('X005', { timeoutMs: step.timeoutMs }, locationOf(step.loc));
       throw err;
     }
     if (step.id !== undefined) scope.set(step.id, outcome.output);

@@ -41,11 +41,26 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     last = envelope;
     pages++;
     const items = itemsOf(envelope.result);
-    if (!items) throw new RecipeError('X011', { entity: step.entity, action: step.action, got: describe(envelope.result) }, locationOf(step.loc));
+    if (!items)
+      throw new RecipeError(
+        'X011',
+        { entity: step.entity, action: step.action, got: describe(envelope.result) },
+        locationOf(step.loc),
+      );
     if (items.length === 0) break;
     const fingerprint = pageFingerprint(items);
     if (fingerprint === previousPage) {
-      throw new RecipeError('X004', { entity: step.entity, action: step.action, what: 'page', detail: `page ${pages} has the same records as page ${pages - 1}`, key: pagingKeyOf(params) }, locationOf(step.loc));
+      throw new RecipeError(
+        'X004',
+        {
+          entity: step.entity,
+          action: step.action,
+          what: 'page',
+          detail: `page ${pages} has the same records as page ${pages - 1}`,
+          key: pagingKeyOf(params),
+        },
+        locationOf(step.loc),
+      );
     }
     previousPage = fingerprint;
 
@@ -70,7 +85,17 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     const next = await nextParams(sx, connectorId, step, scope, params, envelope, items.length);
     if (!next) break;
     if (sent.has(next.signature)) {
-      throw new RecipeError('X004', { entity: step.entity, action: step.action, what: next.key === 'next' ? 'next request' : `${next.key}`, detail: `${next.key} ${short(next.signature)} was already sent`, key: next.key }, locationOf(step.loc));
+      throw new RecipeError(
+        'X004',
+        {
+          entity: step.entity,
+          action: step.action,
+          what: next.key === 'next' ? 'next request' : `${next.key}`,
+          detail: `${next.key} ${short(next.signature)} was already sent`,
+          key: next.key,
+        },
+        locationOf(step.loc),
+      );
     }
     sent.add(next.signature);
     if (pages >= maxPages || (step.maxItems !== undefined && count >= step.maxItems)) {
@@ -81,7 +106,10 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
   }
   if (truncated) {
     sx.stats.truncated = true;
-    sx.ctx.log('warn', `${sx.stats.id}: stopped at ${pages >= maxPages ? `max_pages ${maxPages}` : `max_items ${step.maxItems}`} with more to read (truncated)`);
+    sx.ctx.log(
+      'warn',
+      `${sx.stats.id}: stopped at ${pages >= maxPages ? `max_pages ${maxPages}` : `max_items ${step.maxItems}`} with more to read (truncated)`,
+    );
   }
   const output = streaming ? { items: count, pages, truncated } : collected;
   return { output, ...(last ? { response: last } : {}) };
@@ -100,14 +128,24 @@ async function nextParams(
     const v = await evaluate(step.next, scope, { response: envelope });
     if (v === undefined || v === null || v === false) return null;
     if (typeof v !== 'object' || Array.isArray(v)) {
-      throw new RecipeError('X007', { what: 'paginate next', expected: 'an object of params or null', got: describe(v) }, locationOf(step.loc));
+      throw new RecipeError(
+        'X007',
+        { what: 'paginate next', expected: 'an object of params or null', got: describe(v) },
+        locationOf(step.loc),
+      );
     }
     const merged = { ...params, ...(v as Record<string, unknown>) };
     return { key: 'next', signature: `next=${JSON.stringify(merged)}`, params: merged };
   }
   let n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize);
   if (n.kind === 'needs-action-params') {
-    n = autoNext(params, envelope.result, envelope.connector_metadata, pageSize, await actionParams(sx, connectorId, step));
+    n = autoNext(
+      params,
+      envelope.result,
+      envelope.connector_metadata,
+      pageSize,
+      await actionParams(sx, connectorId, step),
+    );
   }
   if (n.kind !== 'next') return null;
   return { key: n.key, signature: `${n.key}=${JSON.stringify(n.value)}`, params: n.params };
@@ -130,7 +168,10 @@ function actionParams(sx: StepExec, connectorId: string, step: PaginateStep): Pr
   return catalog.then((actions) => {
     const a = actions?.find((x) => x.entity === step.entity && x.action === step.action);
     if (!a) return null;
-    const names = [...(Array.isArray(a.required_params) ? a.required_params : []), ...(Array.isArray(a.optional_params) ? a.optional_params : [])];
+    const names = [
+      ...(Array.isArray(a.required_params) ? a.required_params : []),
+      ...(Array.isArray(a.optional_params) ? a.optional_params : []),
+    ];
     return new Set(names.map(String));
   });
 }

@@ -42,7 +42,9 @@ export function autoNext(
   actionParams?: ReadonlySet<string> | null,
 ): NextPage {
   const next = (key: string, value: unknown): NextPage =>
-    value === undefined || value === null || value === '' ? STOP : { kind: 'next', key, value, params: { ...params, [key]: value } };
+    value === undefined || value === null || value === ''
+      ? STOP
+      : { kind: 'next', key, value, params: { ...params, [key]: value } };
   const more = meta.has_next_page ?? meta.hasNextPage ?? meta.has_more;
 
   const searchMeta = contextStoreMeta(result);
@@ -50,7 +52,7 @@ export function autoNext(
 
   if ('next_offset' in meta || 'offset' in params) {
     if (more === false) return STOP;
-    const offset = meta.next_offset ?? (Number(params.offset ?? 0) + pageSize);
+    const offset = meta.next_offset ?? Number(params.offset ?? 0) + pageSize;
     return next('offset', offset);
   }
   const declares = (name: string): boolean => actionParams?.has(name) === true;

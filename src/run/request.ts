@@ -23,7 +23,11 @@ export async function sendExecute(
 export function asParams(value: unknown, sx: StepExec): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new RecipeError('X007', { what: 'params', expected: 'an object', got: describe(value) }, locationOf(sx.step.loc));
+  throw new RecipeError(
+    'X007',
+    { what: 'params', expected: 'an object', got: describe(value) },
+    locationOf(sx.step.loc),
+  );
 }
 
 /** A short description of a value's type for error messages (never the value: it may hold secrets). */

@@ -65,7 +65,11 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   const dryRun = new DryRunLog();
   const started = ctx.now();
   const defaultConnector: ConnectorRef | undefined = options.connectorId
-    ? { kind: 'id', id: { kind: 'literal', value: options.connectorId }, loc: { file: plan.file, line: 1, column: 1, pointer: '' } }
+    ? {
+        kind: 'id',
+        id: { kind: 'literal', value: options.connectorId },
+        loc: { file: plan.file, line: 1, column: 1, pointer: '' },
+      }
     : plan.connector;
   const run = {
     id: runId(ctx.random),
@@ -73,7 +77,18 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     started_at: new Date(started).toISOString(),
     dry_run: ctx.dryRun,
   };
-  const exec: Exec = { ctx, plan, defaultConnector, tracker, dryRun, chain: [], depth: 0, signal, run, actionCatalog: new Map() };
+  const exec: Exec = {
+    ctx,
+    plan,
+    defaultConnector,
+    tracker,
+    dryRun,
+    chain: [],
+    depth: 0,
+    signal,
+    run,
+    actionCatalog: new Map(),
+  };
 
   let outputs: Record<string, unknown> = {};
   let error: RecipeError | undefined;
@@ -85,7 +100,8 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     await runSteps(plan.steps, root, exec);
     outputs = await evaluateOutputs(plan, root);
   } catch (err) {
-    error = err instanceof RecipeError ? err : new RecipeError('X001', { message: String((err as Error)?.message ?? err) });
+    error =
+      err instanceof RecipeError ? err : new RecipeError('X001', { message: String((err as Error)?.message ?? err) });
     // Whatever the step saw (a cancelled request, a failed sleep), a run stopped by its signal is interrupted.
     if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
   }

@@ -1,4 +1,9 @@
-import { ConnectorClient, completeConnectionConfig, readConnectionConfig, type ConnectionFlags } from '../client/index.js';
+import {
+  ConnectorClient,
+  completeConnectionConfig,
+  readConnectionConfig,
+  type ConnectionFlags,
+} from '../client/index.js';
 import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import type { RunReport } from './report.js';
@@ -13,7 +18,9 @@ export interface RunRecipeOptions extends Omit<RunOptions, 'client' | 'inputs'> 
 }
 
 /** The report of a run, or the diagnostics when the recipe or its inputs are invalid (nothing ran). */
-export type RunRecipeResult = { readonly report: RunReport; readonly diagnostics: [] } | { readonly report?: undefined; readonly diagnostics: Diagnostic[] };
+export type RunRecipeResult =
+  | { readonly report: RunReport; readonly diagnostics: [] }
+  | { readonly report?: undefined; readonly diagnostics: Diagnostic[] };
 
 /**
  * Loads, checks and runs a recipe file against a connector service. Without `client`, one is made from
@@ -26,9 +33,17 @@ export async function runRecipe(file: string, options: RunRecipeOptions = {}): P
   if (inputs.diagnostics.length > 0) return { diagnostics: inputs.diagnostics };
   const own = options.client === undefined;
   const client =
-    options.client ?? new ConnectorClient(completeConnectionConfig(readConnectionConfig(options.connection ?? {}, options.env ?? process.env)));
+    options.client ??
+    new ConnectorClient(
+      completeConnectionConfig(readConnectionConfig(options.connection ?? {}, options.env ?? process.env)),
+    );
   try {
-    const report = await runPlan(plan, { ...options, client, redactor: options.redactor ?? client.redactor, inputs: inputs.values });
+    const report = await runPlan(plan, {
+      ...options,
+      client,
+      redactor: options.redactor ?? client.redactor,
+      inputs: inputs.values,
+    });
     return { report, diagnostics: [] };
   } finally {
     if (own) await client.close();

@@ -3,7 +3,10 @@ import { KIND_KEYS } from './step-kinds.js';
 /** Splits a JSON pointer into unescaped segments. */
 export function segments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The kind of the step object at `pointer`, if there is one there. */

@@ -16,7 +16,8 @@ function allStepFields(): ReadonlySet<string> {
   if (!stepFields) {
     const defs = recipeSchema().$defs as Record<string, { properties?: Record<string, unknown> }>;
     const names = new Set<string>();
-    for (const [name, def] of Object.entries(defs)) if (name.endsWith('Step')) for (const p of Object.keys(def.properties ?? {})) names.add(p);
+    for (const [name, def] of Object.entries(defs))
+      if (name.endsWith('Step')) for (const p of Object.keys(def.properties ?? {})) names.add(p);
     stepFields = names;
   }
   return stepFields;
@@ -37,11 +38,20 @@ export function validateRecipeDocument(value: unknown, locator: Locator, file: s
     if (error.keyword === 'if') continue; // the `then` branch's own errors say what is wrong
     if (badSteps.has(error.instancePath)) continue;
     if (isStepPointer(error.instancePath) && error.schemaPath.includes('/oneOf')) continue; // kind count: checkStepKinds
-    if ((/(^|\/)connector$/.test(error.instancePath) && /\/(oneOf|not)\b/.test(error.schemaPath)) || error.schemaPath.includes('connectorRef/oneOf')) {
+    if (
+      (/(^|\/)connector$/.test(error.instancePath) && /\/(oneOf|not)\b/.test(error.schemaPath)) ||
+      error.schemaPath.includes('connectorRef/oneOf')
+    ) {
       if (!connectorsReported.has(error.instancePath)) {
         connectorsReported.add(error.instancePath);
         const where = error.instancePath === '/connector' ? 'connector' : 'step connector';
-        out.push(makeDiagnostic('S011', { where }, { file, ...locator.locate(error.instancePath), pointer: error.instancePath }));
+        out.push(
+          makeDiagnostic(
+            'S011',
+            { where },
+            { file, ...locator.locate(error.instancePath), pointer: error.instancePath },
+          ),
+        );
       }
       continue;
     }
@@ -51,4 +61,3 @@ export function validateRecipeDocument(value: unknown, locator: Locator, file: s
   }
   return dedupeDiagnostics(out);
 }
-

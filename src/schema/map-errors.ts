@@ -19,33 +19,82 @@ export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: s
       return makeDiagnostic('S006', { where, field, hint: unknownFieldHint(field, e, doc, pointer) }, keyLoc(p));
     }
     case 'type':
-      return makeDiagnostic('S007', { where, expected: [params.type].flat().map((t) => yamlType(String(t))).join(' or '), actual: yamlType(jsonType(at(doc, pointer))) }, valueLoc());
+      return makeDiagnostic(
+        'S007',
+        {
+          where,
+          expected: [params.type]
+            .flat()
+            .map((t) => yamlType(String(t)))
+            .join(' or '),
+          actual: yamlType(jsonType(at(doc, pointer))),
+        },
+        valueLoc(),
+      );
     case 'enum':
-      return makeDiagnostic('S008', { where, allowed: (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', '), actual: JSON.stringify(at(doc, pointer)) }, valueLoc());
+      return makeDiagnostic(
+        'S008',
+        {
+          where,
+          allowed: (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', '),
+          actual: JSON.stringify(at(doc, pointer)),
+        },
+        valueLoc(),
+      );
     case 'const':
-      return makeDiagnostic('S008', { where, allowed: JSON.stringify(params.allowedValue), actual: JSON.stringify(at(doc, pointer)) }, valueLoc());
+      return makeDiagnostic(
+        'S008',
+        { where, allowed: JSON.stringify(params.allowedValue), actual: JSON.stringify(at(doc, pointer)) },
+        valueLoc(),
+      );
     case 'pattern':
       if (pointer === '/name') return makeDiagnostic('S010', { actual: String(at(doc, pointer)) }, valueLoc());
       return makeDiagnostic('S009', { where, rule: patternRule(String(params.pattern), at(doc, pointer)) }, valueLoc());
     case 'propertyNames': {
       const name = String(params.propertyName);
       const p = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      return makeDiagnostic('S009', { where, rule: `"${name}" is not a valid name (letters, digits and _, not starting with a digit)` }, keyLoc(p));
+      return makeDiagnostic(
+        'S009',
+        { where, rule: `"${name}" is not a valid name (letters, digits and _, not starting with a digit)` },
+        keyLoc(p),
+      );
     }
     case 'minItems':
     case 'minLength':
     case 'minProperties':
-      return makeDiagnostic('S009', { where, rule: Number(params.limit) === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} ${e.keyword === 'minLength' ? 'characters' : 'entries'}` }, valueLoc());
+      return makeDiagnostic(
+        'S009',
+        {
+          where,
+          rule:
+            Number(params.limit) === 1
+              ? 'must not be empty'
+              : `must have at least ${String(params.limit)} ${e.keyword === 'minLength' ? 'characters' : 'entries'}`,
+        },
+        valueLoc(),
+      );
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
     case 'maxLength':
-      return makeDiagnostic('S009', { where, rule: `${e.message ?? 'out of range'}, got ${JSON.stringify(at(doc, pointer))}` }, valueLoc());
+      return makeDiagnostic(
+        'S009',
+        { where, rule: `${e.message ?? 'out of range'}, got ${JSON.stringify(at(doc, pointer))}` },
+        valueLoc(),
+      );
     case 'uniqueItems':
-      return makeDiagnostic('S009', { where, rule: `${JSON.stringify((at(doc, pointer) as unknown[])[Number(params.i)])} is listed twice` }, valueLoc());
+      return makeDiagnostic(
+        'S009',
+        { where, rule: `${JSON.stringify((at(doc, pointer) as unknown[])[Number(params.i)])} is listed twice` },
+        valueLoc(),
+      );
     case 'dependentRequired':
-      return makeDiagnostic('S009', { where, rule: `"${String(params.property)}" needs "${String(params.missingProperty)}" beside it` }, keyLoc(`${pointer}/${String(params.property)}`));
+      return makeDiagnostic(
+        'S009',
+        { where, rule: `"${String(params.property)}" needs "${String(params.missingProperty)}" beside it` },
+        keyLoc(`${pointer}/${String(params.property)}`),
+      );
     default:
       return makeDiagnostic('S001', { message: `${where}: ${e.message ?? e.keyword}` }, valueLoc());
   }
@@ -76,7 +125,8 @@ const EXPRESSION_PATTERN = '^\\s*\\$\\{[\\s\\S]*\\}\\s*$';
 
 function patternRule(pattern: string, value: unknown): string {
   if (pattern === EXPRESSION_PATTERN) return `must be one \${ ... } expression here, got ${JSON.stringify(value)}`;
-  if (pattern === '^[A-Za-z_][A-Za-z0-9_]*$') return `"${String(value)}" is not a valid name (letters, digits and _, not starting with a digit)`;
+  if (pattern === '^[A-Za-z_][A-Za-z0-9_]*$')
+    return `"${String(value)}" is not a valid name (letters, digits and _, not starting with a digit)`;
   return `"${String(value)}" does not match ${pattern}`;
 }
 

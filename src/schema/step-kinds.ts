@@ -2,7 +2,18 @@ import type { Diagnostic } from '../errors/index.js';
 import { closest, makeDiagnostic, type Locator } from '../source/index.js';
 
 /** The step kind keys (the schema's step oneOf lists the same ten). */
-export const KIND_KEYS = ['execute', 'paginate', 'foreach', 'transform', 'set', 'log', 'assert', 'fail', 'call', 'download'] as const;
+export const KIND_KEYS = [
+  'execute',
+  'paginate',
+  'foreach',
+  'transform',
+  'set',
+  'log',
+  'assert',
+  'fail',
+  'call',
+  'download',
+] as const;
 
 /** A step whose kind keys are wrong: its schema errors are replaced by one clear diagnostic. */
 export interface KindProblem {
@@ -17,7 +28,12 @@ type Raw = Record<string, unknown>;
  * misspelt or doubled kind gives one diagnostic ("unknown step kind key 'exectue'") instead of ten failed
  * branches. `knownFields` are all the field names a step may have, to tell a misspelt kind from a field.
  */
-export function checkStepKinds(doc: unknown, knownFields: ReadonlySet<string>, locator: Locator, file: string): KindProblem[] {
+export function checkStepKinds(
+  doc: unknown,
+  knownFields: ReadonlySet<string>,
+  locator: Locator,
+  file: string,
+): KindProblem[] {
   const problems: KindProblem[] = [];
   const visit = (steps: unknown, pointer: string) => {
     if (!Array.isArray(steps)) return;
@@ -33,7 +49,13 @@ export function checkStepKinds(doc: unknown, knownFields: ReadonlySet<string>, l
   return problems;
 }
 
-function checkStep(step: Raw, pointer: string, knownFields: ReadonlySet<string>, locator: Locator, file: string): KindProblem | undefined {
+function checkStep(
+  step: Raw,
+  pointer: string,
+  knownFields: ReadonlySet<string>,
+  locator: Locator,
+  file: string,
+): KindProblem | undefined {
   const keys = Object.keys(step);
   const kinds = keys.filter((k) => (KIND_KEYS as readonly string[]).includes(k));
   if (kinds.length === 1) return undefined;

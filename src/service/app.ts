@@ -42,7 +42,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       stream: process.stderr,
       // Never log credentials: bearer tokens, client secrets, connector credentials.
       redact: {
-        paths: ['req.headers.authorization', 'req.body.client_secret', 'req.body.credentials', '*.client_secret', '*.credentials'],
+        paths: [
+          'req.headers.authorization',
+          'req.body.client_secret',
+          'req.body.credentials',
+          '*.client_secret',
+          '*.credentials',
+        ],
         censor: '[redacted]',
       },
     },

@@ -24,7 +24,12 @@ export class ServiceError extends Error {
   constructor(
     code: ServiceCode,
     params: Record<string, unknown> & { message?: string } = {},
-    opts: { field?: string | null; details?: Record<string, unknown> | null; items?: ServiceErrorItem[]; headers?: Record<string, string> } = {},
+    opts: {
+      field?: string | null;
+      details?: Record<string, unknown> | null;
+      items?: ServiceErrorItem[];
+      headers?: Record<string, string>;
+    } = {},
   ) {
     const entry: ServiceCatalogEntry = serviceCodes[code];
     const message = formatTemplate(entry.template, params);

@@ -60,10 +60,16 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
   }
   const fixtures = opts.fixtures !== undefined ? await loadFixturesFile(opts.fixtures, opts.connectorTypes) : undefined;
   const now = opts.now ?? (() => new Date());
-  const store = await openStore({ path: opts.db ?? ':memory:', ...(opts.migrations && { migrations: opts.migrations }) });
+  const store = await openStore({
+    path: opts.db ?? ':memory:',
+    ...(opts.migrations && { migrations: opts.migrations }),
+  });
   let app: FastifyInstance | undefined;
   try {
-    const creds = { clientId: opts.clientId ?? `app-${randomSecret(9)}`, clientSecret: opts.clientSecret ?? randomSecret(32) };
+    const creds = {
+      clientId: opts.clientId ?? `app-${randomSecret(9)}`,
+      clientSecret: opts.clientSecret ?? randomSecret(32),
+    };
     const org = await ensureApplication(store, creds, now());
     app = await buildApp({
       store,
@@ -80,7 +86,8 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     // Bulk loads write without change notifications: index them once they are complete.
     const resumeBuilds = app.contextStore.pauseBuilds();
     try {
-      if (opts.seed === 'demo') await seedDemo(app.service, target, { size: opts.seedSize ?? DEFAULT_SEED_SIZE, baseUrl: url });
+      if (opts.seed === 'demo')
+        await seedDemo(app.service, target, { size: opts.seedSize ?? DEFAULT_SEED_SIZE, baseUrl: url });
       if (fixtures) await applyFixtures(app.service, org.organizationId, fixtures, url);
     } finally {
       resumeBuilds();

@@ -29,5 +29,7 @@ export function formatDiagnostic(d: Diagnostic, file: string = d.file): string {
 
 /** Orders diagnostics by file position, so reports read top to bottom. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+  return list.sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+  );
 }

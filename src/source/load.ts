@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
-  Alias,
+  type Alias,
   LineCounter,
   parseAllDocuments,
   isAlias,
@@ -57,7 +57,11 @@ export function parseSource(text: string, file: string): SourceDocument {
   const lineCounter = new LineCounter();
   const locator = new Locator(text, lineCounter);
   const diagnostics: Diagnostic[] = [];
-  const at = (offset: number, pointer?: string) => ({ file, ...locator.at(offset), ...(pointer === undefined ? {} : { pointer }) });
+  const at = (offset: number, pointer?: string) => ({
+    file,
+    ...locator.at(offset),
+    ...(pointer === undefined ? {} : { pointer }),
+  });
   const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: false, prettyErrors: false, merge: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const [doc, second] = list;
@@ -110,7 +114,12 @@ class ValueBuilder {
     }
   }
 
-  private report(code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010' | 'Y012' | 'Y013', params: Record<string, unknown>, offset: number, pointer: string): void {
+  private report(
+    code: 'Y003' | 'Y004' | 'Y005' | 'Y006' | 'Y007' | 'Y010' | 'Y012' | 'Y013',
+    params: Record<string, unknown>,
+    offset: number,
+    pointer: string,
+  ): void {
     this.diagnostics.push(makeDiagnostic(code, params, { file: this.file, ...this.locator.at(offset), pointer }));
   }
 
@@ -137,20 +146,31 @@ class ValueBuilder {
     if (isScalar(node)) {
       const value = node.value;
       const scalar =
-        typeof value === 'string' ? { style: String(node.type ?? 'PLAIN'), start, end: node.range?.[1] ?? start, value } : undefined;
-      this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }), ...(scalar ? { scalar } : {}) });
+        typeof value === 'string'
+          ? { style: String(node.type ?? 'PLAIN'), start, end: node.range?.[1] ?? start, value }
+          : undefined;
+      this.locator.record(pointer, {
+        valueAt: start,
+        ...(keyAt === undefined ? {} : { keyAt }),
+        ...(scalar ? { scalar } : {}),
+      });
       if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
       if (typeof value === 'number' && Number.isFinite(value)) return value;
       this.report('Y007', { value: node.source ?? String(value) }, start, pointer);
       return null;
     }
     this.locator.record(pointer, { valueAt: start, ...(keyAt === undefined ? {} : { keyAt }) });
-    if (isSeq(node)) return node.items.map((item, i) => this.walk(item as Node, `${pointer}/${i}`, undefined, depth + 1));
+    if (isSeq(node))
+      return node.items.map((item, i) => this.walk(item as Node, `${pointer}/${i}`, undefined, depth + 1));
     if (isMap(node)) return this.walkMap(node.items, pointer, depth + 1);
     return null;
   }
 
-  private walkMap(items: readonly { key: unknown; value: unknown }[], pointer: string, depth: number): Record<string, unknown> {
+  private walkMap(
+    items: readonly { key: unknown; value: unknown }[],
+    pointer: string,
+    depth: number,
+  ): Record<string, unknown> {
     const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const firstLine = new Map<string, number>();
     const merges: Node[] = [];
@@ -163,8 +183,14 @@ class ValueBuilder {
         continue;
       }
       if (typeof key !== 'string') {
-        const type = key === null || key === undefined ? (keyNode && !isScalar(keyNode) ? 'a collection' : 'null') : typeof key;
-        this.report('Y006', { type: `${type}${isScalar(keyNode) ? ` ${String(keyNode.source ?? key)}` : ''}` }, keyAt, pointer);
+        const type =
+          key === null || key === undefined ? (keyNode && !isScalar(keyNode) ? 'a collection' : 'null') : typeof key;
+        this.report(
+          'Y006',
+          { type: `${type}${isScalar(keyNode) ? ` ${String(keyNode.source ?? key)}` : ''}` },
+          keyAt,
+          pointer,
+        );
         continue;
       }
       const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { formatOutputs, ProgressView } from '../../src/cli/run-output.js';
 import type { RunEvent, StepProgress } from '../../src/run/index.js';
 
-const step = (over: Partial<StepProgress> = {}): StepProgress => ({ key: 'k1', id: 'deals', kind: 'paginate', depth: 0, records: 0, done: 0, total: null, requests: 0, retries: 0, ...over });
+const step = (over: Partial<StepProgress> = {}): StepProgress => ({
+  key: 'k1',
+  id: 'deals',
+  kind: 'paginate',
+  depth: 0,
+  records: 0,
+  done: 0,
+  total: null,
+  requests: 0,
+  retries: 0,
+  ...over,
+});
 
 function drive(animate: boolean, color: boolean, events: RunEvent[], logs: [string, string][] = []): string {
   let out = '';
@@ -33,16 +44,50 @@ describe('ProgressView', () => {
   });
 
   it('warnings and log lines go above the block; debug only with --verbose', () => {
-    const out = drive(false, false, [], [['info', 'hello'], ['warn', 'careful'], ['debug', 'hidden']]);
+    const out = drive(
+      false,
+      false,
+      [],
+      [
+        ['info', 'hello'],
+        ['warn', 'careful'],
+        ['debug', 'hidden'],
+      ],
+    );
     expect(out).toBe('hello\nwarning: careful\n');
   });
 });
 
 describe('formatOutputs', () => {
   it('prints scalars inline, flat record lists as aligned tables, the rest as JSON', () => {
-    const text = formatOutputs({ n: 3, name: 'x', rows: [{ stage: 'a', deals: 10 }, { stage: 'bbb', deals: 2 }], nested: { a: [1] }, none: undefined });
+    const text = formatOutputs({
+      n: 3,
+      name: 'x',
+      rows: [
+        { stage: 'a', deals: 10 },
+        { stage: 'bbb', deals: 2 },
+      ],
+      nested: { a: [1] },
+      none: undefined,
+    });
     expect(text).toBe(
-      ['n: 3', 'name: x', 'rows:', '  stage  deals', '  -----  -----', '  a         10', '  bbb        2', 'nested:', '  {', '    "a": [', '      1', '    ]', '  }', 'none: (nothing)', ''].join('\n'),
+      [
+        'n: 3',
+        'name: x',
+        'rows:',
+        '  stage  deals',
+        '  -----  -----',
+        '  a         10',
+        '  bbb        2',
+        'nested:',
+        '  {',
+        '    "a": [',
+        '      1',
+        '    ]',
+        '  }',
+        'none: (nothing)',
+        '',
+      ].join('\n'),
     );
   });
 });

@@ -16,11 +16,20 @@ interface Result {
   stderr: string;
 }
 
-function recipe(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Result> {
+function recipe(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
+): Promise<Result> {
   return new Promise((resolve, reject) => {
     const clean: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
-    for (const k of ['CONNECTOR_API_URL', 'CONNECTOR_CLIENT_ID', 'CONNECTOR_CLIENT_SECRET', 'CONNECTOR_WORKSPACE']) delete clean[k];
-    const child = spawn(process.execPath, [bin, 'run', ...args], { env: { ...clean, ...env }, cwd: opts.cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const k of ['CONNECTOR_API_URL', 'CONNECTOR_CLIENT_ID', 'CONNECTOR_CLIENT_SECRET', 'CONNECTOR_WORKSPACE'])
+      delete clean[k];
+    const child = spawn(process.execPath, [bin, 'run', ...args], {
+      env: { ...clean, ...env },
+      cwd: opts.cwd ?? process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -39,7 +48,11 @@ let dir: string;
 
 beforeAll(async () => {
   service = await startService({ seed: 'demo', logLevel: 'silent' });
-  env = { CONNECTOR_API_URL: service.url, CONNECTOR_CLIENT_ID: service.credentials.clientId, CONNECTOR_CLIENT_SECRET: service.credentials.clientSecret };
+  env = {
+    CONNECTOR_API_URL: service.url,
+    CONNECTOR_CLIENT_ID: service.credentials.clientId,
+    CONNECTOR_CLIENT_SECRET: service.credentials.clientSecret,
+  };
   dir = mkdtempSync(join(tmpdir(), 'recipe-cli-'));
 });
 afterAll(async () => {
@@ -56,7 +69,13 @@ describe('recipe run', () => {
   it('--json prints one parseable run report on stdout (exit 0)', async () => {
     const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json'], env);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as { status: string; outputs: { open_deals: number }; steps: { id: string; kind: string; status: string; requests: number; duration_ms: number; skipped: boolean }[]; requests: number; duration_ms: number };
+    const report = JSON.parse(r.stdout) as {
+      status: string;
+      outputs: { open_deals: number };
+      steps: { id: string; kind: string; status: string; requests: number; duration_ms: number; skipped: boolean }[];
+      requests: number;
+      duration_ms: number;
+    };
     expect(report.status).toBe('ok');
     expect(report.outputs.open_deals).toBeGreaterThan(0);
     expect(report.steps.map((s) => [s.id, s.kind, s.status])).toEqual([
@@ -78,7 +97,10 @@ describe('recipe run', () => {
   });
 
   it('passes -i and --inputs (with -i winning) and reports invalid inputs like validate (exit 2)', async () => {
-    const file = write('inputs.yaml', `version: 1\nname: inputs\ninputs:\n  n: { type: integer, required: true }\n  word: { type: string, default: x }\nsteps:\n  - log: "n=\${ $inputs.n }"\noutputs:\n  n: "\${ $inputs.n }"\n  word: "\${ $inputs.word }"\n`);
+    const file = write(
+      'inputs.yaml',
+      `version: 1\nname: inputs\ninputs:\n  n: { type: integer, required: true }\n  word: { type: string, default: x }\nsteps:\n  - log: "n=\${ $inputs.n }"\noutputs:\n  n: "\${ $inputs.n }"\n  word: "\${ $inputs.word }"\n`,
+    );
     const json = write('inputs.json', JSON.stringify({ n: 1, word: 'from-file' }));
     const ok = await recipe([file, '--inputs', json, '-i', 'n=7', '--json'], env);
     expect(ok.code).toBe(0);
@@ -102,7 +124,10 @@ describe('recipe run', () => {
   });
 
   it('a false assert exits 1 with the location', async () => {
-    const file = write('assert.yaml', `version: 1\nname: assert\nsteps:\n  - assert: "\${ 1 > 2 }"\n    message: numbers are wrong\n`);
+    const file = write(
+      'assert.yaml',
+      `version: 1\nname: assert\nsteps:\n  - assert: "\${ 1 > 2 }"\n    message: numbers are wrong\n`,
+    );
     const r = await recipe([file, '--json'], env);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'X002', line: 4 });
@@ -110,7 +135,10 @@ describe('recipe run', () => {
   });
 
   it('wrong credentials exit 3, and the secret never appears', async () => {
-    const r = await recipe([join(recipes, 'pipeline-report.yaml')], { ...env, CONNECTOR_CLIENT_SECRET: 'not-the-secret-42' });
+    const r = await recipe([join(recipes, 'pipeline-report.yaml')], {
+      ...env,
+      CONNECTOR_CLIENT_SECRET: 'not-the-secret-42',
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('C002');
     expect(r.stderr + r.stdout).not.toContain('not-the-secret-42');
@@ -126,11 +154,18 @@ describe('recipe run', () => {
   it('--dry-run sends no write and lists each write in the report', async () => {
     const r = await recipe([join(recipes, 'ticket-triage.yaml'), '--dry-run', '--json'], env);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as { dry_run: boolean; outputs: { triaged: number }; dry_run_writes: { body: { entity: string; action: string } }[] };
+    const report = JSON.parse(r.stdout) as {
+      dry_run: boolean;
+      outputs: { triaged: number };
+      dry_run_writes: { body: { entity: string; action: string } }[];
+    };
     expect(report.dry_run).toBe(true);
     expect(report.outputs.triaged).toBeGreaterThan(0);
     expect(report.dry_run_writes.map((w) => `${w.body.entity}.${w.body.action}`).sort()).toEqual(
-      [...Array(report.outputs.triaged).fill('notes.create'), ...Array(report.outputs.triaged).fill('tickets.update')].sort(),
+      [
+        ...Array(report.outputs.triaged).fill('notes.create'),
+        ...Array(report.outputs.triaged).fill('tickets.update'),
+      ].sort(),
     );
     // nothing was written: the real run still finds the same tickets to triage
     const again = await recipe([join(recipes, 'ticket-triage.yaml'), '--dry-run', '--json'], env);
@@ -145,7 +180,10 @@ describe('recipe run', () => {
   });
 
   it('masks secrets in logs and outputs', async () => {
-    const file = write('secret.yaml', `version: 1\nname: secret\nsecrets: [MY_TOKEN]\nsteps:\n  - log: "token \${ $secrets.MY_TOKEN }"\noutputs:\n  t: "\${ $secrets.MY_TOKEN }"\n`);
+    const file = write(
+      'secret.yaml',
+      `version: 1\nname: secret\nsecrets: [MY_TOKEN]\nsteps:\n  - log: "token \${ $secrets.MY_TOKEN }"\noutputs:\n  t: "\${ $secrets.MY_TOKEN }"\n`,
+    );
     const r = await recipe([file], { ...env, MY_TOKEN: 'tok-abcdef-123456' });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('token ***');
@@ -156,16 +194,23 @@ describe('recipe run', () => {
   it('Ctrl-C (SIGINT) stops cleanly with exit 130', async () => {
     const slow: FaultServer = await startFaultServer(() => undefined); // never answers execute
     try {
-      const file = write('slow.yaml', `version: 1\nname: slow\nconnector: { id: c-1 }\nsteps:\n  - log: started\n  - execute: { entity: contacts, action: list }\n`);
+      const file = write(
+        'slow.yaml',
+        `version: 1\nname: slow\nconnector: { id: c-1 }\nsteps:\n  - log: started\n  - execute: { entity: contacts, action: list }\n`,
+      );
       let sent = false;
-      const r = await recipe([file], { CONNECTOR_API_URL: slow.url, CONNECTOR_CLIENT_ID: 'id-1', CONNECTOR_CLIENT_SECRET: 'shh-secret-1' }, {
-        onStderr: (text, child) => {
-          if (!sent && text.includes('started')) {
-            sent = true;
-            setTimeout(() => child.kill('SIGINT'), 200);
-          }
+      const r = await recipe(
+        [file],
+        { CONNECTOR_API_URL: slow.url, CONNECTOR_CLIENT_ID: 'id-1', CONNECTOR_CLIENT_SECRET: 'shh-secret-1' },
+        {
+          onStderr: (text, child) => {
+            if (!sent && text.includes('started')) {
+              sent = true;
+              setTimeout(() => child.kill('SIGINT'), 200);
+            }
+          },
         },
-      });
+      );
       expect(sent).toBe(true);
       expect(r.code).toBe(130);
       expect(r.stderr).toMatch(/slow\.yaml:6:5: X009 run interrupted/);
@@ -187,7 +232,9 @@ describe('recipe run', () => {
       expect(report.status).toBe('ok');
       expect(report.retries).toBeGreaterThan(0);
       expect(r.stderr).toMatch(/^debug: deals: retry 1 in \d+ ms \(HTTP 429\)$/m);
-      expect(r.stderr).toMatch(/^debug: deals: POST \/api\/v1\/integrations\/connectors\/[^/]+\/execute deals\.list → 429 \(\d+ ms\)$/m);
+      expect(r.stderr).toMatch(
+        /^debug: deals: POST \/api\/v1\/integrations\/connectors\/[^/]+\/execute deals\.list → 429 \(\d+ ms\)$/m,
+      );
     } finally {
       await limited.close();
     }

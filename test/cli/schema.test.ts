@@ -11,6 +11,8 @@ describe('recipe schema', () => {
   it('prints schemas/recipe.schema.json', () => {
     const r = spawnSync(process.execPath, [path.join(root, 'bin/recipe.js'), 'schema'], { cwd: '/', encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(path.join(root, 'schemas/recipe.schema.json'), 'utf8')));
+    expect(JSON.parse(r.stdout)).toEqual(
+      JSON.parse(readFileSync(path.join(root, 'schemas/recipe.schema.json'), 'utf8')),
+    );
   });
 });

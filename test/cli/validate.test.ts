@@ -40,7 +40,11 @@ describe('recipe validate', () => {
     expect(r.code).toBe(2);
     const lines = r.stdout.trim().split('\n');
     // every problem of a file at once: the structural one and the unknown variable after it
-    expect(lines.map((l) => l.split(' ')[0] + ' ' + l.split(' ')[1])).toEqual(['bad.yaml:4:5: S002', 'bad.yaml:5:14: R002', 'also-bad.yml:4:18: E001']);
+    expect(lines.map((l) => l.split(' ')[0] + ' ' + l.split(' ')[1])).toEqual([
+      'bad.yaml:4:5: S002',
+      'bad.yaml:5:14: R002',
+      'also-bad.yml:4:18: E001',
+    ]);
     expect(r.stderr).toMatch(/files, 3 problems\n$/);
   });
 
@@ -65,7 +69,11 @@ describe('recipe validate', () => {
     const dir = workdir();
     const r = recipe(['validate', '--format', 'json', 'bad.yaml', 'good/issue-example.yaml'], dir);
     expect(r.code).toBe(2);
-    const results = JSON.parse(r.stdout) as { file: string; valid: boolean; diagnostics: { code: string; line: number; column: number }[] }[];
+    const results = JSON.parse(r.stdout) as {
+      file: string;
+      valid: boolean;
+      diagnostics: { code: string; line: number; column: number }[];
+    }[];
     expect(results.map((x) => [x.file, x.valid])).toEqual([
       ['bad.yaml', false],
       [path.join('good', 'issue-example.yaml'), true],

@@ -50,7 +50,10 @@ afterEach(async () => {
 describe('retry policy', () => {
   it('waits for Retry-After (seconds) on 429 and then succeeds', async () => {
     let n = 0;
-    server.handle = (_req, res) => (++n === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '2' }) : json(res, 200, envelope([{ id: '1' }])));
+    server.handle = (_req, res) =>
+      ++n === 1
+        ? json(res, 429, { message: 'slow down' }, { 'retry-after': '2' })
+        : json(res, 200, envelope([{ id: '1' }]));
     const env = await client.execute('c1', { entity: 'contacts', action: 'list' });
     expect(env.result).toEqual([{ id: '1' }]);
     expect(sleeps).toEqual([2000]);
@@ -61,14 +64,16 @@ describe('retry policy', () => {
   it('reads Retry-After given as an HTTP date against the injected clock', async () => {
     let n = 0;
     const at = new Date(clock + 7000).toUTCString();
-    server.handle = (_req, res) => (++n === 1 ? json(res, 429, {}, { 'retry-after': at }) : json(res, 200, envelope([])));
+    server.handle = (_req, res) =>
+      ++n === 1 ? json(res, 429, {}, { 'retry-after': at }) : json(res, 200, envelope([]));
     await client.execute('c1', { entity: 'contacts', action: 'list' });
     expect(sleeps).toEqual([7000]);
   });
 
   it('retries 503 with backoff and full jitter from the injected random source', async () => {
     let n = 0;
-    server.handle = (_req, res) => (++n <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 200, envelope({ id: '9' })));
+    server.handle = (_req, res) =>
+      ++n <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 200, envelope({ id: '9' }));
     const env = await client.execute('c1', { entity: 'contacts', action: 'get', params: { contactId: '9' } });
     expect(env.result).toEqual({ id: '9' });
     // initial 500 ms, factor 2, random 0.5: 250 then 500.
@@ -92,10 +97,20 @@ describe('retry policy', () => {
 
   it('does not retry a 400 and carries the service error body', async () => {
     server.handle = (_req, res) =>
-      json(res, 400, { message: 'bad', errors: [{ field: 'params.limit', message: 'limit must be <= 100', error_code: 'validation_error', details: null }] });
+      json(res, 400, {
+        message: 'bad',
+        errors: [
+          { field: 'params.limit', message: 'limit must be <= 100', error_code: 'validation_error', details: null },
+        ],
+      });
     const err = await caught(client.execute('c1', { entity: 'contacts', action: 'list', params: { limit: 500 } }));
     expect(err.code).toBe('C005');
-    expect(err.params).toMatchObject({ status: 400, errorCode: 'validation_error', field: 'params.limit', serviceMessage: 'bad' });
+    expect(err.params).toMatchObject({
+      status: 400,
+      errorCode: 'validation_error',
+      field: 'params.limit',
+      serviceMessage: 'bad',
+    });
     expect(executes(server)).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -112,14 +127,16 @@ describe('retry policy', () => {
     await caught(client.execute('c1', { entity: 'deals', action: 'update', params: { dealId: '1', properties: {} } }));
     expect(executes(server)).toHaveLength(1);
     let n = 0;
-    server.handle = (_req, res) => (++n === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, envelope({ id: '1' })));
+    server.handle = (_req, res) =>
+      ++n === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, envelope({ id: '1' }));
     await client.execute('c1', { entity: 'deals', action: 'update', params: { dealId: '1', properties: {} } });
     expect(executes(server)).toHaveLength(3);
   });
 
   it('retries idempotent association writes after a reset', async () => {
     let n = 0;
-    server.handle = (_req, res) => (++n === 1 ? res.socket?.destroy() : json(res, 200, envelope({ status: 'COMPLETE' })));
+    server.handle = (_req, res) =>
+      ++n === 1 ? res.socket?.destroy() : json(res, 200, envelope({ status: 'COMPLETE' }));
     await client.execute('c1', { entity: 'associations', action: 'create', params: {} });
     expect(executes(server)).toHaveLength(2);
   });
@@ -127,14 +144,21 @@ describe('retry policy', () => {
   it('uses a step retry policy instead of the default', async () => {
     server.handle = (_req, res) => json(res, 503, {});
     await caught(
-      client.execute('c1', { entity: 'contacts', action: 'list' }, { retry: { maxAttempts: 2, initialDelayMs: 10, maxDelayMs: 10, factor: 1, jitter: false } }),
+      client.execute(
+        'c1',
+        { entity: 'contacts', action: 'list' },
+        { retry: { maxAttempts: 2, initialDelayMs: 10, maxDelayMs: 10, factor: 1, jitter: false } },
+      ),
     );
     expect(executes(server)).toHaveLength(2);
     expect(sleeps).toEqual([10]);
   });
 
   it('times out a request that gets no answer, then fails with C007', async () => {
-    const slow = makeClient({ requestTimeoutMs: 100, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, factor: 1, jitter: false } });
+    const slow = makeClient({
+      requestTimeoutMs: 100,
+      retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, factor: 1, jitter: false },
+    });
     server.handle = () => undefined; // never answers
     const err = await caught(slow.execute('c1', { entity: 'contacts', action: 'list' }));
     expect(err.code).toBe('C007');
@@ -215,7 +239,12 @@ describe('token', () => {
   });
 
   it('bad credentials are an authentication error (C002, config) that does not contain the secret', async () => {
-    const bad = new ConnectorClient({ baseUrl: server.url, clientId: 'id-1', clientSecret: 'wrong-secret-xyz', workspace: 'default' });
+    const bad = new ConnectorClient({
+      baseUrl: server.url,
+      clientId: 'id-1',
+      clientSecret: 'wrong-secret-xyz',
+      workspace: 'default',
+    });
     server.handle = (_req, res) => json(res, 200, envelope([]));
     const err = await caught(bad.execute('c1', { entity: 'contacts', action: 'list' }));
     expect(err.code).toBe('C002');
@@ -227,7 +256,13 @@ describe('token', () => {
   it('an unreachable service is a configuration error (C012)', async () => {
     const url = server.url;
     await server.close();
-    const lost = new ConnectorClient({ baseUrl: url, clientId: 'id-1', clientSecret: 'shh-secret-1', workspace: 'default', retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1, factor: 1, jitter: false } });
+    const lost = new ConnectorClient({
+      baseUrl: url,
+      clientId: 'id-1',
+      clientSecret: 'shh-secret-1',
+      workspace: 'default',
+      retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1, factor: 1, jitter: false },
+    });
     const err = await caught(lost.execute('c1', { entity: 'contacts', action: 'list' }));
     expect(err.code).toBe('C012');
     expect(err.class).toBe('config');
@@ -238,7 +273,8 @@ describe('token', () => {
 
 describe('secrets', () => {
   it('masks the client secret and the token in service messages', async () => {
-    server.handle = (req, res) => json(res, 400, { message: `you sent shh-secret-1 with ${String(req.headers.authorization)}` });
+    server.handle = (req, res) =>
+      json(res, 400, { message: `you sent shh-secret-1 with ${String(req.headers.authorization)}` });
     const err = await caught(client.execute('c1', { entity: 'contacts', action: 'list' }));
     expect(err.message).not.toContain('shh-secret-1');
     expect(err.message).not.toContain('tok-1');
@@ -248,7 +284,8 @@ describe('secrets', () => {
 
 describe('envelope and download', () => {
   it('normalises a null connector_metadata to an object', async () => {
-    server.handle = (_req, res) => json(res, 200, { status: 'success', result: [], connector_metadata: null, execution_metadata: null });
+    server.handle = (_req, res) =>
+      json(res, 200, { status: 'success', result: [], connector_metadata: null, execution_metadata: null });
     const env = await client.execute('c1', { entity: 'contacts', action: 'list' });
     expect(env.connector_metadata).toEqual({});
   });
@@ -264,7 +301,10 @@ describe('envelope and download', () => {
 
   it('download returns bytes, content type and the filename from Content-Disposition', async () => {
     server.handle = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-disposition': `attachment; filename="a b.png"; filename*=UTF-8''r%C3%A9sum%C3%A9.png` });
+      res.writeHead(200, {
+        'content-type': 'image/png',
+        'content-disposition': `attachment; filename="a b.png"; filename*=UTF-8''r%C3%A9sum%C3%A9.png`,
+      });
       res.end(Buffer.from([137, 80, 78, 71]));
     };
     const d = await client.download('c1', { entity: 'files', action: 'download', params: { fileId: '1' } });
@@ -284,8 +324,13 @@ describe('envelope and download', () => {
 
   it('context_store_not_ready becomes C008 with a list-based suggestion', async () => {
     server.handle = (_req, res) =>
-      json(res, 409, { message: 'the context store for deals is Loading', errors: [{ field: null, message: 'x', error_code: 'context_store_not_ready', details: null }] });
-    const err = await caught(client.execute('c1', { entity: 'deals', action: 'context_store_search', params: { query: {} } }));
+      json(res, 409, {
+        message: 'the context store for deals is Loading',
+        errors: [{ field: null, message: 'x', error_code: 'context_store_not_ready', details: null }],
+      });
+    const err = await caught(
+      client.execute('c1', { entity: 'deals', action: 'context_store_search', params: { query: {} } }),
+    );
     expect(err.code).toBe('C008');
     expect(err.message).toContain('deals.list');
     expect(err.message).toContain('wait_for_context_store');
@@ -293,14 +338,24 @@ describe('envelope and download', () => {
 });
 
 describe('connector lookup', () => {
-  const defs = { definitions: [{ sourceDefinitionId: 'd-crm', name: 'CRM' }, { sourceDefinitionId: 'd-files', name: 'Files' }] };
+  const defs = {
+    definitions: [
+      { sourceDefinitionId: 'd-crm', name: 'CRM' },
+      { sourceDefinitionId: 'd-files', name: 'Files' },
+    ],
+  };
 
   it('finds the connector by workspace and definition name, once per client', async () => {
     server.handle = (req, res) => {
       if (req.path.startsWith('/api/v1/integrations/definitions/sources')) return json(res, 200, defs);
       if (req.path.startsWith('/api/v1/integrations/connectors?')) {
         const q = new URL(req.path, 'http://x').searchParams;
-        return json(res, 200, { data: q.get('definition_id') === 'd-crm' && q.get('workspace_name') === 'sales' ? [{ id: 'conn-7', name: 'crm' }] : [] });
+        return json(res, 200, {
+          data:
+            q.get('definition_id') === 'd-crm' && q.get('workspace_name') === 'sales'
+              ? [{ id: 'conn-7', name: 'crm' }]
+              : [],
+        });
       }
       return json(res, 404, {});
     };
@@ -313,7 +368,10 @@ describe('connector lookup', () => {
   it('an unknown workspace is a lookup (configuration) error', async () => {
     server.handle = (req, res) => {
       if (req.path.startsWith('/api/v1/integrations/definitions/sources')) return json(res, 200, defs);
-      return json(res, 404, { message: 'workspace "sales" not found', errors: [{ field: 'workspace_name', message: 'x', error_code: 'not_found', details: null }] });
+      return json(res, 404, {
+        message: 'workspace "sales" not found',
+        errors: [{ field: 'workspace_name', message: 'x', error_code: 'not_found', details: null }],
+      });
     };
     const err = await caught(client.resolveConnector({ workspace: 'sales', definition: 'CRM' }));
     expect(err.code).toBe('C004');
@@ -324,7 +382,12 @@ describe('connector lookup', () => {
   it('lists the catalog when no definition matches, and the candidates when several connectors do', async () => {
     server.handle = (req, res) => {
       if (req.path.startsWith('/api/v1/integrations/definitions/sources')) return json(res, 200, defs);
-      return json(res, 200, { data: [{ id: 'a1', name: 'one' }, { id: 'a2', name: 'two' }] });
+      return json(res, 200, {
+        data: [
+          { id: 'a1', name: 'one' },
+          { id: 'a2', name: 'two' },
+        ],
+      });
     };
     const none = await caught(client.resolveConnector({ definition: 'Nope' }));
     expect(none.code).toBe('C004');

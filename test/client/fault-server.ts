@@ -29,7 +29,9 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-export async function startFaultServer(handle: Handler = (_req, res) => json(res, 404, { message: 'no handler' })): Promise<FaultServer> {
+export async function startFaultServer(
+  handle: Handler = (_req, res) => json(res, 404, { message: 'no handler' }),
+): Promise<FaultServer> {
   const state: FaultServer = {
     url: '',
     seen: [],
@@ -54,9 +56,14 @@ export async function startFaultServer(handle: Handler = (_req, res) => json(res
       state.seen.push(seen);
       if (seen.path === '/api/v1/account/applications/token') {
         const b = body as { client_id?: string; client_secret?: string };
-        if (b?.client_id !== 'id-1' || b?.client_secret !== 'shh-secret-1') return json(res, 401, { message: 'bad credentials' });
+        if (b?.client_id !== 'id-1' || b?.client_secret !== 'shh-secret-1')
+          return json(res, 401, { message: 'bad credentials' });
         state.tokensIssued++;
-        return json(res, 200, { access_token: `tok-${state.tokensIssued}`, token_type: 'bearer', expires_in: state.expiresIn });
+        return json(res, 200, {
+          access_token: `tok-${state.tokensIssued}`,
+          token_type: 'bearer',
+          expires_in: state.expiresIn,
+        });
       }
       const auth = req.headers.authorization ?? '';
       const token = auth.replace(/^Bearer /, '');

@@ -12,7 +12,8 @@ describe('shouldRetry', () => {
   });
 
   it('never retries other 4xx, and stops at maxAttempts', () => {
-    for (const s of [400, 403, 404, 409, 422]) expect(shouldRetry({ kind: 'status', status: s }, 1, DEFAULT_RETRY, true)).toBe(false);
+    for (const s of [400, 403, 404, 409, 422])
+      expect(shouldRetry({ kind: 'status', status: s }, 1, DEFAULT_RETRY, true)).toBe(false);
     expect(shouldRetry({ kind: 'status', status: 503 }, DEFAULT_RETRY.maxAttempts, DEFAULT_RETRY, true)).toBe(false);
   });
 });

@@ -32,9 +32,24 @@ steps:
 
 describe('resolveInputs', () => {
   it('coerces command-line strings to the declared types and fills defaults', () => {
-    const { values, diagnostics } = resolveInputs(plan, { name: 'Ada', limit: '25', ratio: '0.5', dry: 'true', ids: '["a","b"]', mode: 'slow' });
+    const { values, diagnostics } = resolveInputs(plan, {
+      name: 'Ada',
+      limit: '25',
+      ratio: '0.5',
+      dry: 'true',
+      ids: '["a","b"]',
+      mode: 'slow',
+    });
     expect(diagnostics).toEqual([]);
-    expect(values).toEqual({ name: 'Ada', limit: 25, ratio: 0.5, dry: true, ids: ['a', 'b'], filter: { stage: 'open' }, mode: 'slow' });
+    expect(values).toEqual({
+      name: 'Ada',
+      limit: 25,
+      ratio: 0.5,
+      dry: true,
+      ids: ['a', 'b'],
+      filter: { stage: 'open' },
+      mode: 'slow',
+    });
   });
 
   it('accepts typed values as they are', () => {
@@ -44,7 +59,15 @@ describe('resolveInputs', () => {
   });
 
   it('gives each missing, unknown, mistyped or out-of-enum input its code', () => {
-    const { diagnostics } = resolveInputs(plan, { limt: '5', limit: '2.5', ratio: 'abc', dry: 'yes', ids: '{"a":1}', filter: '[1]', mode: 'medium' });
+    const { diagnostics } = resolveInputs(plan, {
+      limt: '5',
+      limit: '2.5',
+      ratio: 'abc',
+      dry: 'yes',
+      ids: '{"a":1}',
+      filter: '[1]',
+      mode: 'medium',
+    });
     expect(diagnostics.map((d) => `${d.code} ${d.message.match(/"(\w+)"/)?.[1]}`).sort()).toEqual(
       ['I002 name', 'I003 limt', 'I004 dry', 'I004 filter', 'I004 ids', 'I004 limit', 'I004 ratio', 'I005 mode'].sort(),
     );

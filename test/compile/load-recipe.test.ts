@@ -41,7 +41,14 @@ steps:
     expect(Object.isFrozen(plan)).toBe(true);
     expect(Object.isFrozen(plan.steps[0])).toBe(true);
     const [page, loop, exec, download] = plan.steps;
-    expect(page).toMatchObject({ kind: 'paginate', id: 'page', maxPages: 1000, onError: 'fail', waitForContextStore: false, params: { kind: 'literal', value: {} } });
+    expect(page).toMatchObject({
+      kind: 'paginate',
+      id: 'page',
+      maxPages: 1000,
+      onError: 'fail',
+      waitForContextStore: false,
+      params: { kind: 'literal', value: {} },
+    });
     expect(loop).toMatchObject({ kind: 'foreach', as: 'item', concurrency: 1 });
     expect(exec).toMatchObject({
       kind: 'execute',
@@ -50,7 +57,11 @@ steps:
       timeoutMs: 5000,
       retry: { maxAttempts: 5, initialDelayMs: 200, maxDelayMs: 10000, factor: 2, jitter: true },
     });
-    expect(download).toMatchObject({ kind: 'download', action: 'download', to: { kind: 'literal', value: 'out/f1.bin' } });
+    expect(download).toMatchObject({
+      kind: 'download',
+      action: 'download',
+      to: { kind: 'literal', value: 'out/f1.bin' },
+    });
     expect(plan.connector).toMatchObject({ kind: 'id', id: { kind: 'literal', value: 'c-1' } });
     expect(page?.loc).toMatchObject({ line: 5, column: 5, pointer: '/steps/0' });
   });
@@ -71,7 +82,11 @@ outputs:
     if (step?.kind !== 'execute') throw new Error('expected an execute step');
     expect(await evalValue(step.params, { inputs: { id: 'c-9' } })).toEqual({ contactId: 'c-9' });
     const took = step.assign?.took;
-    expect(took?.kind === 'expr' && took.expr.loc).toMatchObject({ line: 8, column: 22, pointer: '/steps/0/assign/took' });
+    expect(took?.kind === 'expr' && took.expr.loc).toMatchObject({
+      line: 8,
+      column: 22,
+      pointer: '/steps/0/assign/took',
+    });
     expect(plan.inputs.id).toMatchObject({ type: 'string', required: true, loc: { line: 4, column: 3 } });
   });
 

@@ -3,7 +3,10 @@ import { scanTemplate } from '../../src/expr/index.js';
 
 describe('scanTemplate', () => {
   it('keeps text without ${ as one text segment', () => {
-    expect(scanTemplate('plain text $x {y}')).toEqual({ ok: true, segments: [{ kind: 'text', text: 'plain text $x {y}' }] });
+    expect(scanTemplate('plain text $x {y}')).toEqual({
+      ok: true,
+      segments: [{ kind: 'text', text: 'plain text $x {y}' }],
+    });
   });
 
   it('splits text and expressions, with the offset of each expression source', () => {
@@ -20,7 +23,10 @@ describe('scanTemplate', () => {
   });
 
   it('turns $${ into a literal ${', () => {
-    expect(scanTemplate('cost: $${ not an expr }')).toEqual({ ok: true, segments: [{ kind: 'text', text: 'cost: ${ not an expr }' }] });
+    expect(scanTemplate('cost: $${ not an expr }')).toEqual({
+      ok: true,
+      segments: [{ kind: 'text', text: 'cost: ${ not an expr }' }],
+    });
   });
 
   it('finds the closing brace past nested braces, strings, backticks and comments', () => {
@@ -40,7 +46,9 @@ describe('scanTemplate', () => {
         { kind: 'text', text: 'x' },
       ],
     });
-    expect(scanTemplate('${ $a / 2 } and ${ ($b) / 4 }').ok && scanTemplate('${ $a / 2 } and ${ ($b) / 4 }')).toMatchObject({
+    expect(
+      scanTemplate('${ $a / 2 } and ${ ($b) / 4 }').ok && scanTemplate('${ $a / 2 } and ${ ($b) / 4 }'),
+    ).toMatchObject({
       segments: [{ source: ' $a / 2 ' }, { text: ' and ' }, { source: ' ($b) / 4 ' }],
     });
   });

@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../src/compile/plan.js';
-import { compileValue, evalValue, JsonataExpr, listBuiltins } from '../../src/expr/index.js';
+import { compileValue, evalValue, type JsonataExpr, listBuiltins } from '../../src/expr/index.js';
 
 const site = { file: 't.yaml', pointer: '/x' };
 const compile = (raw: unknown) => compileValue(raw, site);
@@ -72,9 +72,12 @@ describe('evalValue', () => {
     const bindings = { big: [{ id: 1 }, { id: 2 }], name: 'Ada', obj: { a: 1 }, nothing: null };
     expect(await evalValue(compile('${ $big.id }').value, bindings)).toEqual([1, 2]);
     expect(await evalValue(compile('${ $count($big) }').value, bindings)).toBe(2);
-    expect(await evalValue(compile('${ $name } has ${ $count($big) } ${ $obj } [${ $nothing }${ $missing }]').value, bindings)).toBe(
-      'Ada has 2 {"a":1} []',
-    );
+    expect(
+      await evalValue(
+        compile('${ $name } has ${ $count($big) } ${ $obj } [${ $nothing }${ $missing }]').value,
+        bindings,
+      ),
+    ).toBe('Ada has 2 {"a":1} []');
   });
 
   it('evaluates containers member by member and leaves out undefined members', async () => {
@@ -112,6 +115,10 @@ describe('JsonataExpr.locateOffset', () => {
     );
     expect(typeof error?.position).toBe('number');
     // the expression source starts at index 4 of the scalar
-    expect(expr.locateOffset(error?.position ?? 0)).toMatchObject({ file: 'f.yaml', line: 3, column: 14 + (error?.position ?? 0) });
+    expect(expr.locateOffset(error?.position ?? 0)).toMatchObject({
+      file: 'f.yaml',
+      line: 3,
+      column: 14 + (error?.position ?? 0),
+    });
   });
 });

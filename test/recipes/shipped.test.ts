@@ -16,7 +16,13 @@ let client: ConnectorClient;
 let crm: string;
 let files: string;
 
-type Rec = { id: string; properties: Record<string, string | null>; updatedAt: string; createdAt: string; associations?: Record<string, { results: { id: string }[] }> };
+type Rec = {
+  id: string;
+  properties: Record<string, string | null>;
+  updatedAt: string;
+  createdAt: string;
+  associations?: Record<string, { results: { id: string }[] }>;
+};
 
 beforeAll(async () => {
   service = await startService({ seed: 'demo', logLevel: 'silent' });
@@ -41,7 +47,11 @@ async function all(entity: string, params: Record<string, unknown> = {}): Promis
   const out: Rec[] = [];
   let after: string | undefined;
   do {
-    const env = await client.execute(crm, { entity, action: 'list', params: { limit: 100, ...params, ...(after ? { after } : {}) } });
+    const env = await client.execute(crm, {
+      entity,
+      action: 'list',
+      params: { limit: 100, ...params, ...(after ? { after } : {}) },
+    });
     out.push(...(env.result as Rec[]));
     after = (env.connector_metadata.next_cursor as string | null) ?? undefined;
   } while (after);
@@ -53,12 +63,24 @@ const isOpen = (d: Rec) => !CLOSED.has(String(d.properties.dealstage));
 
 describe('pipeline-report', () => {
   it('groups open deals by stage in pipeline order with counts and totals', async () => {
-    const deals = (await all('deals', { properties: 'amount,dealstage,pipeline' })).filter((d) => isOpen(d) && d.properties.pipeline === 'default');
-    const order = ['appointmentscheduled', 'qualifiedtobuy', 'presentationscheduled', 'decisionmakerboughtin', 'contractsent'];
+    const deals = (await all('deals', { properties: 'amount,dealstage,pipeline' })).filter(
+      (d) => isOpen(d) && d.properties.pipeline === 'default',
+    );
+    const order = [
+      'appointmentscheduled',
+      'qualifiedtobuy',
+      'presentationscheduled',
+      'decisionmakerboughtin',
+      'contractsent',
+    ];
     const expected = order
       .map((stage) => {
         const inStage = deals.filter((d) => d.properties.dealstage === stage);
-        return { stage, deals: inStage.length, amount: inStage.reduce((s, d) => s + Number(d.properties.amount ?? 0), 0) };
+        return {
+          stage,
+          deals: inStage.length,
+          amount: inStage.reduce((s, d) => s + Number(d.properties.amount ?? 0), 0),
+        };
       })
       .filter((r) => r.deals > 0);
     const report = await run('pipeline-report.yaml');
@@ -72,7 +94,9 @@ describe('pipeline-report', () => {
 describe('stale-deals-follow-up', () => {
   it('dry run sends no write; a real run creates one associated task per stale deal; a second run creates none', async () => {
     const cutoff = Date.now() - 30 * 86_400_000;
-    const stale = (await all('deals', { properties: 'dealstage' })).filter((d) => isOpen(d) && Date.parse(d.updatedAt) < cutoff);
+    const stale = (await all('deals', { properties: 'dealstage' })).filter(
+      (d) => isOpen(d) && Date.parse(d.updatedAt) < cutoff,
+    );
     expect(stale.length).toBeGreaterThan(0);
     const tasksBefore = (await all('tasks')).length;
 
@@ -87,7 +111,11 @@ describe('stale-deals-follow-up', () => {
     const created = first.outputs.created as { deal: string; task: string }[];
     expect(new Set(created.map((c) => c.deal))).toEqual(new Set(stale.map((d) => d.id)));
     const sample = created[0]!;
-    const task = await client.execute(crm, { entity: 'tasks', action: 'get', params: { taskId: sample.task, associations: 'deals', properties: 'hs_task_subject' } });
+    const task = await client.execute(crm, {
+      entity: 'tasks',
+      action: 'get',
+      params: { taskId: sample.task, associations: 'deals', properties: 'hs_task_subject' },
+    });
     const t = task.result as Rec;
     expect(t.properties.hs_task_subject).toContain(`[deal-follow-up ${sample.deal}]`);
     expect(t.associations?.deals?.results.map((r) => String(r.id))).toContain(sample.deal);
@@ -102,13 +130,22 @@ describe('stale-deals-follow-up', () => {
 describe('ticket-triage', () => {
   it('gives unowned open high-priority tickets the owner and a note; a second run changes nothing', async () => {
     const props = { properties: 'hs_ticket_priority,hs_pipeline_stage,crm_owner_id' };
-    const todo = (await all('tickets', props)).filter((t) => t.properties.hs_ticket_priority === 'HIGH' && t.properties.hs_pipeline_stage !== '4' && !t.properties.crm_owner_id);
+    const todo = (await all('tickets', props)).filter(
+      (t) =>
+        t.properties.hs_ticket_priority === 'HIGH' &&
+        t.properties.hs_pipeline_stage !== '4' &&
+        !t.properties.crm_owner_id,
+    );
     expect(todo.length).toBeGreaterThan(0);
     const report = await run('ticket-triage.yaml', { owner_id: '1007' });
     expect(report.outputs.triaged).toBe(todo.length);
     const after = new Map((await all('tickets', props)).map((t) => [t.id, t]));
     for (const t of todo) expect(after.get(t.id)?.properties.crm_owner_id).toBe('1007');
-    const one = await client.execute(crm, { entity: 'tickets', action: 'get', params: { ticketId: todo[0]!.id, associations: 'notes' } });
+    const one = await client.execute(crm, {
+      entity: 'tickets',
+      action: 'get',
+      params: { ticketId: todo[0]!.id, associations: 'notes' },
+    });
     const noteIds = (one.result as Rec).associations?.notes?.results.map((r) => String(r.id)) ?? [];
     const triaged = report.outputs.tickets as { ticket: string; note: string }[];
     expect(noteIds).toContain(String(triaged.find((x) => x.ticket === todo[0]!.id)?.note));
@@ -126,7 +163,15 @@ describe('company-rollup', () => {
     for (let i = 1; i < top.length; i++) expect(top[i - 1]!.deals).toBeGreaterThanOrEqual(top[i]!.deals);
     const first = top[0]!;
     const count = async (toObjectType: string) =>
-      ((await client.execute(crm, { entity: 'associations', action: 'list', params: { fromObjectType: 'companies', fromObjectId: first.company, toObjectType } })).result as { results: unknown[] }).results.length;
+      (
+        (
+          await client.execute(crm, {
+            entity: 'associations',
+            action: 'list',
+            params: { fromObjectType: 'companies', fromObjectId: first.company, toObjectType },
+          })
+        ).result as { results: unknown[] }
+      ).results.length;
     expect(first.contacts).toBe(await count('contacts'));
     expect(first.deals).toBe(await count('deals'));
   });
@@ -147,11 +192,19 @@ describe('deal-stage-snapshot (call)', () => {
 describe('contacts-export', () => {
   it('writes every contact as CSV into the Files connector', async () => {
     // Accents, quotes and a comma: UTF-8 must survive base64 and the CSV quoting must hold.
-    await client.execute(crm, { entity: 'contacts', action: 'create', params: { properties: { email: 'jose@example.com', firstname: 'José "Pepe"', lastname: 'Núñez, Jr.' } } });
+    await client.execute(crm, {
+      entity: 'contacts',
+      action: 'create',
+      params: { properties: { email: 'jose@example.com', firstname: 'José "Pepe"', lastname: 'Núñez, Jr.' } },
+    });
     const contacts = await all('contacts', { properties: 'email' });
     const report = await run('contacts-export.yaml', { folder: 'Exports' });
     expect(report.outputs.contacts).toBe(contacts.length);
-    const file = await client.download(files, { entity: 'files', action: 'download', params: { fileId: String(report.outputs.file_id) } });
+    const file = await client.download(files, {
+      entity: 'files',
+      action: 'download',
+      params: { fileId: String(report.outputs.file_id) },
+    });
     const lines = file.bytes.toString('utf8').trimEnd().split('\r\n');
     expect(lines[0]).toBe('email,firstname,lastname,company,phone,lifecyclestage');
     expect(lines).toHaveLength(contacts.length + 1);
@@ -162,14 +215,18 @@ describe('contacts-export', () => {
 
 describe('deals-closing-this-month (context store)', () => {
   it('finds open deals closing in the month above the amount, biggest first', async (ctx) => {
-    const probe = await client.execute(crm, { entity: 'deals', action: 'context_store_search', params: { query: {}, limit: 1 } }).catch((e: Error) => e);
+    const probe = await client
+      .execute(crm, { entity: 'deals', action: 'context_store_search', params: { query: {}, limit: 1 } })
+      .catch((e: Error) => e);
     if (probe instanceof Error && /not available/.test(probe.message)) {
       ctx.skip('the embedded CRM connector does not offer context_store_search yet (context store not wired into it)');
     }
     const deals = await all('deals', { properties: 'amount,dealstage,closedate' });
     const month = '2026-12';
     const expected = deals
-      .filter((d) => isOpen(d) && String(d.properties.closedate).startsWith(month) && Number(d.properties.amount) > 20000)
+      .filter(
+        (d) => isOpen(d) && String(d.properties.closedate).startsWith(month) && Number(d.properties.amount) > 20000,
+      )
       .sort((a, b) => Number(b.properties.amount) - Number(a.properties.amount));
     const report = await run('deals-closing-this-month.yaml', { month, min_amount: 20000 });
     const rows = report.outputs.deals as { deal: string; amount: number }[];

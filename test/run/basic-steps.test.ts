@@ -124,13 +124,21 @@ outputs:
       { inputs: { id: '42' } },
     );
     expect(report.status).toBe('ok');
-    expect(report.outputs).toEqual({ id: '42', sent: { entity: 'contacts', action: 'get', params: { contactId: '42' } }, took: 1 });
+    expect(report.outputs).toEqual({
+      id: '42',
+      sent: { entity: 'contacts', action: 'get', params: { contactId: '42' } },
+      took: 1,
+    });
     expect(server.seen.at(-1)?.path).toBe('/api/v1/integrations/connectors/c-9/execute');
     expect(report.steps[0]).toMatchObject({ id: 'contact', requests: 1, retries: 0 });
   });
 
   it('on_error continue turns a failure into {error: {code, message, status}} and goes on', async () => {
-    server.handle = (_req, res) => json(res, 404, { message: 'contact 7 not found', errors: [{ field: null, message: 'x', error_code: 'not_found', details: null }] });
+    server.handle = (_req, res) =>
+      json(res, 404, {
+        message: 'contact 7 not found',
+        errors: [{ field: null, message: 'x', error_code: 'not_found', details: null }],
+      });
     const { report } = await runYaml(
       tempDir(),
       `version: 1
@@ -152,7 +160,11 @@ outputs:
   });
 
   it('a failing request fails the run with HTTP context and the step location', async () => {
-    server.handle = (_req, res) => json(res, 400, { message: 'unknown property "foo"', errors: [{ field: 'params.properties.foo', message: 'x', error_code: 'validation_error', details: null }] });
+    server.handle = (_req, res) =>
+      json(res, 400, {
+        message: 'unknown property "foo"',
+        errors: [{ field: 'params.properties.foo', message: 'x', error_code: 'validation_error', details: null }],
+      });
     const { report } = await runYaml(
       tempDir(),
       `version: 1
@@ -217,7 +229,12 @@ outputs:
   });
 
   it('a missing secret is a configuration error (X013)', async () => {
-    const { report } = await runYaml(tempDir(), `version: 1\nname: nosecret\nsecrets: [NOPE_NOT_SET]\nsteps:\n  - log: "x"\n`, client, { env: {} });
+    const { report } = await runYaml(
+      tempDir(),
+      `version: 1\nname: nosecret\nsecrets: [NOPE_NOT_SET]\nsteps:\n  - log: "x"\n`,
+      client,
+      { env: {} },
+    );
     expect(report.error?.code).toBe('X013');
   });
 
@@ -233,7 +250,16 @@ steps:
     timeout_ms: 50
 `,
       client,
-      { sleep: (ms, signal) => new Promise((resolve, reject) => { const t = setTimeout(resolve, ms); signal?.addEventListener('abort', () => { clearTimeout(t); reject(new Error('aborted')); }); }) },
+      {
+        sleep: (ms, signal) =>
+          new Promise((resolve, reject) => {
+            const t = setTimeout(resolve, ms);
+            signal?.addEventListener('abort', () => {
+              clearTimeout(t);
+              reject(new Error('aborted'));
+            });
+          }),
+      },
     );
     expect(report.error?.code).toBe('X005');
   });
@@ -241,7 +267,9 @@ steps:
   it('the request budget guardrail stops a run that sends too many requests (X014)', async () => {
     let n = 0;
     server.handle = (req, res) =>
-      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope([{ id: String(n) }], { has_next_page: true, end_cursor: `c${n++}` }));
+      req.path.endsWith('/inspect')
+        ? json(res, 200, {})
+        : json(res, 200, envelope([{ id: String(n) }], { has_next_page: true, end_cursor: `c${n++}` }));
     const { report } = await runYaml(
       tempDir(),
       `version: 1\nname: budget\nconnector: { id: c-9 }\nsteps:\n  - paginate: { entity: things, action: list }\n`,

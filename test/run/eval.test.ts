@@ -37,7 +37,14 @@ describe('run evaluate', () => {
     '${ $missing }',
     '${ $count($arr) }',
     '${ $obj.properties.email }',
-    { contactId: '${ $str }', n: '${ $num }', gone: '${ $undef }', gone2: '${ $missing }', keep: 'x', nested: { v: '${ $arr }' } },
+    {
+      contactId: '${ $str }',
+      n: '${ $num }',
+      gone: '${ $undef }',
+      gone2: '${ $missing }',
+      keep: 'x',
+      nested: { v: '${ $arr }' },
+    },
     ['${ $one }', '${ $empty }', 'id ${ $str }', 7],
   ];
 

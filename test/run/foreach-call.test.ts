@@ -61,7 +61,9 @@ outputs:
 
   it('on_error continue: failed iterations yield {error} and the rest go on', async () => {
     server.handle = (req, res) =>
-      body(req).params.contactId === '2' ? json(res, 404, { message: 'no such contact' }) : json(res, 200, envelope({ id: body(req).params.contactId }));
+      body(req).params.contactId === '2'
+        ? json(res, 404, { message: 'no such contact' })
+        : json(res, 200, envelope({ id: body(req).params.contactId }));
     const { report } = await runYaml(
       tempDir(),
       `version: 1
@@ -161,7 +163,10 @@ outputs:
     );
     expect(report.status).toBe('ok');
     expect(report.outputs.counts).toEqual({ a: 2, b: 1 });
-    expect(report.steps.map((s) => [s.id, s.depth])).toEqual([['per_stage', 0], ['counts', 1]]);
+    expect(report.steps.map((s) => [s.id, s.depth])).toEqual([
+      ['per_stage', 0],
+      ['counts', 1],
+    ]);
   });
 
   it('a wrong input type for the called recipe fails with X012', async () => {
@@ -174,7 +179,11 @@ steps:
     with: { items: "\${ 5 }" }
 `,
       client,
-      { files: { 'lib/count.yaml': `version: 1\nname: count\ninputs:\n  items: { type: array, required: true }\nsteps:\n  - log: "x"\n` } },
+      {
+        files: {
+          'lib/count.yaml': `version: 1\nname: count\ninputs:\n  items: { type: array, required: true }\nsteps:\n  - log: "x"\n`,
+        },
+      },
     );
     expect(report.error?.code).toBe('X012');
     expect(report.error?.line).toBe(4);
@@ -210,8 +219,20 @@ outputs:
     expect(executes(server).map((s) => body(s).action)).toEqual(['list']);
     expect(report.outputs.tasks).toEqual(['dry-run-1', 'dry-run-2']);
     expect(report.dry_run_writes).toEqual([
-      { step: 't', line: 11, method: 'POST', path: '/api/v1/integrations/connectors/c-1/execute', body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 11' } } } },
-      { step: 't', line: 11, method: 'POST', path: '/api/v1/integrations/connectors/c-1/execute', body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 12' } } } },
+      {
+        step: 't',
+        line: 11,
+        method: 'POST',
+        path: '/api/v1/integrations/connectors/c-1/execute',
+        body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 11' } } },
+      },
+      {
+        step: 't',
+        line: 11,
+        method: 'POST',
+        path: '/api/v1/integrations/connectors/c-1/execute',
+        body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 12' } } },
+      },
     ]);
   });
 });
@@ -237,7 +258,12 @@ outputs:
       client,
     );
     expect(report.status).toBe('ok');
-    expect(report.outputs.f).toEqual({ path: join(dir, 'out/7.txt'), bytes: 5, content_type: 'text/plain', filename: 'notes.txt' });
+    expect(report.outputs.f).toEqual({
+      path: join(dir, 'out/7.txt'),
+      bytes: 5,
+      content_type: 'text/plain',
+      filename: 'notes.txt',
+    });
     expect(readFileSync(join(dir, 'out/7.txt'), 'utf8')).toBe('hello');
   });
 
@@ -247,7 +273,12 @@ outputs:
       res.end('hello');
     };
     const dir = tempDir();
-    const { report } = await runYaml(dir, `version: 1\nname: dl\nconnector: { id: c-1 }\nsteps:\n  - id: f\n    download: { entity: files, params: { fileId: "7" }, to: "y.txt" }\noutputs:\n  f: "\${ $f }"\n`, client, { dryRun: true });
+    const { report } = await runYaml(
+      dir,
+      `version: 1\nname: dl\nconnector: { id: c-1 }\nsteps:\n  - id: f\n    download: { entity: files, params: { fileId: "7" }, to: "y.txt" }\noutputs:\n  f: "\${ $f }"\n`,
+      client,
+      { dryRun: true },
+    );
     expect(report.outputs.f).toMatchObject({ bytes: 5, dry_run: true });
     expect(existsSync(join(dir, 'y.txt'))).toBe(false);
   });
@@ -258,7 +289,11 @@ outputs:
       res.end();
     };
     const dir = tempDir();
-    const { report } = await runYaml(dir, `version: 1\nname: dl\nconnector: { id: c-1 }\nsteps:\n  - download: { entity: files, params: { fileId: "8" }, to: "x.bin" }\n`, client);
+    const { report } = await runYaml(
+      dir,
+      `version: 1\nname: dl\nconnector: { id: c-1 }\nsteps:\n  - download: { entity: files, params: { fileId: "8" }, to: "x.bin" }\n`,
+      client,
+    );
     expect(report.error?.code).toBe('C009');
     expect(existsSync(join(dir, 'x.bin'))).toBe(false);
   });
@@ -272,7 +307,14 @@ describe('context store', () => {
       if (req.path.endsWith('/inspect')) {
         polls++;
         const ready = polls >= 3;
-        return json(res, 200, { context_store_status: ready ? 'Ready' : 'Loading', context_store_readiness: { configured_cache_entities: [{ entity: 'deals', status: ready ? 'Ready' : 'Loading', ready_for_search: ready }] } });
+        return json(res, 200, {
+          context_store_status: ready ? 'Ready' : 'Loading',
+          context_store_readiness: {
+            configured_cache_entities: [
+              { entity: 'deals', status: ready ? 'Ready' : 'Loading', ready_for_search: ready },
+            ],
+          },
+        });
       }
       return json(res, 200, envelope({ data: [{ id: '1' }], meta: { has_more: false, cursor: null, took_ms: 1 } }));
     };
@@ -288,7 +330,12 @@ describe('context store', () => {
   });
 
   it('gives up after timeout_ms with X006 naming the status', async () => {
-    server.handle = (_req, res) => json(res, 200, { context_store_readiness: { configured_cache_entities: [{ entity: 'deals', status: 'Building Preview', ready_for_search: false }] } });
+    server.handle = (_req, res) =>
+      json(res, 200, {
+        context_store_readiness: {
+          configured_cache_entities: [{ entity: 'deals', status: 'Building Preview', ready_for_search: false }],
+        },
+      });
     let t = 0;
     const { report } = await runYaml(
       tempDir(),

@@ -23,13 +23,26 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
 /** Loads a recipe through the real compiler; fails the test with its diagnostics when it is invalid. */
 export async function compile(file: string): Promise<Plan> {
   const { plan, diagnostics } = await loadRecipe(file);
-  if (!plan) throw new Error(`recipe invalid:\n${diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`).join('\n')}`);
+  if (!plan)
+    throw new Error(
+      `recipe invalid:\n${diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`).join('\n')}`,
+    );
   return plan;
 }
 
 /** A client for a base URL with the test credentials; sleeps are instant (and recorded). */
-export function testClient(baseUrl: string, creds: { clientId: string; clientSecret: string }, extra: Partial<ClientOptions> = {}): ConnectorClient {
-  return new ConnectorClient({ baseUrl, workspace: 'default', ...creds, deps: { sleep: async () => undefined }, ...extra });
+export function testClient(
+  baseUrl: string,
+  creds: { clientId: string; clientSecret: string },
+  extra: Partial<ClientOptions> = {},
+): ConnectorClient {
+  return new ConnectorClient({
+    baseUrl,
+    workspace: 'default',
+    ...creds,
+    deps: { sleep: async () => undefined },
+    ...extra,
+  });
 }
 
 export interface RunResult {

@@ -20,7 +20,10 @@ beforeAll(async () => {
   server = await startFaultServer((req, res) => {
     if (req.path.endsWith('/inspect')) return json(res, 200, {});
     const start = Number((req.body as { params: { cursor?: string } }).params.cursor ?? 0);
-    const page = Array.from({ length: Math.min(PAGE, TOTAL - start) }, (_, i) => ({ id: String(start + i), properties: { pad: PAD } }));
+    const page = Array.from({ length: Math.min(PAGE, TOTAL - start) }, (_, i) => ({
+      id: String(start + i),
+      properties: { pad: PAD },
+    }));
     const more = start + PAGE < TOTAL;
     json(res, 200, envelope(page, { has_next_page: more, end_cursor: more ? String(start + PAGE) : null }));
   });

@@ -36,19 +36,36 @@ function serve(style: 'cursor' | 'after' | 'offset' | 'store', declared: string[
   server.seen.length = 0;
   server.handle = (req, res) => {
     if (req.path.endsWith('/inspect')) {
-      return json(res, 200, declared ? { actions: [{ entity: 'things', action: 'list', required_params: [], optional_params: declared }] } : {});
+      return json(
+        res,
+        200,
+        declared
+          ? { actions: [{ entity: 'things', action: 'list', required_params: [], optional_params: declared }] }
+          : {},
+      );
     }
     const p = params(req);
     const key = declared?.includes('after') && !declared.includes('cursor') ? 'after' : 'cursor';
-    if (declared && p[key === 'after' ? 'cursor' : 'after'] !== undefined) return json(res, 400, { message: `use ${key}` });
+    if (declared && p[key === 'after' ? 'cursor' : 'after'] !== undefined)
+      return json(res, 400, { message: `use ${key}` });
     const start = style === 'offset' ? Number(p.offset ?? 0) : Number(p.cursor ?? p.after ?? 0);
     const page = start >= 25 ? [] : records(start, Math.min(10, 25 - start));
     const more = start + 10 < 25;
     const next = String(start + 10);
-    if (style === 'cursor') return json(res, 200, envelope(page, { has_next_page: more, end_cursor: more ? next : null }));
+    if (style === 'cursor')
+      return json(res, 200, envelope(page, { has_next_page: more, end_cursor: more ? next : null }));
     if (style === 'after') {
       if ('cursor' in p) return json(res, 400, { message: 'use params.after, not params.cursor' });
-      return json(res, 200, envelope(page, { next_cursor: more ? next : null, next_link: null, has_next_page: more, end_cursor: more ? next : null }));
+      return json(
+        res,
+        200,
+        envelope(page, {
+          next_cursor: more ? next : null,
+          next_link: null,
+          has_next_page: more,
+          end_cursor: more ? next : null,
+        }),
+      );
     }
     if (style === 'offset') {
       if ('cursor' in p) return json(res, 400, { message: 'use offset/limit' });
@@ -63,7 +80,11 @@ describe('paginate: automatic paging keys', () => {
 
   it('has_next_page/end_cursor → params.cursor (inspect asked once for the action params, and says nothing)', async () => {
     serve('cursor');
-    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: things, action: list, params: { limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
     expect(server.seen.filter((s) => s.path.endsWith('/inspect'))).toHaveLength(1);
@@ -72,7 +93,11 @@ describe('paginate: automatic paging keys', () => {
 
   it('has_next_page/end_cursor → params.after when the action declares after and not cursor', async () => {
     serve('cursor', ['limit', 'after']);
-    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: things, action: list, params: { limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).after)).toEqual([undefined, '10', '20']);
   });
@@ -85,30 +110,53 @@ describe('paginate: automatic paging keys', () => {
       if ('after' in p) return json(res, 400, { message: 'use cursor' });
       const start = Number(p.cursor ?? 0);
       const more = start + 10 < 25;
-      return json(res, 200, envelope(records(start, Math.min(10, 25 - start)), { next_cursor: more ? String(start + 10) : null, has_more: more }));
+      return json(
+        res,
+        200,
+        envelope(records(start, Math.min(10, 25 - start)), {
+          next_cursor: more ? String(start + 10) : null,
+          has_more: more,
+        }),
+      );
     })(server.handle);
-    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, params: { limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: things, action: list, params: { limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
   });
 
   it('CRM list: next_cursor → params.after (never cursor, which the CRM rejects)', async () => {
     serve('after');
-    const { report } = await runYaml(tempDir(), recipe('{ entity: contacts, action: list, params: { limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: contacts, action: list, params: { limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).after)).toEqual([undefined, '10', '20']);
   });
 
   it('offset/limit: next_offset/has_more → params.offset', async () => {
     serve('offset');
-    const { report } = await runYaml(tempDir(), recipe('{ entity: files, action: list, params: { limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: files, action: list, params: { limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).offset)).toEqual([undefined, 10, 20]);
   });
 
   it('context_store_search: result.meta.cursor/has_more → params.cursor, items from result.data', async () => {
     serve('store');
-    const { report } = await runYaml(tempDir(), recipe('{ entity: deals, action: context_store_search, params: { query: {}, limit: 10 } }'), client);
+    const { report } = await runYaml(
+      tempDir(),
+      recipe('{ entity: deals, action: context_store_search, params: { query: {}, limit: 10 } }'),
+      client,
+    );
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
   });
@@ -117,7 +165,9 @@ describe('paginate: automatic paging keys', () => {
     serve('offset');
     const { report } = await runYaml(
       tempDir(),
-      recipe(`{ entity: files, action: list, params: { limit: 10 }, next: "\${ $response.connector_metadata.has_more ? { 'offset': $response.connector_metadata.next_offset } : null }" }`),
+      recipe(
+        `{ entity: files, action: list, params: { limit: 10 }, next: "\${ $response.connector_metadata.has_more ? { 'offset': $response.connector_metadata.next_offset } : null }" }`,
+      ),
       client,
     );
     expect(report.outputs).toEqual({ ids, n: 25 });
@@ -136,7 +186,9 @@ describe('paginate: limits and guards', () => {
 
   it('the run-level page cap (RunOptions.maxPages) wins over a larger max_pages', async () => {
     serve('cursor');
-    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_pages: 50 }'), client, { maxPages: 1 });
+    const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list, max_pages: 50 }'), client, {
+      maxPages: 1,
+    });
     expect(report.outputs.n).toBe(10);
     expect(report.steps[0]?.truncated).toBe(true);
     expect(executes(server)).toHaveLength(1);
@@ -166,7 +218,9 @@ describe('paginate: limits and guards', () => {
   it('refuses to loop when the cursor repeats (X004)', async () => {
     let n = 0;
     server.handle = (req, res) =>
-      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope(records(n++ * 10, 10), { has_next_page: true, end_cursor: 'same' }));
+      req.path.endsWith('/inspect')
+        ? json(res, 200, {})
+        : json(res, 200, envelope(records(n++ * 10, 10), { has_next_page: true, end_cursor: 'same' }));
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
     expect(report.error?.code).toBe('X004');
     expect(report.error?.message).toContain('repeats');
@@ -176,7 +230,9 @@ describe('paginate: limits and guards', () => {
   it('refuses to loop when the service ignores the cursor and repeats the page (X004)', async () => {
     let n = 0;
     server.handle = (req, res) =>
-      req.path.endsWith('/inspect') ? json(res, 200, {}) : json(res, 200, envelope(records(0, 10), { has_next_page: true, end_cursor: `c${n++}` }));
+      req.path.endsWith('/inspect')
+        ? json(res, 200, {})
+        : json(res, 200, envelope(records(0, 10), { has_next_page: true, end_cursor: `c${n++}` }));
     const { report } = await runYaml(tempDir(), recipe('{ entity: things, action: list }'), client);
     expect(report.error?.code).toBe('X004');
     expect(report.error?.message).toContain('page 2 has the same records as page 1');

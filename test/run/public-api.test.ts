@@ -10,7 +10,10 @@ it('the public API loads, checks and runs a recipe against a service it starts',
   try {
     const dir = mkdtempSync(join(tmpdir(), 'recipe-api-'));
     const file = join(dir, 'r.yaml');
-    writeFileSync(file, `version: 1\nname: api\nconnector: { definition: CRM }\ninputs:\n  limit: { type: integer, default: 5 }\nsteps:\n  - id: c\n    execute: { entity: contacts, action: list, params: { limit: "\${ $inputs.limit }" } }\noutputs:\n  n: "\${ $count($c) }"\n`);
+    writeFileSync(
+      file,
+      `version: 1\nname: api\nconnector: { definition: CRM }\ninputs:\n  limit: { type: integer, default: 5 }\nsteps:\n  - id: c\n    execute: { entity: contacts, action: list, params: { limit: "\${ $inputs.limit }" } }\noutputs:\n  n: "\${ $count($c) }"\n`,
+    );
     const ok = await runRecipe(file, { client, inputs: { limit: '3' } });
     expect(ok.report?.status).toBe('ok');
     expect(ok.report?.outputs).toEqual({ n: 3 });

@@ -122,7 +122,11 @@ describe('context store readiness', () => {
   });
 
   it('wait_for_context_store waits until the entity is searchable on a connector still indexing', async () => {
-    const slow = await startService({ seed: 'demo', logLevel: 'silent', contextStore: { batchSize: 50, batchDelayMs: 30 } });
+    const slow = await startService({
+      seed: 'demo',
+      logLevel: 'silent',
+      contextStore: { batchSize: 50, batchDelayMs: 30 },
+    });
     const c = new ConnectorClient({ baseUrl: slow.url, ...slow.credentials, workspace: 'default' });
     try {
       const { report } = await runYaml(

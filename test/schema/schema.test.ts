@@ -8,7 +8,9 @@ const schemaFile = new URL('../../schemas/recipe.schema.json', import.meta.url);
 function diagnose(text: string): string[] {
   const doc = parseSource(text, 'r.yaml');
   expect(doc.diagnostics).toEqual([]);
-  return validateRecipeDocument(doc.value, doc.locator, 'r.yaml').map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+  return validateRecipeDocument(doc.value, doc.locator, 'r.yaml').map(
+    (d) => `${d.line}:${d.column} ${d.code} ${d.message}`,
+  );
 }
 
 /** Every subschema that declares `properties`, with its path. */
@@ -16,7 +18,8 @@ function propertyOwners(node: unknown, at = '#'): [string, Record<string, Record
   if (node === null || typeof node !== 'object') return [];
   const out: [string, Record<string, Record<string, unknown>>][] = [];
   const obj = node as Record<string, unknown>;
-  if (obj.properties && typeof obj.properties === 'object') out.push([at, obj.properties as Record<string, Record<string, unknown>>]);
+  if (obj.properties && typeof obj.properties === 'object')
+    out.push([at, obj.properties as Record<string, Record<string, unknown>>]);
   for (const [key, value] of Object.entries(obj)) out.push(...propertyOwners(value, `${at}/${key}`));
   return out;
 }
@@ -37,7 +40,8 @@ describe('schemas/recipe.schema.json', () => {
       for (const [name, sub] of Object.entries(properties)) {
         // a property that is only a $ref takes the description of its target
         const target = typeof sub.$ref === 'string' ? defs[sub.$ref.replace('#/$defs/', '')] : undefined;
-        if (typeof sub.description !== 'string' && typeof target?.description !== 'string') missing.push(`${at}/${name}`);
+        if (typeof sub.description !== 'string' && typeof target?.description !== 'string')
+          missing.push(`${at}/${name}`);
       }
     }
     expect(missing).toEqual([]);
@@ -48,7 +52,8 @@ describe('schemas/recipe.schema.json', () => {
     for (const kind of KIND_KEYS) {
       const def = defs[`${kind}Step`];
       expect(def?.additionalProperties, kind).toBe(false);
-      for (const common of ['id', 'when', 'retry', 'timeout_ms', 'on_error', 'connector', 'assign']) expect(Object.keys(def?.properties ?? {}), kind).toContain(common);
+      for (const common of ['id', 'when', 'retry', 'timeout_ms', 'on_error', 'connector', 'assign'])
+        expect(Object.keys(def?.properties ?? {}), kind).toContain(common);
       expect(Object.keys(def?.properties ?? {})).toContain(kind);
     }
   });
@@ -58,21 +63,33 @@ describe('validateRecipeDocument', () => {
   const head = 'version: 1\nname: r\n';
 
   it('accepts a valid document', () => {
-    expect(diagnose(`${head}steps:\n  - execute: { entity: deals, action: list, params: { limit: 5 } }\n    retry: { max_attempts: 2 }\n`)).toEqual([]);
+    expect(
+      diagnose(
+        `${head}steps:\n  - execute: { entity: deals, action: list, params: { limit: 5 } }\n    retry: { max_attempts: 2 }\n`,
+      ),
+    ).toEqual([]);
   });
 
   it('names an unknown kind key once, with a suggestion, instead of every branch', () => {
-    expect(diagnose(`${head}steps:\n  - exectue: { entity: deals }\n`)).toEqual(['4:5 S002 unknown step kind key "exectue" (did you mean "execute"?)']);
-    expect(diagnose(`${head}steps:\n  - frobnicate: 1\n`)[0]).toMatch(/^4:5 S002 unknown step kind key "frobnicate"; a step needs one of/);
+    expect(diagnose(`${head}steps:\n  - exectue: { entity: deals }\n`)).toEqual([
+      '4:5 S002 unknown step kind key "exectue" (did you mean "execute"?)',
+    ]);
+    expect(diagnose(`${head}steps:\n  - frobnicate: 1\n`)[0]).toMatch(
+      /^4:5 S002 unknown step kind key "frobnicate"; a step needs one of/,
+    );
   });
 
   it('says when a step has two kind keys, or none', () => {
-    expect(diagnose(`${head}steps:\n  - log: a\n    fail: b\n`)).toEqual(['5:5 S004 step has 2 kind keys: log and fail; a step has exactly one']);
+    expect(diagnose(`${head}steps:\n  - log: a\n    fail: b\n`)).toEqual([
+      '5:5 S004 step has 2 kind keys: log and fail; a step has exactly one',
+    ]);
     expect(diagnose(`${head}steps:\n  - id: x\n`).map((l) => l.slice(0, 9))).toEqual(['4:5 S003 ']);
   });
 
   it('reports the missing field of the step kind that is there, and nothing about other kinds', () => {
-    expect(diagnose(`${head}steps:\n  - paginate: { entity: deals }\n`)).toEqual(['4:5 S005 paginate: missing required field "action"']);
+    expect(diagnose(`${head}steps:\n  - paginate: { entity: deals }\n`)).toEqual([
+      '4:5 S005 paginate: missing required field "action"',
+    ]);
   });
 
   it('suggests the closest field for an unknown one, in nested steps too', () => {

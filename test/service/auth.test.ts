@@ -14,7 +14,11 @@ const tokenUrl = '/api/v1/account/applications/token';
 
 describe('POST /api/v1/account/applications/token', () => {
   it('answers a bearer token for the organization', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: tokenUrl, payload: { client_id: svc.org.clientId, client_secret: svc.org.clientSecret } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: tokenUrl,
+      payload: { client_id: svc.org.clientId, client_secret: svc.org.clientSecret },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 900, organization_id: svc.org.organizationId });
@@ -25,18 +29,32 @@ describe('POST /api/v1/account/applications/token', () => {
   });
 
   it('refuses a wrong secret and an unknown client the same way', async () => {
-    const wrong = await svc.app.inject({ method: 'POST', url: tokenUrl, payload: { client_id: svc.org.clientId, client_secret: 'nope' } });
-    const unknown = await svc.app.inject({ method: 'POST', url: tokenUrl, payload: { client_id: 'nobody', client_secret: 'nope' } });
+    const wrong = await svc.app.inject({
+      method: 'POST',
+      url: tokenUrl,
+      payload: { client_id: svc.org.clientId, client_secret: 'nope' },
+    });
+    const unknown = await svc.app.inject({
+      method: 'POST',
+      url: tokenUrl,
+      payload: { client_id: 'nobody', client_secret: 'nope' },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'invalid client credentials', errors: [{ field: null, message: 'invalid client credentials', error_code: 'unauthorized', details: null }] });
+      expect(res.json()).toEqual({
+        message: 'invalid client credentials',
+        errors: [{ field: null, message: 'invalid client credentials', error_code: 'unauthorized', details: null }],
+      });
     }
   });
 
   it('names each missing field with 400', async () => {
     const res = await svc.app.inject({ method: 'POST', url: tokenUrl, payload: {} });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().errors.map((e: { field: string }) => e.field).sort();
+    const fields = res
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
     expect(fields).toEqual(['client_id', 'client_secret']);
     expect(res.json().errors[0].error_code).toBe('validation_error');
   });
@@ -44,7 +62,9 @@ describe('POST /api/v1/account/applications/token', () => {
   it('rejects a mistyped field', async () => {
     const res = await svc.app.inject({ method: 'POST', url: tokenUrl, payload: { client_id: 5, client_secret: 'x' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([expect.objectContaining({ field: 'client_id', error_code: 'validation_error' })]);
+    expect(res.json().errors).toEqual([
+      expect.objectContaining({ field: 'client_id', error_code: 'validation_error' }),
+    ]);
   });
 });
 

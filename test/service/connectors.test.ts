@@ -39,7 +39,10 @@ describe('connectors', () => {
   it('answers 422 when neither connector_type nor definition_id is given', async () => {
     const res = await svc.app.inject({ method: 'POST', url: base, headers, payload: { workspace_name: 'default' } });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ message: 'One of connector_type or definition_id must be provided', errors: [{ field: 'body', error_code: 'value_error' }] });
+    expect(res.json()).toMatchObject({
+      message: 'One of connector_type or definition_id must be provided',
+      errors: [{ field: 'body', error_code: 'value_error' }],
+    });
   });
 
   it('answers 404 for an unknown workspace, definition or type', async () => {
@@ -56,25 +59,57 @@ describe('connectors', () => {
   });
 
   it('answers 400 when connector_type and definition_id name different types', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: base, headers, payload: { workspace_name: 'default', definition_id: defId, connector_type: 'crm' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: base,
+      headers,
+      payload: { workspace_name: 'default', definition_id: defId, connector_type: 'crm' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ field: 'connector_type', error_code: 'validation_error' });
   });
 
   it('rejects a body without workspace_name or with unknown fields', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: base, headers, payload: { connector_type: 'echo', colour: 'red' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: base,
+      headers,
+      payload: { connector_type: 'echo', colour: 'red' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['colour', 'workspace_name']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['colour', 'workspace_name']);
   });
 
   it('lists by workspace name or id, filtered by definition', async () => {
     const id = await svc.createConnector('echo');
-    const byName = await svc.app.inject({ method: 'GET', url: `${base}?workspace_name=default&definition_id=${defId}`, headers });
+    const byName = await svc.app.inject({
+      method: 'GET',
+      url: `${base}?workspace_name=default&definition_id=${defId}`,
+      headers,
+    });
     expect(byName.statusCode).toBe(200);
     expect(byName.json().data.map((c: { id: string }) => c.id)).toEqual([id]);
-    const byId = await svc.app.inject({ method: 'GET', url: `${base}?workspace_id=${svc.org.defaultWorkspaceId}`, headers });
-    expect(byId.json().data[0]).toMatchObject({ id, workspace_id: svc.org.defaultWorkspaceId, definition_id: defId, definition_name: 'Echo Test' });
-    const otherDef = await svc.app.inject({ method: 'GET', url: `${base}?workspace_name=default&definition_id=00000000-0000-4000-8000-000000000000`, headers });
+    const byId = await svc.app.inject({
+      method: 'GET',
+      url: `${base}?workspace_id=${svc.org.defaultWorkspaceId}`,
+      headers,
+    });
+    expect(byId.json().data[0]).toMatchObject({
+      id,
+      workspace_id: svc.org.defaultWorkspaceId,
+      definition_id: defId,
+      definition_name: 'Echo Test',
+    });
+    const otherDef = await svc.app.inject({
+      method: 'GET',
+      url: `${base}?workspace_name=default&definition_id=00000000-0000-4000-8000-000000000000`,
+      headers,
+    });
     expect(otherDef.json()).toEqual({ data: [] });
   });
 
@@ -87,7 +122,12 @@ describe('connectors', () => {
   });
 
   it('gets one connector and never shows credentials', async () => {
-    const create = await svc.app.inject({ method: 'POST', url: base, headers, payload: { workspace_name: 'default', connector_type: 'echo', credentials: { api_key: 'sk-live-123' } } });
+    const create = await svc.app.inject({
+      method: 'POST',
+      url: base,
+      headers,
+      payload: { workspace_name: 'default', connector_type: 'echo', credentials: { api_key: 'sk-live-123' } },
+    });
     expect(create.body).not.toContain('sk-live-123');
     const id = create.json().id;
     const res = await svc.app.inject({ method: 'GET', url: `${base}/${id}`, headers });
@@ -97,7 +137,11 @@ describe('connectors', () => {
     const list = await svc.app.inject({ method: 'GET', url: `${base}?workspace_name=default`, headers });
     expect(list.body).not.toContain('sk-live-123');
     // Stored, though (so a real type could use it).
-    const row = await svc.store.db.selectFrom('connectors').select('credentials').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await svc.store.db
+      .selectFrom('connectors')
+      .select('credentials')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.credentials)).toEqual({ api_key: 'sk-live-123' });
   });
 
@@ -129,7 +173,11 @@ describe('connectors', () => {
     expect((await svc.app.inject({ method: 'DELETE', url: `${base}/${id}`, headers: oh })).statusCode).toBe(404);
     const list = await svc.app.inject({ method: 'GET', url: `${base}?workspace_name=default`, headers: oh });
     expect(list.json()).toEqual({ data: [] });
-    const byWsId = await svc.app.inject({ method: 'GET', url: `${base}?workspace_id=${svc.org.defaultWorkspaceId}`, headers: oh });
+    const byWsId = await svc.app.inject({
+      method: 'GET',
+      url: `${base}?workspace_id=${svc.org.defaultWorkspaceId}`,
+      headers: oh,
+    });
     expect(byWsId.statusCode).toBe(404);
     // Still there for its owner.
     expect((await svc.app.inject({ method: 'GET', url: `${base}/${id}`, headers })).statusCode).toBe(200);

@@ -19,7 +19,12 @@ describe('definitions catalog', () => {
     const defs = res.json().definitions;
     expect(defs).toHaveLength(connectorTypes.length);
     const crm = defs.find((d: { name: string }) => d.name === 'CRM');
-    expect(crm).toEqual({ sourceDefinitionId: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'CRM', iconUrl: expect.stringMatching(/^https:\/\//), supportLevel: 'certified' });
+    expect(crm).toEqual({
+      sourceDefinitionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'CRM',
+      iconUrl: expect.stringMatching(/^https:\/\//),
+      supportLevel: 'certified',
+    });
   });
 
   it('filters by a case-insensitive substring of the name', async () => {
@@ -36,7 +41,11 @@ describe('definitions catalog', () => {
     const res = await svc.app.inject({ method: 'GET', url: `${url}/${id}`, headers });
     expect(res.statusCode).toBe(200);
     expect(res.json().sourceDefinitionId).toBe(id);
-    const missing = await svc.app.inject({ method: 'GET', url: `${url}/00000000-0000-4000-8000-000000000000`, headers });
+    const missing = await svc.app.inject({
+      method: 'GET',
+      url: `${url}/00000000-0000-4000-8000-000000000000`,
+      headers,
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().errors[0]).toMatchObject({ error_code: 'not_found', field: 'path.id' });
   });

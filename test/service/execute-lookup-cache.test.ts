@@ -24,7 +24,11 @@ describe('execute connector lookup cache', () => {
     const id = await svc.createConnector('crm');
     expect((await svc.execute(id, list)).statusCode).toBe(200);
     expect((await svc.execute(id, list)).statusCode).toBe(200);
-    const del = await svc.app.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, headers: await svc.auth() });
+    const del = await svc.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/integrations/connectors/${id}`,
+      headers: await svc.auth(),
+    });
     expect(del.statusCode).toBeLessThan(300);
     const res = await svc.execute(id, list);
     expect(res.statusCode).toBe(404);
@@ -36,10 +40,20 @@ describe('execute connector lookup cache', () => {
     const id = await svc.createConnector('crm');
     expect((await svc.execute(id, list)).statusCode).toBe(200);
     const put = (status: string) =>
-      svc!.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${svc!.org.defaultWorkspaceId}`, headers: {}, payload: { status } });
+      svc!.app.inject({
+        method: 'PUT',
+        url: `/api/v1/workspaces/${svc!.org.defaultWorkspaceId}`,
+        headers: {},
+        payload: { status },
+      });
     const headers = await svc.auth();
     const setStatus = async (status: string) => {
-      const r = await svc!.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${svc!.org.defaultWorkspaceId}`, headers, payload: { status } });
+      const r = await svc!.app.inject({
+        method: 'PUT',
+        url: `/api/v1/workspaces/${svc!.org.defaultWorkspaceId}`,
+        headers,
+        payload: { status },
+      });
       expect(r.statusCode).toBe(200);
     };
     expect((await put('inactive')).statusCode).toBe(401); // no token: nothing changed
@@ -67,12 +81,26 @@ describe('execute connector lookup cache', () => {
     const path = join(dir, 'service.db');
     const store = await openStore({ path });
     const app = await buildApp({ store });
-    const p = await ensureApplication(store, { clientId: 'c1', clientSecret: 'secret-lookup-cache', organizationName: 'o' }, new Date());
-    const tok = await app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: p.clientId, client_secret: p.clientSecret } });
+    const p = await ensureApplication(
+      store,
+      { clientId: 'c1', clientSecret: 'secret-lookup-cache', organizationName: 'o' },
+      new Date(),
+    );
+    const tok = await app.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      payload: { client_id: p.clientId, client_secret: p.clientSecret },
+    });
     const headers = { authorization: `Bearer ${tok.json().access_token as string}` };
-    const created = await app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers, payload: { workspace_name: 'default', connector_type: 'crm' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers,
+      payload: { workspace_name: 'default', connector_type: 'crm' },
+    });
     const id = created.json().id as string;
-    const exec = () => app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers, payload: list });
+    const exec = () =>
+      app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers, payload: list });
     try {
       expect((await exec()).statusCode).toBe(200);
       expect((await exec()).statusCode).toBe(200);

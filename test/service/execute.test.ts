@@ -13,7 +13,8 @@ afterEach(async () => {
   await svc.close();
 });
 
-const create = (label: string) => svc.execute(id, { entity: 'things', action: 'create', params: { properties: { label } } });
+const create = (label: string) =>
+  svc.execute(id, { entity: 'things', action: 'create', params: { properties: { label } } });
 
 describe('POST /api/v1/integrations/connectors/:id/execute', () => {
   it('answers the envelope, with schema defaults applied to params', async () => {
@@ -38,17 +39,32 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
   it('applies select_fields and exclude_fields to each record', async () => {
     await create('a');
     await create('b');
-    const sel = await svc.execute(id, { entity: 'things', action: 'list', params: {}, select_fields: ['id', 'properties.label', 'nope.deeper'] });
+    const sel = await svc.execute(id, {
+      entity: 'things',
+      action: 'list',
+      params: {},
+      select_fields: ['id', 'properties.label', 'nope.deeper'],
+    });
     expect(sel.json().result).toEqual([
       { id: '1', properties: { label: 'a' } },
       { id: '2', properties: { label: 'b' } },
     ]);
-    const exc = await svc.execute(id, { entity: 'things', action: 'list', params: {}, exclude_fields: ['properties.secret', 'meta'] });
+    const exc = await svc.execute(id, {
+      entity: 'things',
+      action: 'list',
+      params: {},
+      exclude_fields: ['properties.secret', 'meta'],
+    });
     expect(exc.json().result).toEqual([
       { id: '1', properties: { label: 'a' } },
       { id: '2', properties: { label: 'b' } },
     ]);
-    const one = await svc.execute(id, { entity: 'things', action: 'create', params: { properties: { label: 'c' } }, select_fields: ['id'] });
+    const one = await svc.execute(id, {
+      entity: 'things',
+      action: 'create',
+      params: { properties: { label: 'c' } },
+      select_fields: ['id'],
+    });
     expect(one.json().result).toEqual({ id: '3' });
   });
 
@@ -56,21 +72,42 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     const res = await svc.execute(id, { entity: 'widgets', action: 'list' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
-      { field: 'entity', error_code: 'unknown_entity', message: expect.stringContaining('valid entities: things, files'), details: { valid_entities: ['things', 'files'] } },
+      {
+        field: 'entity',
+        error_code: 'unknown_entity',
+        message: expect.stringContaining('valid entities: things, files'),
+        details: { valid_entities: ['things', 'files'] },
+      },
     ]);
   });
 
   it('names the valid actions for an unknown action', async () => {
     const res = await svc.execute(id, { entity: 'things', action: 'delete' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors[0]).toMatchObject({ field: 'action', error_code: 'unknown_action', details: { valid_actions: ['list', 'create'] } });
+    expect(res.json().errors[0]).toMatchObject({
+      field: 'action',
+      error_code: 'unknown_action',
+      details: { valid_actions: ['list', 'create'] },
+    });
   });
 
   it('reports every params problem with its params.<path> field', async () => {
-    const res = await svc.execute(id, { entity: 'things', action: 'create', params: { properties: { kind: 'z', extra: 1 }, other: true } });
+    const res = await svc.execute(id, {
+      entity: 'things',
+      action: 'create',
+      params: { properties: { kind: 'z', extra: 1 }, other: true },
+    });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().errors.map((e: { field: string }) => e.field).sort();
-    expect(fields).toEqual(['params.other', 'params.properties.extra', 'params.properties.kind', 'params.properties.label']);
+    const fields = res
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
+    expect(fields).toEqual([
+      'params.other',
+      'params.properties.extra',
+      'params.properties.kind',
+      'params.properties.label',
+    ]);
     const kind = res.json().errors.find((e: { field: string }) => e.field === 'params.properties.kind');
     expect(kind.message).toContain('must be one of: "a", "b"');
   });
@@ -87,11 +124,14 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
   it('validates the request body itself', async () => {
     const res = await svc.execute(id, { action: 'list', params: [], surprise: 1 });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().errors.map((e: { field: string }) => e.field).sort();
+    const fields = res
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
     expect(fields).toEqual(['entity', 'params', 'surprise']);
   });
 
-  it('answers 404 for an unknown connector and for another organization\'s connector', async () => {
+  it("answers 404 for an unknown connector and for another organization's connector", async () => {
     const unknown = await svc.execute('00000000-0000-4000-8000-000000000000', { entity: 'things', action: 'list' });
     expect(unknown.statusCode).toBe(404);
     const other = await svc.createOrg();
@@ -99,12 +139,20 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     expect(res.statusCode).toBe(404);
     // Exactly what an id that does not exist gets: nothing tells the other organization it exists.
     const msg = `connector ${id} not found`;
-    expect(res.json()).toEqual({ message: msg, errors: [{ field: 'path.id', message: msg, error_code: 'not_found', details: null }] });
+    expect(res.json()).toEqual({
+      message: msg,
+      errors: [{ field: 'path.id', message: msg, error_code: 'not_found', details: null }],
+    });
     expect(unknown.json().errors[0]).toMatchObject({ field: 'path.id', error_code: 'not_found' });
   });
 
   it('refuses execute while the workspace is inactive', async () => {
-    const put = await svc.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${svc.org.defaultWorkspaceId}`, headers: await svc.auth(), payload: { status: 'inactive' } });
+    const put = await svc.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${svc.org.defaultWorkspaceId}`,
+      headers: await svc.auth(),
+      payload: { status: 'inactive' },
+    });
     expect(put.statusCode).toBe(200);
     const res = await svc.execute(id, { entity: 'things', action: 'list' });
     expect(res.statusCode).toBe(403);
@@ -136,7 +184,11 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     off();
     await create('b');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ entity: 'things', ids: ['1'], connector: { id, organizationId: svc.org.organizationId } });
+    expect(events[0]).toMatchObject({
+      entity: 'things',
+      ids: ['1'],
+      connector: { id, organizationId: svc.org.organizationId },
+    });
   });
 
   it('serializes concurrent writes that use store.transaction: no lost or duplicate ids', async () => {

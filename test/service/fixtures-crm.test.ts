@@ -46,17 +46,39 @@ describe('CRM fixtures through recipe serve --fixtures', () => {
     );
     const s = await startService({ fixtures: fx, seed: 'none' });
     running.push(s);
-    const tok = (await post(s, '/api/v1/account/applications/token', { client_id: s.credentials.clientId, client_secret: s.credentials.clientSecret })).json.access_token;
-    const list = await fetch(`${s.url}/api/v1/integrations/connectors?workspace_name=default`, { headers: { authorization: `Bearer ${tok}` } });
+    const tok = (
+      await post(s, '/api/v1/account/applications/token', {
+        client_id: s.credentials.clientId,
+        client_secret: s.credentials.clientSecret,
+      })
+    ).json.access_token;
+    const list = await fetch(`${s.url}/api/v1/integrations/connectors?workspace_name=default`, {
+      headers: { authorization: `Bearer ${tok}` },
+    });
     const connectors = ((await list.json()) as { data: { id: string; name: string; definition_name: string }[] }).data;
     expect(connectors.map((c) => [c.name, c.definition_name])).toEqual([['CI CRM', 'CRM']]);
-    const res = await post(s, `/api/v1/integrations/connectors/${connectors[0]!.id}/execute`, { entity: 'contacts', action: 'list', params: {}, select_fields: ['properties.email'] }, tok);
+    const res = await post(
+      s,
+      `/api/v1/integrations/connectors/${connectors[0]!.id}/execute`,
+      { entity: 'contacts', action: 'list', params: {}, select_fields: ['properties.email'] },
+      tok,
+    );
     expect(res.status).toBe(200);
-    expect(res.json.result.map((r: { properties: { email: string } }) => r.properties.email).sort()).toEqual(['one@example.com', 'two@example.com']);
+    expect(res.json.result.map((r: { properties: { email: string } }) => r.properties.email).sort()).toEqual([
+      'one@example.com',
+      'two@example.com',
+    ]);
   });
 
   it('fails whole with the file and the path inside the CRM data', async () => {
-    const fx = file('bad.json', JSON.stringify({ connectors: [{ type: 'CRM', data: { contacts: [{ properties: { firstname: 'no email' } }] } }] }));
-    await expect(startService({ fixtures: fx, seed: 'none' })).rejects.toThrow(/bad\.json at \/connectors\/0\/data: .*contacts.*0.*email/);
+    const fx = file(
+      'bad.json',
+      JSON.stringify({
+        connectors: [{ type: 'CRM', data: { contacts: [{ properties: { firstname: 'no email' } }] } }],
+      }),
+    );
+    await expect(startService({ fixtures: fx, seed: 'none' })).rejects.toThrow(
+      /bad\.json at \/connectors\/0\/data: .*contacts.*0.*email/,
+    );
   });
 });

@@ -57,7 +57,13 @@ let counter = 0;
 
 /** Builds the service app on a fresh in-memory database with one organization. */
 export async function createTestService(
-  opts: { rateLimit?: number; bodyLimit?: number; migrations?: readonly Migration[]; connectorTypes?: readonly ConnectorType[]; contextStore?: ContextStoreTimings } = {},
+  opts: {
+    rateLimit?: number;
+    bodyLimit?: number;
+    migrations?: readonly Migration[];
+    connectorTypes?: readonly ConnectorType[];
+    contextStore?: ContextStoreTimings;
+  } = {},
 ): Promise<TestService> {
   const store = await openStore({ path: ':memory:', ...(opts.migrations && { migrations: opts.migrations }) });
   let pinned: Date | null = null;
@@ -73,9 +79,17 @@ export async function createTestService(
 
   const createOrg = async (name = `org ${++counter}`): Promise<TestOrg> => {
     const n = ++counter;
-    const p = await ensureApplication(store, { clientId: `client-${n}`, clientSecret: `secret-${n}-${Math.random()}`, organizationName: name }, now());
+    const p = await ensureApplication(
+      store,
+      { clientId: `client-${n}`, clientSecret: `secret-${n}-${Math.random()}`, organizationName: name },
+      now(),
+    );
     const token = async () => {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: p.clientId, client_secret: p.clientSecret } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/account/applications/token',
+        payload: { client_id: p.clientId, client_secret: p.clientSecret },
+      });
       if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
       return (res.json() as { access_token: string }).access_token;
     };
@@ -105,7 +119,12 @@ export async function createTestService(
       return (res.json() as { id: string }).id;
     },
     async execute(connectorId, body, asOrg = org) {
-      return app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectorId}/execute`, headers: await asOrg.auth(), payload: body });
+      return app.inject({
+        method: 'POST',
+        url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+        headers: await asOrg.auth(),
+        payload: body,
+      });
     },
     async close() {
       await app.close();

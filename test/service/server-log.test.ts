@@ -18,11 +18,25 @@ describe('server log', () => {
     const store = await openStore({ path: ':memory:', migrations: echoMigrations });
     const org = await ensureApplication(store, { clientId: 'log-app', clientSecret: 'log-secret-value' }, new Date());
     const app = await buildApp({ store, connectorTypes: [echoConnector], logLevel: 'info' });
-    const tok = await app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: org.clientId, client_secret: org.clientSecret } });
+    const tok = await app.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      payload: { client_id: org.clientId, client_secret: org.clientSecret },
+    });
     const token = tok.json().access_token as string;
     const headers = { authorization: `Bearer ${token}` };
-    const created = await app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers, payload: { workspace_name: 'default', connector_type: 'echo', credentials: { api_key: 'sk-hidden-42' } } });
-    const res = await app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${created.json().id}/execute`, headers, payload: { entity: 'files', action: 'boom' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers,
+      payload: { workspace_name: 'default', connector_type: 'echo', credentials: { api_key: 'sk-hidden-42' } },
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${created.json().id}/execute`,
+      headers,
+      payload: { entity: 'files', action: 'boom' },
+    });
     await app.close();
     await store.close();
     vi.restoreAllMocks();

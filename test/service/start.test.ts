@@ -27,7 +27,12 @@ async function start(opts: Parameters<typeof startService>[0]): Promise<RunningS
 }
 
 async function defaultWorkspaceId(s: RunningService): Promise<string> {
-  const row = await s.store.db.selectFrom('workspaces').select('id').where('organization_id', '=', s.organizationId).where('name', '=', 'default').executeTakeFirstOrThrow();
+  const row = await s.store.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', s.organizationId)
+    .where('name', '=', 'default')
+    .executeTakeFirstOrThrow();
   return row.id as string;
 }
 
@@ -41,7 +46,12 @@ async function token(s: RunningService, creds = s.credentials): Promise<string> 
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function api(s: RunningService, tok: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function api(
+  s: RunningService,
+  tok: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${s.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${tok}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -50,13 +60,24 @@ async function api(s: RunningService, tok: string, path: string, body?: unknown)
   return { status: res.status, json: await res.json() };
 }
 
-async function listThings(s: RunningService, tok: string, workspace = 'default'): Promise<{ name: string; labels: string[] }[]> {
+async function listThings(
+  s: RunningService,
+  tok: string,
+  workspace = 'default',
+): Promise<{ name: string; labels: string[] }[]> {
   const list = await api(s, tok, `/api/v1/integrations/connectors?workspace_name=${workspace}`);
   expect(list.status).toBe(200);
   const out = [];
   for (const c of list.json.data) {
-    const res = await api(s, tok, `/api/v1/integrations/connectors/${c.id}/execute`, { entity: 'things', action: 'list', params: { limit: 10 } });
-    out.push({ name: c.name, labels: res.json.result.map((r: { properties: { label: string } }) => r.properties.label) });
+    const res = await api(s, tok, `/api/v1/integrations/connectors/${c.id}/execute`, {
+      entity: 'things',
+      action: 'list',
+      params: { limit: 10 },
+    });
+    out.push({
+      name: c.name,
+      labels: res.json.result.map((r: { properties: { label: string } }) => r.properties.label),
+    });
   }
   return out;
 }
@@ -97,7 +118,13 @@ describe('startService', () => {
     // What a process killed in the middle of seeding leaves: the marked connector with part of its data.
     const leftover = await createConnector(
       s1.store.db,
-      { organizationId: s1.organizationId, workspaceId: (await defaultWorkspaceId(s1)), definitionId: echoConnector.definition.id, name: `Echo Test demo${UNFINISHED_SEED}`, credentials: {} },
+      {
+        organizationId: s1.organizationId,
+        workspaceId: await defaultWorkspaceId(s1),
+        definitionId: echoConnector.definition.id,
+        name: `Echo Test demo${UNFINISHED_SEED}`,
+        credentials: {},
+      },
       new Date(),
     );
     await s1.store.db.insertInto('echo_things').values({ connector_id: leftover.id, id: '1', label: 'half' }).execute();
@@ -106,7 +133,11 @@ describe('startService', () => {
 
     const s2 = await start({ ...echo, db, seed: 'demo', seedSize: 2, ...creds });
     expect(await listThings(s2, await token(s2))).toEqual([{ name: 'Echo Test demo', labels: ['demo 1', 'demo 2'] }]);
-    const rows = await s2.store.db.selectFrom('echo_things').select('label').where('connector_id', '=', leftover.id).execute();
+    const rows = await s2.store.db
+      .selectFrom('echo_things')
+      .select('label')
+      .where('connector_id', '=', leftover.id)
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -128,7 +159,16 @@ describe('startService', () => {
 
   it('loads a JSON fixture file with workspaces and connectors', async () => {
     const file = join(tempDir(), 'data.json');
-    writeFileSync(file, JSON.stringify({ workspaces: [{ name: 'ci' }], connectors: [{ type: 'echo', name: 'mine', workspace: 'ci', data: ['alpha', 'beta'] }, { type: 'Echo Test', data: ['x'] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        workspaces: [{ name: 'ci' }],
+        connectors: [
+          { type: 'echo', name: 'mine', workspace: 'ci', data: ['alpha', 'beta'] },
+          { type: 'Echo Test', data: ['x'] },
+        ],
+      }),
+    );
     const s = await start({ ...echo, fixtures: file });
     const tok = await token(s);
     expect(await listThings(s, tok, 'ci')).toEqual([{ name: 'mine', labels: ['alpha', 'beta'] }]);
@@ -158,9 +198,21 @@ describe('startService', () => {
   it('fails whole on a bad fixture file, naming the file and the path', async () => {
     const dir = tempDir();
     const cases: [string, string, RegExp][] = [
-      ['shape.json', JSON.stringify({ connectors: [{ type: 'echo' }], extra: 1 }), /shape\.json.*\/connectors\/0 must have required property 'data'/],
-      ['type.json', JSON.stringify({ connectors: [{ type: 'nosuch', data: [] }] }), /type\.json at \/connectors\/0\/type: unknown connector type "nosuch"/],
-      ['ws.json', JSON.stringify({ connectors: [{ type: 'echo', workspace: 'ghost', data: [] }] }), /ws\.json at \/connectors\/0\/workspace/],
+      [
+        'shape.json',
+        JSON.stringify({ connectors: [{ type: 'echo' }], extra: 1 }),
+        /shape\.json.*\/connectors\/0 must have required property 'data'/,
+      ],
+      [
+        'type.json',
+        JSON.stringify({ connectors: [{ type: 'nosuch', data: [] }] }),
+        /type\.json at \/connectors\/0\/type: unknown connector type "nosuch"/,
+      ],
+      [
+        'ws.json',
+        JSON.stringify({ connectors: [{ type: 'echo', workspace: 'ghost', data: [] }] }),
+        /ws\.json at \/connectors\/0\/workspace/,
+      ],
       ['syntax.yaml', 'connectors: [\n', /syntax\.yaml: not valid YAML/],
       ['syntax.json', '{"connectors":', /syntax\.json: not valid JSON/],
       ['missing.json', null as unknown as string, /missing\.json: cannot read the file \(ENOENT\)/],
@@ -176,12 +228,25 @@ describe('startService', () => {
     const dir = tempDir();
     const db = join(dir, 'svc.db');
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ workspaces: [{ name: 'new' }], connectors: [{ type: 'echo', workspace: 'new', data: ['ok'] }, { type: 'echo', data: [1, 2] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        workspaces: [{ name: 'new' }],
+        connectors: [
+          { type: 'echo', workspace: 'new', data: ['ok'] },
+          { type: 'echo', data: [1, 2] },
+        ],
+      }),
+    );
     const creds = { clientId: 'a', clientSecret: 'b' };
-    await expect(startService({ ...echo, db, fixtures: file, ...creds })).rejects.toThrow(/bad\.json at \/connectors\/1\/data: data must be an array of labels/);
+    await expect(startService({ ...echo, db, fixtures: file, ...creds })).rejects.toThrow(
+      /bad\.json at \/connectors\/1\/data: data must be an array of labels/,
+    );
     const s = await start({ ...echo, db, ...creds });
     const tok = await token(s);
-    expect((await api(s, tok, '/api/v1/workspaces')).json.data.map((w: { name: string }) => w.name)).toEqual(['default']);
+    expect((await api(s, tok, '/api/v1/workspaces')).json.data.map((w: { name: string }) => w.name)).toEqual([
+      'default',
+    ]);
     const rows = await s.store.db.selectFrom('connectors').selectAll().execute();
     expect(rows).toEqual([]);
   });

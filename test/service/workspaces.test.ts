@@ -21,7 +21,12 @@ async function addWorkspaces(n: number, prefix = 'ws'): Promise<void> {
   const db = svc.store.db as Kysely<CoreTables>;
   for (let i = 0; i < n; i++) {
     svc.clock.set(new Date(Date.UTC(2030, 0, 1, 0, 0, i)));
-    await createWorkspace(db, svc.org.organizationId, `${prefix}-${String(i).padStart(3, '0')}`, new Date(Date.UTC(2030, 0, 1, 0, 0, i)));
+    await createWorkspace(
+      db,
+      svc.org.organizationId,
+      `${prefix}-${String(i).padStart(3, '0')}`,
+      new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+    );
   }
   svc.clock.set(null);
 }
@@ -98,7 +103,12 @@ describe('workspaces', () => {
     const pct = await get(`/api/v1/workspaces?name_contains=${encodeURIComponent('%_')}`);
     expect(pct.json().data.map((w: { name: string }) => w.name)).toEqual(['100%_done']);
     const opsId = (await get('/api/v1/workspaces?name_contains=ops-001')).json().data[0].id;
-    await svc.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${opsId}`, headers, payload: { status: 'inactive' } });
+    await svc.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${opsId}`,
+      headers,
+      payload: { status: 'inactive' },
+    });
     const inactive = await get('/api/v1/workspaces?status=inactive');
     expect(inactive.json().data.map((w: { name: string }) => w.name)).toEqual(['ops-001']);
     expect((await get('/api/v1/workspaces?status=paused')).statusCode).toBe(400);
@@ -114,18 +124,43 @@ describe('workspaces', () => {
   it('updates name, status and cache_enabled (null = inherit)', async () => {
     const url = `/api/v1/workspaces/${svc.org.defaultWorkspaceId}`;
     svc.clock.set(new Date('2031-05-05T05:05:05.000Z'));
-    const res = await svc.app.inject({ method: 'PUT', url, headers: await svc.auth(), payload: { name: 'main', status: 'inactive', cache_enabled: true } });
+    const res = await svc.app.inject({
+      method: 'PUT',
+      url,
+      headers: await svc.auth(),
+      payload: { name: 'main', status: 'inactive', cache_enabled: true },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'main', status: 'inactive', cache_enabled: true, updated_at: '2031-05-05T05:05:05.000Z' });
-    const back = await svc.app.inject({ method: 'PUT', url, headers: await svc.auth(), payload: { cache_enabled: null, status: 'active' } });
+    expect(res.json()).toMatchObject({
+      name: 'main',
+      status: 'inactive',
+      cache_enabled: true,
+      updated_at: '2031-05-05T05:05:05.000Z',
+    });
+    const back = await svc.app.inject({
+      method: 'PUT',
+      url,
+      headers: await svc.auth(),
+      payload: { cache_enabled: null, status: 'active' },
+    });
     expect(back.json()).toMatchObject({ name: 'main', status: 'active', cache_enabled: null });
   });
 
   it('rejects bad update bodies and name clashes', async () => {
     const url = `/api/v1/workspaces/${svc.org.defaultWorkspaceId}`;
-    const bad = await svc.app.inject({ method: 'PUT', url, headers, payload: { status: 'paused', cache_enabled: 'yes', owner: 'me' } });
+    const bad = await svc.app.inject({
+      method: 'PUT',
+      url,
+      headers,
+      payload: { status: 'paused', cache_enabled: 'yes', owner: 'me' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['cache_enabled', 'owner', 'status']);
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['cache_enabled', 'owner', 'status']);
     await addWorkspaces(1, 'taken');
     const clash = await svc.app.inject({ method: 'PUT', url, headers, payload: { name: 'taken-000' } });
     expect(clash.statusCode).toBe(409);
@@ -138,7 +173,11 @@ describe('workspaces', () => {
     const ws = (await get('/api/v1/workspaces?name_contains=temp')).json().data[0];
     const connectorId = await svc.createConnector('echo', { workspace: 'temp-000' });
     svc.clock.set(new Date('2032-01-01T00:00:00.000Z'));
-    const del = await svc.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, headers: await svc.auth() });
+    const del = await svc.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/workspaces/${ws.id}`,
+      headers: await svc.auth(),
+    });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ id: ws.id, deleted_at: '2032-01-01T00:00:00.000Z' });
     const h = await svc.auth();
@@ -146,9 +185,15 @@ describe('workspaces', () => {
     expect((await get('/api/v1/workspaces', h)).json().data.map((w: { name: string }) => w.name)).toEqual(['default']);
     expect((await get('/api/v1/integrations/connectors?workspace_name=temp-000', h)).statusCode).toBe(404);
     expect((await get(`/api/v1/integrations/connectors/${connectorId}`, h)).statusCode).toBe(404);
-    expect((await svc.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, headers: h })).statusCode).toBe(404);
+    expect(
+      (await svc.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, headers: h })).statusCode,
+    ).toBe(404);
     // The row stays (soft delete), marked deleted.
-    const row = await svc.store.db.selectFrom('workspaces').select('deleted_at').where('id', '=', ws.id).executeTakeFirstOrThrow();
+    const row = await svc.store.db
+      .selectFrom('workspaces')
+      .select('deleted_at')
+      .where('id', '=', ws.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).toBe('2032-01-01T00:00:00.000Z');
   });
 
@@ -162,7 +207,11 @@ describe('workspaces', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ active_count: 2, inactive_count: 1, total_count: 3 });
     const other = await svc.createOrg();
-    expect((await get('/api/v1/workspaces/stats', await other.auth())).json()).toEqual({ active_count: 1, inactive_count: 0, total_count: 1 });
+    expect((await get('/api/v1/workspaces/stats', await other.auth())).json()).toEqual({
+      active_count: 1,
+      inactive_count: 0,
+      total_count: 1,
+    });
   });
 
   it('isolates organizations', async () => {
@@ -170,7 +219,9 @@ describe('workspaces', () => {
     const oh = await other.auth();
     const url = `/api/v1/workspaces/${svc.org.defaultWorkspaceId}`;
     expect((await get(url, oh)).statusCode).toBe(404);
-    expect((await svc.app.inject({ method: 'PUT', url, headers: oh, payload: { name: 'hijack' } })).statusCode).toBe(404);
+    expect((await svc.app.inject({ method: 'PUT', url, headers: oh, payload: { name: 'hijack' } })).statusCode).toBe(
+      404,
+    );
     expect((await svc.app.inject({ method: 'DELETE', url, headers: oh })).statusCode).toBe(404);
     const list = (await get('/api/v1/workspaces', oh)).json().data;
     expect(list.map((w: { id: string }) => w.id)).toEqual([other.defaultWorkspaceId]);

@@ -94,7 +94,10 @@ describe('parseSource', () => {
   });
 
   it('applies merge keys: explicit members win, then earlier maps', () => {
-    const doc = parseSource('a: &a { x: 1, y: 1 }\nb: &b { y: 2, z: 2 }\nc:\n  <<: [*a, *b]\n  x: 0\nd: { <<: *b }\n', 'f.yaml');
+    const doc = parseSource(
+      'a: &a { x: 1, y: 1 }\nb: &b { y: 2, z: 2 }\nc:\n  <<: [*a, *b]\n  x: 0\nd: { <<: *b }\n',
+      'f.yaml',
+    );
     expect(doc.diagnostics).toEqual([]);
     expect((doc.value as Record<string, unknown>).c).toEqual({ x: 0, y: 1, z: 2 });
     expect((doc.value as Record<string, unknown>).d).toEqual({ y: 2, z: 2 });

@@ -8,9 +8,19 @@ const API_PREFIX = '/api/v1/';
 /** The bearer token of a request, or an H401 that says what is wrong (never echoing the token). */
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  if (!header) throw new ServiceError('H401', { message: 'missing Authorization header; send "Authorization: Bearer <token>"' }, { field: 'header.authorization' });
+  if (!header)
+    throw new ServiceError(
+      'H401',
+      { message: 'missing Authorization header; send "Authorization: Bearer <token>"' },
+      { field: 'header.authorization' },
+    );
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m?.[1]) throw new ServiceError('H401', { message: 'malformed Authorization header; expected "Bearer <token>"' }, { field: 'header.authorization' });
+  if (!m?.[1])
+    throw new ServiceError(
+      'H401',
+      { message: 'malformed Authorization header; expected "Bearer <token>"' },
+      { field: 'header.authorization' },
+    );
   return m[1];
 }
 

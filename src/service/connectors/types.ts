@@ -108,7 +108,12 @@ export interface ContextStoreSource {
   /** properties.* fields per entity, from the spec's searchable fields table. */
   propertyFields(entity: string): readonly string[];
   /** Reads records in a stable order for the initial build; `after` is the last key returned, null to start. */
-  scan(ctx: ActionContext, entity: string, after: string | null, limit: number): Promise<{ docs: IndexDoc[]; next: string | null }>;
+  scan(
+    ctx: ActionContext,
+    entity: string,
+    after: string | null,
+    limit: number,
+  ): Promise<{ docs: IndexDoc[]; next: string | null }>;
   /** Reads the current searchable shape of some records (after a change), archived ones included. */
   read(ctx: ActionContext, entity: string, ids: readonly string[]): Promise<IndexDoc[]>;
   /** How many records an entity holds now. */

@@ -9,7 +9,12 @@ export interface FieldCatalog {
 }
 
 /** Top-level fields every entity has (the spec's searchable fields table). */
-const TOP_LEVEL: Readonly<Record<string, FieldType>> = { id: 'string', archived: 'boolean', createdAt: 'date', updatedAt: 'date' };
+const TOP_LEVEL: Readonly<Record<string, FieldType>> = {
+  id: 'string',
+  archived: 'boolean',
+  createdAt: 'date',
+  updatedAt: 'date',
+};
 
 /** Builds the catalog of an entity from what its connector type declares. */
 export function catalogFor(source: ContextStoreSource, entity: string): FieldCatalog {

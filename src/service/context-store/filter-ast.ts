@@ -22,4 +22,20 @@ export interface SortKey {
 }
 
 /** Every operator of the filter language. */
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'like', 'fuzzy', 'keyword', 'contains', 'any', 'not', 'and', 'or'] as const;
+export const OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'like',
+  'fuzzy',
+  'keyword',
+  'contains',
+  'any',
+  'not',
+  'and',
+  'or',
+] as const;

@@ -17,7 +17,8 @@ interface Parser {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 function fail(p: Parser, field: string, message: string, details: Record<string, unknown> | null = null): null {
@@ -29,51 +30,83 @@ function fail(p: Parser, field: string, message: string, details: Record<string,
 function fieldType(p: Parser, scope: Scope, field: string, at: string): FieldType | null {
   if (scope.kind === 'element') {
     if (SUBFIELD.test(field)) return 'string';
-    return fail(p, at, `"${field}" is not a valid element key inside any (letters, digits and _; "value" for arrays of scalars)`);
+    return fail(
+      p,
+      at,
+      `"${field}" is not a valid element key inside any (letters, digits and _; "value" for arrays of scalars)`,
+    );
   }
   const type = scope.catalog.fields[field];
   if (type) return type;
-  return fail(p, at, `unknown field "${field}" for ${scope.entity}`, { field, searchable_fields: Object.keys(scope.catalog.fields) });
+  return fail(p, at, `unknown field "${field}" for ${scope.entity}`, {
+    field,
+    searchable_fields: Object.keys(scope.catalog.fields),
+  });
 }
 
-function parseLeaf(p: Parser, scope: Scope, op: string, field: string, value: unknown, at: string, depth: number): Cond | null {
+function parseLeaf(
+  p: Parser,
+  scope: Scope,
+  op: string,
+  field: string,
+  value: unknown,
+  at: string,
+  depth: number,
+): Cond | null {
   const type = fieldType(p, scope, field, at);
   if (type === null) return null;
-  if (type === 'array' && op !== 'contains' && op !== 'any') return fail(p, at, `"${field}" is an array field: use contains or any`);
-  if (type !== 'array' && (op === 'contains' || op === 'any')) return fail(p, at, `${op} works on array fields; "${field}" is not one`);
-  const scalarOk = (v: unknown) => (type === 'boolean' ? typeof v === 'boolean' : scope.kind === 'element' ? isScalar(v) : typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)));
+  if (type === 'array' && op !== 'contains' && op !== 'any')
+    return fail(p, at, `"${field}" is an array field: use contains or any`);
+  if (type !== 'array' && (op === 'contains' || op === 'any'))
+    return fail(p, at, `${op} works on array fields; "${field}" is not one`);
+  const scalarOk = (v: unknown) =>
+    type === 'boolean'
+      ? typeof v === 'boolean'
+      : scope.kind === 'element'
+        ? isScalar(v)
+        : typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
   const expected = type === 'boolean' ? 'a boolean' : 'a string or a number';
   switch (op) {
     case 'eq':
     case 'neq':
-      if (value !== null && !scalarOk(value)) return fail(p, at, `${op} on "${field}" needs ${expected} or null, not ${describe(value)}`);
+      if (value !== null && !scalarOk(value))
+        return fail(p, at, `${op} on "${field}" needs ${expected} or null, not ${describe(value)}`);
       return { kind: 'compare', op, field, value: value as Scalar | null };
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte':
       if (type === 'boolean') return fail(p, at, `${op} does not apply to the boolean field "${field}"`);
-      if (!scalarOk(value) || typeof value === 'boolean') return fail(p, at, `${op} on "${field}" needs a string or a number, not ${describe(value)}`);
+      if (!scalarOk(value) || typeof value === 'boolean')
+        return fail(p, at, `${op} on "${field}" needs a string or a number, not ${describe(value)}`);
       return { kind: 'compare', op, field, value: value as Scalar };
     case 'in':
       if (!Array.isArray(value) || value.length === 0 || value.length > MAX_IN_VALUES) {
         return fail(p, at, `in on "${field}" needs an array of 1 to ${MAX_IN_VALUES} values`);
       }
-      if (!value.every(scalarOk)) return fail(p, at, `in on "${field}" needs an array of ${type === 'boolean' ? 'booleans' : 'strings or numbers'}`);
+      if (!value.every(scalarOk))
+        return fail(
+          p,
+          at,
+          `in on "${field}" needs an array of ${type === 'boolean' ? 'booleans' : 'strings or numbers'}`,
+        );
       return { kind: 'in', field, values: value as Scalar[] };
     case 'like':
-      if (type === 'boolean' || typeof value !== 'string' || value.length === 0) return fail(p, at, `like on "${field}" needs a non-empty string (and a text field)`);
+      if (type === 'boolean' || typeof value !== 'string' || value.length === 0)
+        return fail(p, at, `like on "${field}" needs a non-empty string (and a text field)`);
       return { kind: 'like', field, value };
     case 'fuzzy':
     case 'keyword': {
       if (scope.kind === 'element') return fail(p, at, `${op} is not available inside any`);
-      if (type !== 'string') return fail(p, at, `${op} works on text fields; "${field}" is ${type === 'date' ? 'a date' : 'a boolean'}`);
+      if (type !== 'string')
+        return fail(p, at, `${op} works on text fields; "${field}" is ${type === 'date' ? 'a date' : 'a boolean'}`);
       const ws = typeof value === 'string' ? words(value) : [];
       if (ws.length === 0) return fail(p, at, `${op} on "${field}" needs a string with at least one word`);
       return { kind: op, field, words: ws.slice(0, 32) };
     }
     case 'contains':
-      if (!isScalar(value)) return fail(p, at, `contains on "${field}" needs a string, number or boolean element value`);
+      if (!isScalar(value))
+        return fail(p, at, `contains on "${field}" needs a string, number or boolean element value`);
       return { kind: 'contains', field, value };
     case 'any': {
       const inner = parseCond(p, { kind: 'element', arrayField: field }, value, at, depth + 1);
@@ -85,9 +118,14 @@ function parseLeaf(p: Parser, scope: Scope, op: string, field: string, value: un
 
 function parseCond(p: Parser, scope: Scope, node: unknown, path: string, depth: number): Cond | null {
   p.nodes += 1;
-  if (depth > MAX_DEPTH || p.nodes > MAX_NODES) return fail(p, path, `the filter is too large (at most ${MAX_DEPTH} levels and ${MAX_NODES} conditions)`);
+  if (depth > MAX_DEPTH || p.nodes > MAX_NODES)
+    return fail(p, path, `the filter is too large (at most ${MAX_DEPTH} levels and ${MAX_NODES} conditions)`);
   if (!isObject(node) || Object.keys(node).length === 0) {
-    return fail(p, path, `a condition must be an object {operator: {field: value}}, not ${isObject(node) ? 'an empty object' : describe(node)}`);
+    return fail(
+      p,
+      path,
+      `a condition must be an object {operator: {field: value}}, not ${isObject(node) ? 'an empty object' : describe(node)}`,
+    );
   }
   const parts: Cond[] = [];
   let ok = true;
@@ -133,7 +171,13 @@ function parseCond(p: Parser, scope: Scope, node: unknown, path: string, depth: 
 }
 
 /** Parses and validates a filter tree; problems are collected (all of them) with their paths. */
-export function parseFilter(node: unknown, catalog: FieldCatalog, entity: string, path: string, problems: ServiceErrorItem[]): Cond | null {
+export function parseFilter(
+  node: unknown,
+  catalog: FieldCatalog,
+  entity: string,
+  path: string,
+  problems: ServiceErrorItem[],
+): Cond | null {
   const p: Parser = { problems, nodes: 0 };
   return parseCond(p, { kind: 'doc', catalog, entity }, node, path, 0);
 }

@@ -65,9 +65,17 @@ function valuePredicate(op: string, value: Scalar | null, c: Cols = INDEXED): Ex
 function rangeBranches(bounds: readonly { op: string; value: string | number }[], c: Cols = INDEXED): Expr[] {
   const cmp = (op: string) => sql.raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op] ?? '=');
   if (typeof bounds[0]?.value === 'number') {
-    return [sql`(${c.kind} = 0 AND ${sql.join(bounds.map((b) => sql`${c.num} ${cmp(b.op)} ${b.value}`), sql` AND `)})`];
+    return [
+      sql`(${c.kind} = 0 AND ${sql.join(
+        bounds.map((b) => sql`${c.num} ${cmp(b.op)} ${b.value}`),
+        sql` AND `,
+      )})`,
+    ];
   }
-  const onText = sql.join(bounds.map((b) => sql`${c.text} ${cmp(b.op)} ${b.value}`), sql` AND `);
+  const onText = sql.join(
+    bounds.map((b) => sql`${c.text} ${cmp(b.op)} ${b.value}`),
+    sql` AND `,
+  );
   return [sql`(${c.kind} = 1 AND ${c.num} = 0 AND ${onText})`, sql`(${c.kind} = 0 AND ${onText})`];
 }
 
@@ -80,7 +88,9 @@ function inPredicate(values: readonly Scalar[], c: Cols = INDEXED): Expr {
   if (plain.length > 0) parts.push(sql`(${c.kind} = 1 AND ${c.num} = 0 AND ${c.text} IN (${sql.join(plain)}))`);
   // The text determines the number, so matching both sets is exact.
   if (numericTexts.length > 0) {
-    parts.push(sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(numericTexts.map((t) => t.num))}) AND ${c.text} IN (${sql.join(numericTexts.map((t) => t.text))}))`);
+    parts.push(
+      sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(numericTexts.map((t) => t.num))}) AND ${c.text} IN (${sql.join(numericTexts.map((t) => t.text))}))`,
+    );
   }
   if (nums.length > 0) parts.push(sql`(${c.kind} = 0 AND ${c.num} IN (${sql.join(nums)}))`);
   return sql`(${sql.join(parts, sql` OR `)})`;
@@ -107,7 +117,12 @@ function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
 /** Bounds of a comparison or range leaf, or null for other leaves. */
 function boundsOf(cond: Cond): { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string | number }[] | null {
   if (cond.kind === 'range') return cond.bounds;
-  if (cond.kind === 'compare' && cond.op !== 'eq' && cond.op !== 'neq' && (typeof cond.value === 'string' || typeof cond.value === 'number')) {
+  if (
+    cond.kind === 'compare' &&
+    cond.op !== 'eq' &&
+    cond.op !== 'neq' &&
+    (typeof cond.value === 'string' || typeof cond.value === 'number')
+  ) {
     return [{ op: cond.op, value: cond.value }];
   }
   return null;
@@ -116,7 +131,8 @@ function boundsOf(cond: Cond): { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string 
 /** The value-row predicates (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
 export function leafPredicates(cond: Cond): { field: string; predicates: Expr[] } | null {
   const bounds = boundsOf(cond);
-  if (bounds && (cond.kind === 'compare' || cond.kind === 'range')) return { field: cond.field, predicates: rangeBranches(bounds) };
+  if (bounds && (cond.kind === 'compare' || cond.kind === 'range'))
+    return { field: cond.field, predicates: rangeBranches(bounds) };
   switch (cond.kind) {
     case 'compare':
       return cond.op === 'neq' ? null : { field: cond.field, predicates: [valuePredicate(cond.op, cond.value)] };
@@ -133,7 +149,10 @@ function anyBranch(scope: Scope, field: string, branches: Expr[]): Expr {
     return valueRows(scope, field, sql`(${sql.join(branches, sql` OR `)})`);
   }
   // One id list from all branches, so the planner can still drive the page from it.
-  const selects = branches.map((b) => sql`SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${b}`);
+  const selects = branches.map(
+    (b) =>
+      sql`SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${b}`,
+  );
   return sql`d.id IN (${sql.join(selects, sql` UNION ALL `)})`;
 }
 
@@ -144,14 +163,21 @@ function anyBranch(scope: Scope, field: string, branches: Expr[]): Expr {
 export function condToSql(cond: Cond, scope: Scope): Expr {
   switch (cond.kind) {
     case 'and':
-      return sql`(${sql.join(cond.items.map((c) => condToSql(c, scope)), sql` AND `)})`;
+      return sql`(${sql.join(
+        cond.items.map((c) => condToSql(c, scope)),
+        sql` AND `,
+      )})`;
     case 'or':
-      return sql`(${sql.join(cond.items.map((c) => condToSql(c, scope)), sql` OR `)})`;
+      return sql`(${sql.join(
+        cond.items.map((c) => condToSql(c, scope)),
+        sql` OR `,
+      )})`;
     case 'not':
       return sql`(NOT ${condToSql(cond.item, scope)})`;
     case 'compare': {
       // neq is "not equal": records without a value match it too (it is the negation of eq).
-      if (cond.op === 'neq') return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value, colsFor(scope)))})`;
+      if (cond.op === 'neq')
+        return sql`(NOT ${valueRows(scope, cond.field, valuePredicate('eq', cond.value, colsFor(scope)))})`;
       const bounds = boundsOf(cond);
       if (bounds) return anyBranch(scope, cond.field, rangeBranches(bounds, colsFor(scope)));
       return valueRows(scope, cond.field, valuePredicate(cond.op, cond.value, colsFor(scope)));

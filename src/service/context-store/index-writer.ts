@@ -7,11 +7,20 @@ import { docRows, searchableDoc } from './values.js';
 /** Rows per multi-row INSERT: 9 columns × 1000 rows stays well under SQLite's 32,766 bound parameters. */
 const CHUNK = 1000;
 
-async function insertChunks<T>(trx: Kysely<any>, rows: readonly T[], insert: (part: T[]) => Promise<unknown>): Promise<void> {
+async function insertChunks<T>(
+  trx: Kysely<any>,
+  rows: readonly T[],
+  insert: (part: T[]) => Promise<unknown>,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
 }
 
-async function docRowids(trx: Kysely<any>, connectorId: string, entity: string, ids: readonly string[]): Promise<Map<string, number>> {
+async function docRowids(
+  trx: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  ids: readonly string[],
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await trx
@@ -38,20 +47,36 @@ async function bulkInsert(trx: Kysely<any>, head: string, rows: readonly unknown
 }
 
 /** Removes documents from the index (all their rows); ids not indexed are ignored. */
-export async function deleteDocs(trx: Kysely<any>, connectorId: string, entity: string, ids: readonly string[]): Promise<void> {
+export async function deleteDocs(
+  trx: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  ids: readonly string[],
+): Promise<void> {
   if (ids.length === 0) return;
   const rowids = await docRowids(trx, connectorId, entity, ids);
   await deleteFtsRows(trx, [...rowids.values()]);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     for (const table of ['cs_values', 'cs_array_values', 'cs_docs']) {
-      await trx.deleteFrom(table).where('connector_id', '=', connectorId).where('entity', '=', entity).where('id', 'in', part).execute();
+      await trx
+        .deleteFrom(table)
+        .where('connector_id', '=', connectorId)
+        .where('entity', '=', entity)
+        .where('id', 'in', part)
+        .execute();
     }
   }
 }
 
 /** Writes (inserts or replaces) documents in the index, inside the caller's transaction. */
-export async function upsertDocs(trx: Kysely<any>, connectorId: string, entity: string, catalog: FieldCatalog, docs: readonly IndexDoc[]): Promise<void> {
+export async function upsertDocs(
+  trx: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  catalog: FieldCatalog,
+  docs: readonly IndexDoc[],
+): Promise<void> {
   if (docs.length === 0) return;
   const unique = [...new Map(docs.map((d) => [d.id, d])).values()];
   const ids = unique.map((d) => d.id);
@@ -61,12 +86,24 @@ export async function upsertDocs(trx: Kysely<any>, connectorId: string, entity: 
   for (let i = 0; i < known.length; i += 500) {
     const part = known.slice(i, i + 500);
     for (const table of ['cs_values', 'cs_array_values']) {
-      await trx.deleteFrom(table).where('connector_id', '=', connectorId).where('entity', '=', entity).where('id', 'in', part).execute();
+      await trx
+        .deleteFrom(table)
+        .where('connector_id', '=', connectorId)
+        .where('entity', '=', entity)
+        .where('id', 'in', part)
+        .execute();
     }
   }
-  const json = new Map(unique.map((d) => [d.id, JSON.stringify(searchableDoc(catalog, d as unknown as Record<string, unknown>))]));
+  const json = new Map(
+    unique.map((d) => [d.id, JSON.stringify(searchableDoc(catalog, d as unknown as Record<string, unknown>))]),
+  );
   // Known documents keep their rowid (their FTS row is rewritten in place); new ones are inserted in bulk.
-  for (const id of known) await trx.updateTable('cs_docs').set({ doc: json.get(id) }).where('rowid', '=', existing.get(id)).execute();
+  for (const id of known)
+    await trx
+      .updateTable('cs_docs')
+      .set({ doc: json.get(id) })
+      .where('rowid', '=', existing.get(id))
+      .execute();
   const fresh = ids.filter((id) => !existing.has(id));
   for (let i = 0; i < fresh.length; i += 500) {
     const part = fresh.slice(i, i + 500);
@@ -83,10 +120,19 @@ export async function upsertDocs(trx: Kysely<any>, connectorId: string, entity: 
   for (const doc of unique) {
     const rows = docRows(connectorId, entity, catalog, doc as unknown as Record<string, unknown>);
     for (const v of rows.values) values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
-    for (const a of rows.arrays) arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
+    for (const a of rows.arrays)
+      arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
   }
-  await insertChunks(trx, values, (part) => bulkInsert(trx, 'INSERT INTO cs_values (connector_id, entity, field, id, kind, num, text) VALUES ', part));
-  await insertChunks(trx, arrays, (part) => bulkInsert(trx, 'INSERT INTO cs_array_values (connector_id, entity, field, id, pos, subfield, kind, num, text) VALUES ', part));
+  await insertChunks(trx, values, (part) =>
+    bulkInsert(trx, 'INSERT INTO cs_values (connector_id, entity, field, id, kind, num, text) VALUES ', part),
+  );
+  await insertChunks(trx, arrays, (part) =>
+    bulkInsert(
+      trx,
+      'INSERT INTO cs_array_values (connector_id, entity, field, id, pos, subfield, kind, num, text) VALUES ',
+      part,
+    ),
+  );
   await writeFtsRows(trx, fts, new Set(known.map((id) => existing.get(id) as number)));
 }

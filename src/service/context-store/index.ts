@@ -12,7 +12,9 @@ export type { IndexerOptions } from './indexer.js';
 
 /** What attach() needs from the service: its record-change events (ServiceContext.onChange). */
 export interface ChangeSource {
-  onChange(listener: (event: { connector: ConnectorInstance; entity: string; ids: readonly string[] }) => void): () => void;
+  onChange(
+    listener: (event: { connector: ConnectorInstance; entity: string; ids: readonly string[] }) => void,
+  ): () => void;
 }
 
 export interface ContextStoreOptions extends Partial<IndexerOptions> {

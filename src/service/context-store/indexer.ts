@@ -3,7 +3,14 @@ import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSourc
 import type { Store } from '../store/store.js';
 import { catalogFor, type FieldCatalog } from './fields.js';
 import { deleteDocs, upsertDocs } from './index-writer.js';
-import { readStates, registerEntity, saveProgress, STATUSES, type ContextStoreStatus, type EntityState } from './readiness.js';
+import {
+  readStates,
+  registerEntity,
+  saveProgress,
+  STATUSES,
+  type ContextStoreStatus,
+  type EntityState,
+} from './readiness.js';
 
 /** Timings of the indexer; tests shorten them or hold entities in a status. */
 export interface IndexerOptions {
@@ -19,7 +26,13 @@ export interface IndexerOptions {
   hold: ContextStoreStatus | null;
 }
 
-export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { batchSize: 500, batchDelayMs: 0, previewSize: 1000, flushIntervalMs: 50, hold: null };
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
+  batchSize: 500,
+  batchDelayMs: 0,
+  previewSize: 1000,
+  flushIntervalMs: 50,
+  hold: null,
+};
 
 const rank = (s: ContextStoreStatus) => STATUSES.indexOf(s);
 
@@ -73,12 +86,16 @@ export class Indexer {
       .selectFrom('connectors')
       .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
       .where('definition_id', 'in', defs);
-    if (!all) q = q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('cs_state').select('entity').whereRef('cs_state.connector_id', '=', 'connectors.id'))));
+    if (!all)
+      q = q.where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('cs_state').select('entity').whereRef('cs_state.connector_id', '=', 'connectors.id'))),
+      );
     const rows = (await q.execute()) as ConnectorRow[];
     const now = new Date().toISOString();
     for (const r of rows) {
       const source = this.bySource.get(r.definition_id) as ContextStoreSource;
-      for (const entity of source.entities) await registerEntity(this.store.db, r.id, entity, catalogFor(source, entity), now);
+      for (const entity of source.entities)
+        await registerEntity(this.store.db, r.id, entity, catalogFor(source, entity), now);
     }
   }
 
@@ -104,25 +121,41 @@ export class Indexer {
       const source = row && this.bySource.get(row.definition_id);
       const state = row && (await readStates(this.store.db, row.id)).find((s) => s.entity === next.entity);
       if (!row || !source || !state) continue;
-      const connector: ConnectorInstance = { id: row.id, organizationId: row.organization_id, workspaceId: row.workspace_id, definitionId: row.definition_id, name: row.name };
+      const connector: ConnectorInstance = {
+        id: row.id,
+        organizationId: row.organization_id,
+        workspaceId: row.workspace_id,
+        definitionId: row.definition_id,
+        name: row.name,
+      };
       if (await this.buildEntityStep(connector, source, state)) return true;
     }
     return false;
   }
 
-  private async buildEntityStep(connector: ConnectorInstance, source: ContextStoreSource, state: EntityState): Promise<boolean> {
+  private async buildEntityStep(
+    connector: ConnectorInstance,
+    source: ContextStoreSource,
+    state: EntityState,
+  ): Promise<boolean> {
     const { hold, batchSize, previewSize } = this.options;
     if (hold && rank(state.status) >= rank(hold)) return false;
     // Held at Building Preview: one small step that cannot reach the preview size.
-    const limit = hold === 'Building Preview' ? Math.max(1, Math.min(batchSize, previewSize - 1 - state.scanned)) : batchSize;
+    const limit =
+      hold === 'Building Preview' ? Math.max(1, Math.min(batchSize, previewSize - 1 - state.scanned)) : batchSize;
     const ctx = this.ctxFor(connector);
     const page = await source.scan(ctx, state.entity, state.scanAfter, limit);
     const scanned = state.scanned + page.docs.length;
-    const status: ContextStoreStatus = page.next === null ? 'Ready' : scanned >= previewSize ? 'Preview' : 'Building Preview';
+    const status: ContextStoreStatus =
+      page.next === null ? 'Ready' : scanned >= previewSize ? 'Preview' : 'Building Preview';
     if (hold && rank(status) > rank(hold)) return false;
     await this.store.transaction(async (trx) => {
       await upsertDocs(trx, connector.id, state.entity, state.catalog, page.docs);
-      await saveProgress(trx, { connectorId: connector.id, entity: state.entity, status, scanAfter: page.next, scanned }, new Date().toISOString());
+      await saveProgress(
+        trx,
+        { connectorId: connector.id, entity: state.entity, status, scanAfter: page.next, scanned },
+        new Date().toISOString(),
+      );
     });
     return true;
   }
@@ -143,7 +176,15 @@ export class Indexer {
     if (failure) throw failure;
   }
 
-  private async flushEntry({ connector, entity, ids }: { connector: ConnectorInstance; entity: string; ids: Set<string> }): Promise<void> {
+  private async flushEntry({
+    connector,
+    entity,
+    ids,
+  }: {
+    connector: ConnectorInstance;
+    entity: string;
+    ids: Set<string>;
+  }): Promise<void> {
     const source = this.bySource.get(connector.definitionId);
     const catalogRow = (await this.store.db
       .selectFrom('cs_state')
@@ -162,7 +203,12 @@ export class Indexer {
       const found = new Set(docs.map((d) => d.id));
       await this.store.transaction(async (trx) => {
         await upsertDocs(trx, connector.id, entity, catalog, docs);
-        await deleteDocs(trx, connector.id, entity, list.filter((id) => !found.has(id)));
+        await deleteDocs(
+          trx,
+          connector.id,
+          entity,
+          list.filter((id) => !found.has(id)),
+        );
       });
     }
   }

@@ -46,8 +46,16 @@ export const contextStoreMigrations: readonly Migration[] = [
         .addColumn('num', 'real', (c) => c.notNull())
         .addColumn('text', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('cs_values_doc').on('cs_values').columns(['connector_id', 'entity', 'id', 'field']).execute();
-      await db.schema.createIndex('cs_values_text').on('cs_values').columns(['connector_id', 'entity', 'field', 'text']).execute();
+      await db.schema
+        .createIndex('cs_values_doc')
+        .on('cs_values')
+        .columns(['connector_id', 'entity', 'id', 'field'])
+        .execute();
+      await db.schema
+        .createIndex('cs_values_text')
+        .on('cs_values')
+        .columns(['connector_id', 'entity', 'field', 'text'])
+        .execute();
       await db.schema
         .createIndex('cs_values_sort')
         .on('cs_values')
@@ -65,7 +73,11 @@ export const contextStoreMigrations: readonly Migration[] = [
         .addColumn('num', 'real', (c) => c.notNull())
         .addColumn('text', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('cs_array_values_doc').on('cs_array_values').columns(['connector_id', 'entity', 'id', 'field', 'pos']).execute();
+      await db.schema
+        .createIndex('cs_array_values_doc')
+        .on('cs_array_values')
+        .columns(['connector_id', 'entity', 'id', 'field', 'pos'])
+        .execute();
       await db.schema
         .createIndex('cs_array_values_text')
         .on('cs_array_values')
@@ -79,7 +91,11 @@ export const contextStoreMigrations: readonly Migration[] = [
     name: '032-context-store-text-index',
     async up(db: Kysely<any>): Promise<void> {
       await db.schema.dropIndex('cs_values_text').ifExists().execute();
-      await db.schema.createIndex('cs_values_text_cover').on('cs_values').columns(['connector_id', 'entity', 'field', 'text', 'kind', 'id']).execute();
+      await db.schema
+        .createIndex('cs_values_text_cover')
+        .on('cs_values')
+        .columns(['connector_id', 'entity', 'field', 'text', 'kind', 'id'])
+        .execute();
     },
   },
   {
@@ -87,7 +103,11 @@ export const contextStoreMigrations: readonly Migration[] = [
     name: '033-context-store-doc-index',
     async up(db: Kysely<any>): Promise<void> {
       await db.schema.dropIndex('cs_values_doc').ifExists().execute();
-      await db.schema.createIndex('cs_values_doc_cover').on('cs_values').columns(['connector_id', 'entity', 'id', 'field', 'kind', 'num', 'text']).execute();
+      await db.schema
+        .createIndex('cs_values_doc_cover')
+        .on('cs_values')
+        .columns(['connector_id', 'entity', 'id', 'field', 'kind', 'num', 'text'])
+        .execute();
     },
   },
   {
@@ -101,7 +121,10 @@ export const contextStoreMigrations: readonly Migration[] = [
       await db.deleteFrom('cs_docs').execute();
       await db.schema.dropTable('cs_fts').execute();
       await createFtsTable(db);
-      await db.updateTable('cs_state').set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null }).execute();
+      await db
+        .updateTable('cs_state')
+        .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
+        .execute();
     },
   },
 ];

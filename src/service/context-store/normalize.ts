@@ -14,7 +14,12 @@ export function normalizeFilter(cond: Cond): Cond {
       const groups = new Map<string, Bound[]>();
       const rest: Cond[] = [];
       for (const c of items) {
-        if (c.kind === 'compare' && c.op !== 'eq' && c.op !== 'neq' && (typeof c.value === 'string' || typeof c.value === 'number')) {
+        if (
+          c.kind === 'compare' &&
+          c.op !== 'eq' &&
+          c.op !== 'neq' &&
+          (typeof c.value === 'string' || typeof c.value === 'number')
+        ) {
           const key = `${typeof c.value}\u0000${c.field}`;
           groups.set(key, [...(groups.get(key) ?? []), { op: c.op, value: c.value }]);
         } else {
@@ -24,7 +29,9 @@ export function normalizeFilter(cond: Cond): Cond {
       const merged: Cond[] = [...groups.entries()].map(([key, bounds]) => {
         const field = key.slice(key.indexOf('\u0000') + 1);
         const only = bounds[0] as Bound;
-        return bounds.length === 1 ? { kind: 'compare', op: only.op, field, value: only.value } : { kind: 'range', field, bounds };
+        return bounds.length === 1
+          ? { kind: 'compare', op: only.op, field, value: only.value }
+          : { kind: 'range', field, bounds };
       });
       const all = [...merged, ...rest];
       return all.length === 1 ? (all[0] as Cond) : { kind: 'and', items: all };

@@ -9,20 +9,36 @@ import { leafPredicates } from './filter-sql.js';
  */
 const MIN_BROAD = 5000;
 
-async function leafRows(db: Kysely<any>, connectorId: string, entity: string, cond: Cond, BROAD: number): Promise<number> {
+async function leafRows(
+  db: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  cond: Cond,
+  BROAD: number,
+): Promise<number> {
   const leaf = leafPredicates(cond);
   if (!leaf) return 0;
   let total = 0;
   for (const predicate of leaf.predicates) {
     // Bounded count: never reads more than BROAD + 1 index entries per branch.
-    const r = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${predicate} LIMIT ${BROAD + 1})`.execute(db);
+    const r = await sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${predicate} LIMIT ${BROAD + 1})`.execute(
+      db,
+    );
     total += Number(r.rows[0]?.n ?? 0);
   }
   return total;
 }
 
 /** An upper estimate of the documents a condition matches (capped just above the broad threshold). */
-async function estimate(db: Kysely<any>, connectorId: string, entity: string, cond: Cond, BROAD: number): Promise<number> {
+async function estimate(
+  db: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  cond: Cond,
+  BROAD: number,
+): Promise<number> {
   switch (cond.kind) {
     case 'and': {
       let best = BROAD + 1;
@@ -48,7 +64,13 @@ async function estimate(db: Kysely<any>, connectorId: string, entity: string, co
 }
 
 /** Chooses how the filter is joined: collect matching ids ('in') for narrow filters, probe in order ('exists') for broad ones. */
-export async function chooseMode(db: Kysely<any>, connectorId: string, entity: string, cond: Cond | null, indexed: number): Promise<'in' | 'exists'> {
+export async function chooseMode(
+  db: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  cond: Cond | null,
+  indexed: number,
+): Promise<'in' | 'exists'> {
   if (!cond) return 'in';
   const broad = Math.max(MIN_BROAD, Math.floor(indexed / 4));
   return (await estimate(db, connectorId, entity, cond, broad)) > broad ? 'exists' : 'in';

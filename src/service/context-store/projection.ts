@@ -3,14 +3,29 @@ import type { FieldCatalog } from './fields.js';
 
 /** Checks params.fields: dotted paths whose first segment is a searchable field (or "properties"). */
 export function parseFields(raw: unknown, catalog: FieldCatalog, problems: ServiceErrorItem[]): string[] | null {
-  const fail = (field: string, message: string) => (problems.push({ field, message, error_code: 'invalid_fields', details: null }), null);
+  const fail = (field: string, message: string) => (
+    problems.push({ field, message, error_code: 'invalid_fields', details: null }),
+    null
+  );
   if (raw === undefined || raw === null) return null;
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 200) return fail('params.fields', 'fields must be a non-empty array (at most 200) of dotted field paths such as "properties.email"');
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 200)
+    return fail(
+      'params.fields',
+      'fields must be a non-empty array (at most 200) of dotted field paths such as "properties.email"',
+    );
   const out: string[] = [];
   raw.forEach((f, i) => {
-    if (typeof f !== 'string' || f.length === 0) return fail(`params.fields[${i}]`, 'a field path must be a non-empty string');
-    const known = f === 'properties' || f in catalog.fields || Object.keys(catalog.fields).some((k) => catalog.fields[k] === 'array' && f.startsWith(`${k}.`));
-    if (!known) return fail(`params.fields[${i}]`, `unknown field "${f}"; use the searchable fields (for example properties.<name>)`);
+    if (typeof f !== 'string' || f.length === 0)
+      return fail(`params.fields[${i}]`, 'a field path must be a non-empty string');
+    const known =
+      f === 'properties' ||
+      f in catalog.fields ||
+      Object.keys(catalog.fields).some((k) => catalog.fields[k] === 'array' && f.startsWith(`${k}.`));
+    if (!known)
+      return fail(
+        `params.fields[${i}]`,
+        `unknown field "${f}"; use the searchable fields (for example properties.<name>)`,
+      );
     out.push(f);
   });
   return out;

@@ -14,7 +14,11 @@ export interface EntityReadiness {
  * The readiness of every context-store entity of a connector, in the order given. Entities the indexer has
  * not registered yet (a connector created a moment ago) read as Loading with nothing indexed.
  */
-export async function readContextStoreReadiness(db: Kysely<any>, connectorId: string, entities: readonly string[]): Promise<EntityReadiness[]> {
+export async function readContextStoreReadiness(
+  db: Kysely<any>,
+  connectorId: string,
+  entities: readonly string[],
+): Promise<EntityReadiness[]> {
   const states = new Map((await readStates(db, connectorId)).map((s) => [s.entity, s]));
   const out: EntityReadiness[] = [];
   for (const entity of entities) {

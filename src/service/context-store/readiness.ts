@@ -54,15 +54,26 @@ function toState(r: StateRow): EntityState {
 
 /** The states of a connector's entities (only those the indexer has registered). */
 export async function readStates(db: Kysely<any>, connectorId: string): Promise<EntityState[]> {
-  const rows = (await db.selectFrom('cs_state').selectAll().where('connector_id', '=', connectorId).execute()) as StateRow[];
+  const rows = (await db
+    .selectFrom('cs_state')
+    .selectAll()
+    .where('connector_id', '=', connectorId)
+    .execute()) as StateRow[];
   return rows.map(toState);
 }
 
 /** The state of one entity, or undefined before the indexer registered it (which reads as Loading). */
-export async function readState(db: Kysely<any>, connectorId: string, entity: string): Promise<EntityState | undefined> {
-  const row = (await db.selectFrom('cs_state').selectAll().where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst()) as
-    | StateRow
-    | undefined;
+export async function readState(
+  db: Kysely<any>,
+  connectorId: string,
+  entity: string,
+): Promise<EntityState | undefined> {
+  const row = (await db
+    .selectFrom('cs_state')
+    .selectAll()
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .executeTakeFirst()) as StateRow | undefined;
   return row && toState(row);
 }
 
@@ -70,21 +81,48 @@ export async function readState(db: Kysely<any>, connectorId: string, entity: st
  * Registers an entity in Loading (no-op when already known with the same field catalog). When the catalog
  * changed (a connector type gained a searchable field), the entity is rebuilt from the start.
  */
-export async function registerEntity(db: Kysely<any>, connectorId: string, entity: string, catalog: FieldCatalog, now: string): Promise<void> {
+export async function registerEntity(
+  db: Kysely<any>,
+  connectorId: string,
+  entity: string,
+  catalog: FieldCatalog,
+  now: string,
+): Promise<void> {
   const fields = JSON.stringify(catalog);
-  const existing = (await db.selectFrom('cs_state').select('fields').where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst()) as
-    | { fields: string }
-    | undefined;
+  const existing = (await db
+    .selectFrom('cs_state')
+    .select('fields')
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .executeTakeFirst()) as { fields: string } | undefined;
   if (!existing) {
     await db
       .insertInto('cs_state')
-      .values({ connector_id: connectorId, entity, status: 'Loading', scan_after: null, scanned: 0, fields, started_at: now, updated_at: now, ready_at: null })
+      .values({
+        connector_id: connectorId,
+        entity,
+        status: 'Loading',
+        scan_after: null,
+        scanned: 0,
+        fields,
+        started_at: now,
+        updated_at: now,
+        ready_at: null,
+      })
       .onConflict((oc) => oc.columns(['connector_id', 'entity']).doNothing())
       .execute();
   } else if (existing.fields !== fields) {
     await db
       .updateTable('cs_state')
-      .set({ status: 'Loading', scan_after: null, scanned: 0, fields, started_at: now, updated_at: now, ready_at: null })
+      .set({
+        status: 'Loading',
+        scan_after: null,
+        scanned: 0,
+        fields,
+        started_at: now,
+        updated_at: now,
+        ready_at: null,
+      })
       .where('connector_id', '=', connectorId)
       .where('entity', '=', entity)
       .execute();
@@ -99,7 +137,13 @@ export async function saveProgress(
 ): Promise<void> {
   await trx
     .updateTable('cs_state')
-    .set({ status: s.status, scan_after: s.scanAfter, scanned: s.scanned, updated_at: now, ...(s.status === 'Ready' ? { ready_at: now } : {}) })
+    .set({
+      status: s.status,
+      scan_after: s.scanAfter,
+      scanned: s.scanned,
+      updated_at: now,
+      ...(s.status === 'Ready' ? { ready_at: now } : {}),
+    })
     .where('connector_id', '=', s.connectorId)
     .where('entity', '=', s.entity)
     .execute();

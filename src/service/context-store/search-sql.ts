@@ -15,13 +15,21 @@ export interface SearchRow {
  * with id as the tie-break. Sort keys join the value table (aliases s0..s4 come from positions, never
  * from caller text).
  */
-export function searchSql(scope: SqlScope, filter: Cond | null, sortKeys: readonly SortKey[], position: CursorPosition | null, rows: number): RawBuilder<SearchRow> {
+export function searchSql(
+  scope: SqlScope,
+  filter: Cond | null,
+  sortKeys: readonly SortKey[],
+  position: CursorPosition | null,
+  rows: number,
+): RawBuilder<SearchRow> {
   const cols = orderColumns(sortKeys, position);
   const joins = sortKeys.map((k, i) => {
     const s = sql.raw(`s${i}`);
     return sql`JOIN cs_values ${s} ON ${s}.connector_id = d.connector_id AND ${s}.entity = d.entity AND ${s}.id = d.id AND ${s}.field = ${k.field}`;
   });
-  const sortSelect = sortKeys.map((_, i) => sql`, ${sql.raw(`s${i}.kind AS k${i}, s${i}.num AS n${i}, s${i}.text AS t${i}`)}`);
+  const sortSelect = sortKeys.map(
+    (_, i) => sql`, ${sql.raw(`s${i}.kind AS k${i}, s${i}.num AS n${i}, s${i}.text AS t${i}`)}`,
+  );
   const where = [sql`d.connector_id = ${scope.connectorId}`, sql`d.entity = ${scope.entity}`];
   if (filter) where.push(condToSql(filter, scope));
   if (position) where.push(afterPosition(cols));

@@ -8,7 +8,8 @@ const MAX_SORT_KEYS = 5;
 
 /** Parses query.sort: [{field: "asc"|"desc"}, ...] over scalar fields; problems are collected. */
 export function parseSort(raw: unknown, catalog: FieldCatalog, path: string, problems: ServiceErrorItem[]): SortKey[] {
-  const fail = (field: string, message: string) => problems.push({ field, message, error_code: 'invalid_sort', details: null });
+  const fail = (field: string, message: string) =>
+    problems.push({ field, message, error_code: 'invalid_sort', details: null });
   if (raw === undefined) return [];
   if (!Array.isArray(raw) || raw.length > MAX_SORT_KEYS) {
     fail(path, `sort must be an array of at most ${MAX_SORT_KEYS} objects like {"createdAt": "desc"}`);
@@ -17,13 +18,23 @@ export function parseSort(raw: unknown, catalog: FieldCatalog, path: string, pro
   const keys: SortKey[] = [];
   raw.forEach((item, i) => {
     const at = `${path}[${i}]`;
-    const entries = item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item as object) : [];
-    if (entries.length !== 1) return fail(at, 'each sort condition is an object with exactly one field: {"<field>": "asc" | "desc"}');
+    const entries =
+      item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item as object) : [];
+    if (entries.length !== 1)
+      return fail(at, 'each sort condition is an object with exactly one field: {"<field>": "asc" | "desc"}');
     const [field, dir] = entries[0] as [string, unknown];
     const type = catalog.fields[field];
-    if (!type) return fail(`${at}[${JSON.stringify(field)}]`, `unknown field "${field}"; sortable fields: ${Object.keys(catalog.fields).filter((f) => catalog.fields[f] !== 'array').join(', ')}`);
-    if (type === 'array') return fail(`${at}[${JSON.stringify(field)}]`, `"${field}" is an array field and cannot be sorted on`);
-    if (dir !== 'asc' && dir !== 'desc') return fail(`${at}[${JSON.stringify(field)}]`, 'the direction must be "asc" or "desc"');
+    if (!type)
+      return fail(
+        `${at}[${JSON.stringify(field)}]`,
+        `unknown field "${field}"; sortable fields: ${Object.keys(catalog.fields)
+          .filter((f) => catalog.fields[f] !== 'array')
+          .join(', ')}`,
+      );
+    if (type === 'array')
+      return fail(`${at}[${JSON.stringify(field)}]`, `"${field}" is an array field and cannot be sorted on`);
+    if (dir !== 'asc' && dir !== 'desc')
+      return fail(`${at}[${JSON.stringify(field)}]`, 'the direction must be "asc" or "desc"');
     keys.push({ field, dir });
   });
   return keys;
@@ -37,7 +48,10 @@ export interface CursorPosition {
 
 /** A fingerprint of filter and sort: a cursor only continues the query that produced it. */
 export function queryFingerprint(query: unknown): string {
-  return createHash('sha256').update(JSON.stringify(query ?? null)).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(query ?? null))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /** Encodes a cursor (opaque base64url JSON). */
@@ -46,10 +60,19 @@ export function encodeCursor(pos: CursorPosition, fingerprint: string): string {
 }
 
 /** Decodes a cursor made by encodeCursor for the same query; anything else is a problem at params.cursor. */
-export function decodeCursor(raw: unknown, keys: number, fingerprint: string, problems: ServiceErrorItem[]): CursorPosition | null {
-  const fail = (message: string) => (problems.push({ field: 'params.cursor', message, error_code: 'invalid_cursor', details: null }), null);
+export function decodeCursor(
+  raw: unknown,
+  keys: number,
+  fingerprint: string,
+  problems: ServiceErrorItem[],
+): CursorPosition | null {
+  const fail = (message: string) => (
+    problems.push({ field: 'params.cursor', message, error_code: 'invalid_cursor', details: null }),
+    null
+  );
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string' || raw.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(raw)) return fail('cursor must be the meta.cursor string of a previous response');
+  if (typeof raw !== 'string' || raw.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(raw))
+    return fail('cursor must be the meta.cursor string of a previous response');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -58,10 +81,22 @@ export function decodeCursor(raw: unknown, keys: number, fingerprint: string, pr
   }
   const c = parsed as { v?: unknown; i?: unknown; q?: unknown };
   const valid =
-    typeof c === 'object' && c !== null && typeof c.i === 'string' && Array.isArray(c.v) && c.v.length === keys &&
-    c.v.every((t) => Array.isArray(t) && t.length === 3 && [0, 1, 2].includes(t[0]) && typeof t[1] === 'number' && typeof t[2] === 'string');
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.i === 'string' &&
+    Array.isArray(c.v) &&
+    c.v.length === keys &&
+    c.v.every(
+      (t) =>
+        Array.isArray(t) &&
+        t.length === 3 &&
+        [0, 1, 2].includes(t[0]) &&
+        typeof t[1] === 'number' &&
+        typeof t[2] === 'string',
+    );
   if (!valid) return fail('cursor is not a cursor this service issued');
-  if (c.q !== fingerprint) return fail('cursor belongs to a different query or sort; send the same query as the request that returned it');
+  if (c.q !== fingerprint)
+    return fail('cursor belongs to a different query or sort; send the same query as the request that returned it');
   return { values: c.v as [number, number, string][], id: c.i as string };
 }
 

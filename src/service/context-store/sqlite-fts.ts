@@ -10,17 +10,28 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
  * produced by our own tokenizer (words.ts), so FTS5 query syntax never sees caller text.
  */
 export async function createFtsTable(db: Kysely<any>): Promise<void> {
-  await sql`CREATE VIRTUAL TABLE IF NOT EXISTS cs_fts USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
+  await sql`CREATE VIRTUAL TABLE IF NOT EXISTS cs_fts USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
+    db,
+  );
 }
 
 /** Writes the full-text rows of documents (an empty body leaves none); `replacing` are rowids that may have one already. */
-export async function writeFtsRows(trx: Kysely<any>, rows: readonly { rowid: number; body: string }[], replacing: ReadonlySet<number>): Promise<void> {
+export async function writeFtsRows(
+  trx: Kysely<any>,
+  rows: readonly { rowid: number; body: string }[],
+  replacing: ReadonlySet<number>,
+): Promise<void> {
   if (rows.length === 0) return;
-  await deleteFtsRows(trx, rows.map((r) => r.rowid).filter((id) => replacing.has(id)));
+  await deleteFtsRows(
+    trx,
+    rows.map((r) => r.rowid).filter((id) => replacing.has(id)),
+  );
   const withText = rows.filter((r) => r.body.length > 0);
   for (let i = 0; i < withText.length; i += 1000) {
     const part = withText.slice(i, i + 1000);
-    await sql`INSERT INTO cs_fts(rowid, body) VALUES ${sql.join(part.map((r) => sql`(${r.rowid}, ${r.body})`))}`.execute(trx);
+    await sql`INSERT INTO cs_fts(rowid, body) VALUES ${sql.join(part.map((r) => sql`(${r.rowid}, ${r.body})`))}`.execute(
+      trx,
+    );
   }
 }
 
@@ -33,7 +44,10 @@ export async function deleteFtsRows(trx: Kysely<any>, rowids: readonly number[])
 }
 
 /** A MATCH expression: every term must be present (all) or any one (any); prefix terms end with '*'. */
-export function ftsMatch(terms: readonly { term: string; prefix: boolean }[], mode: 'all' | 'any'): RawBuilder<boolean> {
+export function ftsMatch(
+  terms: readonly { term: string; prefix: boolean }[],
+  mode: 'all' | 'any',
+): RawBuilder<boolean> {
   // Terms are [a-z0-9] plus letters only (see words.ts), so double-quoting them is a complete escape.
   const parts = terms.map((t) => `"${t.term.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`);
   const expr = parts.join(mode === 'all' ? ' AND ' : ' OR ');

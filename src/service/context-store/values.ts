@@ -14,7 +14,10 @@ const NUMERIC = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 export function toComparable(value: unknown): Comparable {
   if (value === null || value === undefined) return { kind: 2, num: 0, text: '' };
   if (typeof value === 'boolean') return { kind: 0, num: value ? 1 : 0, text: String(value) };
-  if (typeof value === 'number') return Number.isFinite(value) ? { kind: 0, num: value, text: String(value) } : { kind: 1, num: 0, text: String(value) };
+  if (typeof value === 'number')
+    return Number.isFinite(value)
+      ? { kind: 0, num: value, text: String(value) }
+      : { kind: 1, num: 0, text: String(value) };
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (NUMERIC.test(text) && text.length <= 30) {
     const num = Number(text);
@@ -57,7 +60,12 @@ function arrayRows(field: string, raw: unknown): ArrayValueRow[] {
 }
 
 /** Derives the index rows of a document of one entity of one connector. */
-export function docRows(connectorId: string, entity: string, catalog: FieldCatalog, doc: Record<string, unknown>): DocRows {
+export function docRows(
+  connectorId: string,
+  entity: string,
+  catalog: FieldCatalog,
+  doc: Record<string, unknown>,
+): DocRows {
   const values = scalarFields(catalog).map((field) => ({ field, ...toComparable(readField(doc, field)) }));
   const arrays = Object.entries(catalog.fields)
     .filter(([, t]) => t === 'array')

@@ -11,7 +11,11 @@ export function toServiceError(err: unknown, bodyLimit: number): ServiceError | 
   const fe = err as Partial<FastifyError> & { validation?: AjvLikeError[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
     const items = ajvErrorsToItems(fe.validation, CONTEXT_PREFIX[fe.validationContext ?? 'body'] ?? '');
-    return new ServiceError('H400', { message: `invalid request: ${items.map((i) => i.message).join('; ')}` }, { items });
+    return new ServiceError(
+      'H400',
+      { message: `invalid request: ${items.map((i) => i.message).join('; ')}` },
+      { items },
+    );
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -33,5 +33,9 @@ export function validateAgainst(schema: Record<string, unknown>, value: unknown,
   const validate = compileSchema(schema);
   if (validate(value)) return;
   const items = ajvErrorsToItems(validate.errors ?? [], prefix);
-  throw new ServiceError('H400', { message: `${prefix || 'value'} is invalid: ${items.map((i) => i.message).join('; ')}` }, { items });
+  throw new ServiceError(
+    'H400',
+    { message: `${prefix || 'value'} is invalid: ${items.map((i) => i.message).join('; ')}` },
+    { items },
+  );
 }

@@ -31,7 +31,11 @@ export class RateLimiter {
       return;
     }
     const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
-    throw new ServiceError('H429', { limit: this.perSecond, retryAfter }, { headers: { 'retry-after': String(retryAfter) } });
+    throw new ServiceError(
+      'H429',
+      { limit: this.perSecond, retryAfter },
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
   }
 
   // Buckets idle long enough to be full again carry no state; drop them so the map stays small.

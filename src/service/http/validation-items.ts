@@ -34,6 +34,11 @@ export function ajvErrorsToItems(errors: readonly AjvLikeError[], prefix: string
       message = `must be one of: ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     }
     const field = toFieldPath(prefix, e.instancePath, extra);
-    return { field, message: `${field} ${message}`, error_code: 'validation_error', details: { keyword: e.keyword, ...e.params } };
+    return {
+      field,
+      message: `${field} ${message}`,
+      error_code: 'validation_error',
+      details: { keyword: e.keyword, ...e.params },
+    };
   });
 }

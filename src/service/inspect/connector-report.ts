@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { ConnectorType } from '../connectors/types.js';
-import { lowestStatus, readContextStoreReadiness, type ContextStoreStatus, type EntityReadiness } from '../context-store/index.js';
+import {
+  lowestStatus,
+  readContextStoreReadiness,
+  type ContextStoreStatus,
+  type EntityReadiness,
+} from '../context-store/index.js';
 import type { PublicConnectorRow } from '../store/connectors.js';
 
 /** The inspect answer for one connector (see docs/context-store.md for the readiness fields). */
@@ -29,17 +34,26 @@ export function docsSkillId(connectorId: string): string {
 }
 
 /** Builds the inspect report: identity, readiness of the context store (lowest over entities) and the action catalogue. */
-export async function inspectConnector(db: Kysely<any>, row: PublicConnectorRow, type: ConnectorType): Promise<InspectReport> {
+export async function inspectConnector(
+  db: Kysely<any>,
+  row: PublicConnectorRow,
+  type: ConnectorType,
+): Promise<InspectReport> {
   const source = type.contextStore;
   const entities = source ? await readContextStoreReadiness(db, row.id, source.entities) : [];
   const status = source ? lowestStatus(entities.map((e) => e.status)) : null;
   const warnings: string[] = [];
   const notReady = entities.filter((e) => !e.ready_for_search).map((e) => e.entity);
   if (notReady.length > 0) {
-    warnings.push(`context_store_search is not available yet for ${notReady.join(', ')} (Loading or Building Preview); use list and get until they reach Preview`);
+    warnings.push(
+      `context_store_search is not available yet for ${notReady.join(', ')} (Loading or Building Preview); use list and get until they reach Preview`,
+    );
   }
   const preview = entities.filter((e) => e.status === 'Preview').map((e) => e.entity);
-  if (preview.length > 0) warnings.push(`the context store of ${preview.join(', ')} is a Preview: searches see only the records indexed so far`);
+  if (preview.length > 0)
+    warnings.push(
+      `the context store of ${preview.join(', ')} is a Preview: searches see only the records indexed so far`,
+    );
   return {
     connector_id: row.id,
     name: row.name,
@@ -57,7 +71,12 @@ export async function inspectConnector(db: Kysely<any>, row: PublicConnectorRow,
           configured_cache_entities: entities,
         }
       : null,
-    actions: type.actions.map((a) => ({ entity: a.entity, action: a.action, required_params: [...a.requiredParams], optional_params: [...a.optionalParams] })),
+    actions: type.actions.map((a) => ({
+      entity: a.entity,
+      action: a.action,
+      required_params: [...a.requiredParams],
+      optional_params: [...a.optionalParams],
+    })),
     warnings,
   };
 }

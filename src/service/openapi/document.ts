@@ -7,7 +7,10 @@ type Schema = Record<string, unknown>;
 
 const EXECUTE = 'POST /api/v1/integrations/connectors/:id/execute';
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 
 function toOpenApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -27,12 +30,24 @@ function parameters(route: RegisteredRoute): Schema[] {
   const pathSchema = ((route.schema?.params as Schema | undefined)?.properties ?? {}) as Record<string, Schema>;
   for (const m of route.url.matchAll(/:([A-Za-z0-9_]+)/g)) {
     const name = m[1] as string;
-    out.push({ name, in: 'path', required: true, schema: pathSchema[name] ?? { type: 'string' }, description: `The ${name} of the resource.` });
+    out.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: pathSchema[name] ?? { type: 'string' },
+      description: `The ${name} of the resource.`,
+    });
   }
   const query = route.schema?.querystring as Schema | undefined;
   const required = (query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries((query?.properties ?? {}) as Record<string, Schema>)) {
-    out.push({ name, in: 'query', required: required.includes(name), schema, ...(typeof schema.description === 'string' && { description: schema.description }) });
+    out.push({
+      name,
+      in: 'query',
+      required: required.includes(name),
+      schema,
+      ...(typeof schema.description === 'string' && { description: schema.description }),
+    });
   }
   return out;
 }
@@ -44,16 +59,23 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
   if (key === EXECUTE) {
     responses['200'] = {
       description: 'The envelope, or for download the raw bytes with Content-Type and Content-Disposition.',
-      content: { 'application/json': { schema: envelopeSchema }, 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      content: {
+        'application/json': { schema: envelopeSchema },
+        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
     };
   } else {
-    responses['200'] = { description: ok?.description ?? 'OK', content: { 'application/json': { schema: ok?.schema ?? { type: 'object' } } } };
+    responses['200'] = {
+      description: ok?.description ?? 'OK',
+      content: { 'application/json': { schema: ok?.schema ?? { type: 'object' } } },
+    };
   }
   responses['400'] = errorResponse('Invalid request (the errors name each field).');
   if (!route.public) responses['401'] = errorResponse('Missing, malformed, expired or forged bearer token.');
-  if (route.url.includes(':') || key === EXECUTE || route.url.endsWith('/docs')) responses['404'] = errorResponse('Not found (also another organization\'s resource).');
+  if (route.url.includes(':') || key === EXECUTE || route.url.endsWith('/docs'))
+    responses['404'] = errorResponse("Not found (also another organization's resource).");
   if (key === EXECUTE) {
-    responses['403'] = errorResponse('The connector\'s workspace is inactive.');
+    responses['403'] = errorResponse("The connector's workspace is inactive.");
     responses['409'] = errorResponse('Conflict, e.g. context_store_not_ready or a duplicate record.');
   }
   responses['429'] = errorResponse('Rate limited; retry after the Retry-After header (seconds).');
@@ -83,13 +105,21 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], types: 
     info: {
       title: 'Connector Data Access API (embedded service)',
       version: '1.0.0',
-      description: 'Connector catalog and lookup, inspect, skills docs and the single execute endpoint. Execute params are documented per connector type, entity and action in the request body\'s oneOf.',
+      description:
+        "Connector catalog and lookup, inspect, skills docs and the single execute endpoint. Execute params are documented per connector type, entity and action in the request body's oneOf.",
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Application token from POST /api/v1/account/applications/token.' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Application token from POST /api/v1/account/applications/token.',
+        },
+      },
       schemas: { Error: errorBodySchema },
     },
   };

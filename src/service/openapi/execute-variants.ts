@@ -32,11 +32,13 @@ export function executeBodySchema(types: readonly ConnectorType[]): Schema {
       'x-connector-type': t.definition.name,
       'x-source-definition-id': t.definition.id,
       ...(a.resultSchema && { 'x-result-schema': embeddable(a.resultSchema) }),
-      ...(a.action === 'download' && { 'x-response-content': 'raw bytes (application/octet-stream or the file type), no envelope' }),
+      ...(a.action === 'download' && {
+        'x-response-content': 'raw bytes (application/octet-stream or the file type), no envelope',
+      }),
     })),
   );
   return {
-    description: 'Which variant applies depends on the connector\'s type (see inspect); entity and action select it.',
+    description: "Which variant applies depends on the connector's type (see inspect); entity and action select it.",
     oneOf: variants.length > 0 ? variants : [{ type: 'object' }],
   };
 }

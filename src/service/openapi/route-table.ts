@@ -24,7 +24,12 @@ export function installRouteTable(app: FastifyInstance): void {
     for (const method of methods) {
       if (method === 'HEAD') continue;
       const config = (r.config ?? {}) as { public?: boolean };
-      table.push({ method, url: r.url, schema: r.schema as Record<string, unknown> | undefined, public: config.public === true });
+      table.push({
+        method,
+        url: r.url,
+        schema: r.schema as Record<string, unknown> | undefined,
+        public: config.public === true,
+      });
     }
   });
 }

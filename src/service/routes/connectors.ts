@@ -2,7 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { findTypeByDefinitionId, findTypeBySlugOrName } from '../connectors/registry.js';
 import type { ConnectorType } from '../connectors/types.js';
 import { ServiceError } from '../errors.js';
-import { createConnector, deleteConnector, findConnector, listConnectors, type PublicConnectorRow } from '../store/connectors.js';
+import {
+  createConnector,
+  deleteConnector,
+  findConnector,
+  listConnectors,
+  type PublicConnectorRow,
+} from '../store/connectors.js';
 import { findWorkspaceById, findWorkspaceByName } from '../store/workspaces.js';
 
 /** A connector as the API shows it: never its credentials. */
@@ -52,18 +58,36 @@ interface CreateBody {
 /** Resolves definition_id or connector_type to a type; 422 when neither is given, 404 when unknown. */
 function resolveType(body: CreateBody, types: readonly ConnectorType[]): ConnectorType {
   if (body.definition_id === undefined && body.connector_type === undefined) {
-    throw new ServiceError('H422', { message: 'One of connector_type or definition_id must be provided' }, { field: 'body' });
+    throw new ServiceError(
+      'H422',
+      { message: 'One of connector_type or definition_id must be provided' },
+      { field: 'body' },
+    );
   }
   if (body.definition_id !== undefined) {
     const t = findTypeByDefinitionId(body.definition_id, types);
-    if (!t) throw new ServiceError('H404', { message: `no connector definition with id ${body.definition_id}` }, { field: 'definition_id' });
+    if (!t)
+      throw new ServiceError(
+        'H404',
+        { message: `no connector definition with id ${body.definition_id}` },
+        { field: 'definition_id' },
+      );
     if (body.connector_type !== undefined && findTypeBySlugOrName(body.connector_type, types) !== t) {
-      throw new ServiceError('H400', { message: 'connector_type and definition_id name different connector types; give one' }, { field: 'connector_type' });
+      throw new ServiceError(
+        'H400',
+        { message: 'connector_type and definition_id name different connector types; give one' },
+        { field: 'connector_type' },
+      );
     }
     return t;
   }
   const t = findTypeBySlugOrName(body.connector_type!, types);
-  if (!t) throw new ServiceError('H404', { message: `no connector type named "${body.connector_type}"` }, { field: 'connector_type' });
+  if (!t)
+    throw new ServiceError(
+      'H404',
+      { message: `no connector type named "${body.connector_type}"` },
+      { field: 'connector_type' },
+    );
   return t;
 }
 
@@ -77,12 +101,23 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { workspace_name, workspace_id, definition_id } = request.query;
       if (workspace_name === undefined && workspace_id === undefined) {
-        throw new ServiceError('H400', { message: 'a workspace is required: give workspace_name or workspace_id' }, { field: 'query.workspace_name' });
+        throw new ServiceError(
+          'H400',
+          { message: 'a workspace is required: give workspace_name or workspace_id' },
+          { field: 'query.workspace_name' },
+        );
       }
       const org = request.organizationId;
-      const ws = workspace_id !== undefined ? await findWorkspaceById(db(), org, workspace_id) : await findWorkspaceByName(db(), org, workspace_name!);
+      const ws =
+        workspace_id !== undefined
+          ? await findWorkspaceById(db(), org, workspace_id)
+          : await findWorkspaceByName(db(), org, workspace_name!);
       if (!ws || (workspace_name !== undefined && ws.name !== workspace_name)) {
-        throw new ServiceError('H404', { message: `workspace ${workspace_id ?? `"${workspace_name}"`} not found` }, { field: workspace_id !== undefined ? 'query.workspace_id' : 'query.workspace_name' });
+        throw new ServiceError(
+          'H404',
+          { message: `workspace ${workspace_id ?? `"${workspace_name}"`} not found` },
+          { field: workspace_id !== undefined ? 'query.workspace_id' : 'query.workspace_name' },
+        );
       }
       const rows = await listConnectors(db(), org, ws.id, definition_id);
       return { data: rows.map((r) => toConnectorItem(r, app.service.types)) };
@@ -94,7 +129,12 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
     const type = resolveType(body, app.service.types);
     const org = request.organizationId;
     const ws = await findWorkspaceByName(db(), org, body.workspace_name);
-    if (!ws) throw new ServiceError('H404', { message: `workspace "${body.workspace_name}" not found` }, { field: 'workspace_name' });
+    if (!ws)
+      throw new ServiceError(
+        'H404',
+        { message: `workspace "${body.workspace_name}" not found` },
+        { field: 'workspace_name' },
+      );
     const row = await createConnector(
       db(),
       {
@@ -111,7 +151,8 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { id: string } }>('/integrations/connectors/:id', async (request) => {
     const row = await findConnector(db(), request.organizationId, request.params.id);
-    if (!row) throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
+    if (!row)
+      throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
     return toConnectorItem(row, app.service.types);
   });
 

@@ -14,18 +14,29 @@ export const definitionRoutes: FastifyPluginAsync = async (app) => {
     '/integrations/definitions/sources',
     {
       schema: {
-        querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, additionalProperties: false },
+        querystring: {
+          type: 'object',
+          properties: { name: { type: 'string', maxLength: 200 } },
+          additionalProperties: false,
+        },
       },
     },
     async (request) => {
       const needle = request.query.name?.toLowerCase();
-      const defs = app.service.types.map((t) => t.definition).filter((d) => needle === undefined || d.name.toLowerCase().includes(needle));
+      const defs = app.service.types
+        .map((t) => t.definition)
+        .filter((d) => needle === undefined || d.name.toLowerCase().includes(needle));
       return { definitions: defs.map(toItem) };
     },
   );
   app.get<{ Params: { id: string } }>('/integrations/definitions/sources/:id', async (request) => {
     const type = findTypeByDefinitionId(request.params.id, app.service.types);
-    if (!type) throw new ServiceError('H404', { message: `no connector definition with id ${request.params.id}` }, { field: 'path.id' });
+    if (!type)
+      throw new ServiceError(
+        'H404',
+        { message: `no connector definition with id ${request.params.id}` },
+        { field: 'path.id' },
+      );
     return toItem(type.definition);
   });
 };

@@ -36,12 +36,20 @@ function findAction(type: ConnectorType, entity: string, action: string): Action
   const ofEntity = type.actions.filter((a) => a.entity === entity);
   if (ofEntity.length === 0) {
     const valid = [...new Set(type.actions.map((a) => a.entity))];
-    throw new ServiceError('H400_UNKNOWN_ENTITY', { type: typeName, entity, valid: valid.join(', ') || '(none)' }, { field: 'entity', details: { valid_entities: valid } });
+    throw new ServiceError(
+      'H400_UNKNOWN_ENTITY',
+      { type: typeName, entity, valid: valid.join(', ') || '(none)' },
+      { field: 'entity', details: { valid_entities: valid } },
+    );
   }
   const found = ofEntity.find((a) => a.action === action);
   if (!found) {
     const valid = ofEntity.map((a) => a.action);
-    throw new ServiceError('H400_UNKNOWN_ACTION', { type: typeName, entity, action, valid: valid.join(', ') }, { field: 'action', details: { valid_actions: valid } });
+    throw new ServiceError(
+      'H400_UNKNOWN_ACTION',
+      { type: typeName, entity, action, valid: valid.join(', ') },
+      { field: 'action', details: { valid_actions: valid } },
+    );
   }
   return found;
 }
@@ -55,9 +63,13 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       const started = performance.now();
       const svc = app.service;
       const row = await findConnectorCached(svc.store.db, request.organizationId, request.params.id);
-      if (!row) throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
+      if (!row)
+        throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
       if (row.workspace_status !== 'active') {
-        throw new ServiceError('H403_WORKSPACE_INACTIVE', { workspace: row.workspace_name, workspaceId: row.workspace_id });
+        throw new ServiceError('H403_WORKSPACE_INACTIVE', {
+          workspace: row.workspace_name,
+          workspaceId: row.workspace_id,
+        });
       }
       const type = findTypeByDefinitionId(row.definition_id, svc.types);
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);

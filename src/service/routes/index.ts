@@ -12,4 +12,13 @@ import { workspaceRoutes } from './workspaces.js';
  * Every route plugin, registered under /api/v1 by app.ts. Add a resource by adding one line.
  * A route that needs no bearer token says so with `config: {public: true}`.
  */
-export const routes: FastifyPluginAsync[] = [tokenRoutes, definitionRoutes, connectorRoutes, workspaceRoutes, executeRoutes, inspectRoutes, skillsRoutes, openapiRoutes];
+export const routes: FastifyPluginAsync[] = [
+  tokenRoutes,
+  definitionRoutes,
+  connectorRoutes,
+  workspaceRoutes,
+  executeRoutes,
+  inspectRoutes,
+  skillsRoutes,
+  openapiRoutes,
+];

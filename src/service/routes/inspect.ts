@@ -8,11 +8,20 @@ import { findConnector } from '../store/connectors.js';
 export const inspectRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { id: string } }>(
     '/integrations/connectors/:id/inspect',
-    { schema: { params: { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 100 } }, required: ['id'] } } },
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
+          required: ['id'],
+        },
+      },
+    },
     async (request) => {
       const row = await findConnector(app.service.store.db, request.organizationId, request.params.id);
       // Another organization's connector answers exactly like a missing one.
-      if (!row) throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
+      if (!row)
+        throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
       const type = findTypeByDefinitionId(row.definition_id, app.service.types);
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
       return inspectConnector(app.service.store.db, row, type);

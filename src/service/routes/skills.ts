@@ -4,10 +4,24 @@ import { listSkills, matchesQuery, pageSkills, SKILLS_LIMIT_DEFAULT, SKILLS_LIMI
 import { skillDocs } from '../skills/docs.js';
 
 const pagingQuery = {
-  limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: `Skills per page, 1 to ${SKILLS_LIMIT_MAX} (default ${SKILLS_LIMIT_DEFAULT}).` },
+  limit: {
+    type: 'string',
+    pattern: '^[0-9]{1,3}$',
+    description: `Skills per page, 1 to ${SKILLS_LIMIT_MAX} (default ${SKILLS_LIMIT_DEFAULT}).`,
+  },
   cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' },
-  workspace_id: { type: 'string', minLength: 1, maxLength: 100, description: 'Only connector skills of this workspace.' },
-  organization_id: { type: 'string', minLength: 1, maxLength: 100, description: 'Accepted for compatibility; the organization always comes from the token.' },
+  workspace_id: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    description: 'Only connector skills of this workspace.',
+  },
+  organization_id: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    description: 'Accepted for compatibility; the organization always comes from the token.',
+  },
 } as const;
 
 interface ListQuery {
@@ -28,21 +42,54 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
   // Query strings are text and the app's ajv does not coerce: limit is checked here.
   const coerceLimit = (q: ListQuery) => {
     const n = q.limit === undefined ? SKILLS_LIMIT_DEFAULT : Number(q.limit);
-    if (n < 1 || n > SKILLS_LIMIT_MAX) throw new ServiceError('H400', { message: `limit must be between 1 and ${SKILLS_LIMIT_MAX}` }, { field: 'query.limit' });
+    if (n < 1 || n > SKILLS_LIMIT_MAX)
+      throw new ServiceError(
+        'H400',
+        { message: `limit must be between 1 and ${SKILLS_LIMIT_MAX}` },
+        { field: 'query.limit' },
+      );
     return n;
   };
 
   app.get<{ Querystring: ListQuery }>('/skills', { schema: { querystring: querySchema({}) } }, async (request) => {
-    const all = await listSkills(app.service.store.db, app.service.types, request.organizationId, request.query.workspace_id);
+    const all = await listSkills(
+      app.service.store.db,
+      app.service.types,
+      request.organizationId,
+      request.query.workspace_id,
+    );
     return pageSkills(all, coerceLimit(request.query), request.query.cursor);
   });
 
   app.get<{ Querystring: ListQuery }>(
     '/skills/search',
-    { schema: { querystring: querySchema({ query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words that must each start a word of the skill (id, title, summary, tags).' } }, ['query']) } },
+    {
+      schema: {
+        querystring: querySchema(
+          {
+            query: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              description: 'Words that must each start a word of the skill (id, title, summary, tags).',
+            },
+          },
+          ['query'],
+        ),
+      },
+    },
     async (request) => {
-      const all = await listSkills(app.service.store.db, app.service.types, request.organizationId, request.query.workspace_id);
-      return pageSkills(all.filter((s) => matchesQuery(s, request.query.query ?? '')), coerceLimit(request.query), request.query.cursor);
+      const all = await listSkills(
+        app.service.store.db,
+        app.service.types,
+        request.organizationId,
+        request.query.workspace_id,
+      );
+      return pageSkills(
+        all.filter((s) => matchesQuery(s, request.query.query ?? '')),
+        coerceLimit(request.query),
+        request.query.cursor,
+      );
     },
   );
 
@@ -55,14 +102,33 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
           required: ['id'],
           additionalProperties: false,
           properties: {
-            id: { type: 'string', minLength: 1, maxLength: 200, description: 'The skill id, e.g. connector-source:<connector_id> (inspect\'s docs_skill_id) or agent:recipes.' },
-            section: { type: 'string', minLength: 1, maxLength: 200, description: 'A section id from the outline, e.g. actions.contacts.list; omit for the outline and guidance.' },
+            id: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              description:
+                "The skill id, e.g. connector-source:<connector_id> (inspect's docs_skill_id) or agent:recipes.",
+            },
+            section: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              description:
+                'A section id from the outline, e.g. actions.contacts.list; omit for the outline and guidance.',
+            },
             workspace_id: pagingQuery.workspace_id,
             organization_id: pagingQuery.organization_id,
           },
         },
       },
     },
-    async (request) => skillDocs(app.service.store.db, app.service.types, request.organizationId, request.query.id, request.query.section),
+    async (request) =>
+      skillDocs(
+        app.service.store.db,
+        app.service.types,
+        request.organizationId,
+        request.query.id,
+        request.query.section,
+      ),
   );
 };

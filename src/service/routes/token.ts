@@ -21,7 +21,11 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
       const { client_id, client_secret } = request.body;
       const organizationId = await authenticateApplication(app.service.store.db, client_id, client_secret);
       if (!organizationId) throw new ServiceError('H401', { message: 'invalid client credentials' });
-      const access_token = await signApplicationToken(app.service.signingKey, { organizationId, clientId: client_id }, app.service.now());
+      const access_token = await signApplicationToken(
+        app.service.signingKey,
+        { organizationId, clientId: client_id },
+        app.service.now(),
+      );
       return { access_token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS, organization_id: organizationId };
     },
   );

@@ -49,17 +49,27 @@ function encodeCursor(c: WorkspaceCursor): string {
 function decodeCursor(s: string): WorkspaceCursor {
   try {
     const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { created_at: v[0], id: v[1] };
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { created_at: v[0], id: v[1] };
   } catch {
     // fall through to the error below
   }
-  throw new ServiceError('H400', { message: 'cursor is not one this service issued; use the "next" URL of the previous page' }, { field: 'query.cursor' });
+  throw new ServiceError(
+    'H400',
+    { message: 'cursor is not one this service issued; use the "next" URL of the previous page' },
+    { field: 'query.cursor' },
+  );
 }
 
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_LIMIT;
   const n = Number(raw);
-  if (n < 1 || n > MAX_LIMIT) throw new ServiceError('H400', { message: `limit must be between 1 and ${MAX_LIMIT}` }, { field: 'query.limit', details: { min: 1, max: MAX_LIMIT } });
+  if (n < 1 || n > MAX_LIMIT)
+    throw new ServiceError(
+      'H400',
+      { message: `limit must be between 1 and ${MAX_LIMIT}` },
+      { field: 'query.limit', details: { min: 1, max: MAX_LIMIT } },
+    );
   return n;
 }
 
@@ -76,7 +86,8 @@ function nextUrl(request: FastifyRequest, q: ListQuery, limit: number, cursor: s
 /** List (paged), get, update and soft-delete workspaces of the token's organization. */
 export const workspaceRoutes: FastifyPluginAsync = async (app) => {
   const db = () => app.service.store.db;
-  const notFound = (id: string) => new ServiceError('H404', { message: `workspace ${id} not found` }, { field: 'path.id' });
+  const notFound = (id: string) =>
+    new ServiceError('H404', { message: `workspace ${id} not found` }, { field: 'path.id' });
 
   app.get<{ Querystring: ListQuery }>('/workspaces', { schema: { querystring: listQuery } }, async (request) => {
     const q = request.query;
@@ -89,7 +100,10 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
       ...(q.status !== undefined && { status: q.status }),
     });
     const last = rows[rows.length - 1];
-    return { data: rows.map(toWorkspaceItem), next: more && last ? nextUrl(request, q, limit, encodeCursor(last)) : null };
+    return {
+      data: rows.map(toWorkspaceItem),
+      next: more && last ? nextUrl(request, q, limit, encodeCursor(last)) : null,
+    };
   });
 
   // Static path: Fastify matches it before /workspaces/:id.
@@ -101,32 +115,32 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
     return toWorkspaceItem(row);
   });
 
-  app.put<{ Params: { id: string }; Body: { name?: string; status?: 'active' | 'inactive'; cache_enabled?: boolean | null } }>(
-    '/workspaces/:id',
-    { schema: { body: updateBody } },
-    async (request) => {
-      const org = request.organizationId;
-      const id = request.params.id;
-      const row = await app.service.store.transaction(async (trx) => {
-        const current = await findWorkspaceById(trx, org, id);
-        if (!current) throw notFound(id);
-        const name = request.body.name;
-        if (name !== undefined && name !== current.name) {
-          const clash = await trx
-            .selectFrom('workspaces')
-            .select('id')
-            .where('organization_id', '=', org)
-            .where('name', '=', name)
-            .where('deleted_at', 'is', null)
-            .executeTakeFirst();
-          if (clash) throw new ServiceError('H409', { message: `a workspace named "${name}" already exists` }, { field: 'name' });
-        }
-        return updateWorkspace(trx, org, id, request.body, app.service.now());
-      });
-      if (!row) throw notFound(id);
-      return toWorkspaceItem(row);
-    },
-  );
+  app.put<{
+    Params: { id: string };
+    Body: { name?: string; status?: 'active' | 'inactive'; cache_enabled?: boolean | null };
+  }>('/workspaces/:id', { schema: { body: updateBody } }, async (request) => {
+    const org = request.organizationId;
+    const id = request.params.id;
+    const row = await app.service.store.transaction(async (trx) => {
+      const current = await findWorkspaceById(trx, org, id);
+      if (!current) throw notFound(id);
+      const name = request.body.name;
+      if (name !== undefined && name !== current.name) {
+        const clash = await trx
+          .selectFrom('workspaces')
+          .select('id')
+          .where('organization_id', '=', org)
+          .where('name', '=', name)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (clash)
+          throw new ServiceError('H409', { message: `a workspace named "${name}" already exists` }, { field: 'name' });
+      }
+      return updateWorkspace(trx, org, id, request.body, app.service.now());
+    });
+    if (!row) throw notFound(id);
+    return toWorkspaceItem(row);
+  });
 
   app.delete<{ Params: { id: string } }>('/workspaces/:id', async (request) => {
     const deletedAt = await softDeleteWorkspace(db(), request.organizationId, request.params.id, app.service.now());

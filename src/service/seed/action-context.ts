@@ -2,7 +2,11 @@ import type { ActionContext, ConnectorInstance } from '../connectors/types.js';
 import type { ServiceContext } from '../http/service-context.js';
 
 /** An ActionContext outside a request (seeding, fixtures), with the service's clock and change listeners. */
-export function backgroundActionContext(svc: ServiceContext, connector: ConnectorInstance, baseUrl: string): ActionContext {
+export function backgroundActionContext(
+  svc: ServiceContext,
+  connector: ConnectorInstance,
+  baseUrl: string,
+): ActionContext {
   return {
     store: svc.store,
     connector,

@@ -46,7 +46,10 @@ export async function seedDemo(
       svc.now(),
     );
     try {
-      await type.seedDemo(backgroundActionContext(svc, toConnectorInstance(row), opts.baseUrl), { size: opts.size, seed: DEMO_SEED });
+      await type.seedDemo(backgroundActionContext(svc, toConnectorInstance(row), opts.baseUrl), {
+        size: opts.size,
+        seed: DEMO_SEED,
+      });
     } catch (err) {
       // A half-seeded connector would look like real data; remove it (its rows cascade).
       await db.deleteFrom('connectors').where('id', '=', row.id).execute();

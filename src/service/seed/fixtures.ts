@@ -25,7 +25,12 @@ const fixturesSchema = {
   properties: {
     workspaces: {
       type: 'array',
-      items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 } } },
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+      },
     },
     connectors: {
       type: 'array',
@@ -45,11 +50,17 @@ const fixturesSchema = {
 };
 
 /** Reads and checks a fixture file (shape, connector types, workspaces named); nothing is written yet. */
-export async function loadFixturesFile(file: string, types: readonly ConnectorType[] = connectorTypes): Promise<Fixtures> {
+export async function loadFixturesFile(
+  file: string,
+  types: readonly ConnectorType[] = connectorTypes,
+): Promise<Fixtures> {
   const value = await readFixturesFile(file);
   const validate = compileSchema(fixturesSchema);
   if (!validate(value)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String(e.params['additionalProperty'])})` : ''}`);
+    const problems = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String(e.params['additionalProperty'])})` : ''}`,
+    );
     throw new FixtureFileError(file, (validate.errors ?? [])[0]?.instancePath ?? '', problems.join('; '));
   }
   const v = value as Omit<Fixtures, 'file'> & { workspaces?: { name: string }[] };
@@ -57,9 +68,18 @@ export async function loadFixturesFile(file: string, types: readonly ConnectorTy
   v.connectors.forEach((c, i) => {
     const type = findTypeBySlugOrName(c.type, types);
     if (!type) throw new FixtureFileError(file, `/connectors/${i}/type`, `unknown connector type "${c.type}"`);
-    if (!type.loadFixtures) throw new FixtureFileError(file, `/connectors/${i}/type`, `connector type ${type.definition.name} cannot load fixtures`);
+    if (!type.loadFixtures)
+      throw new FixtureFileError(
+        file,
+        `/connectors/${i}/type`,
+        `connector type ${type.definition.name} cannot load fixtures`,
+      );
     if (c.workspace !== undefined && !names.has(c.workspace)) {
-      throw new FixtureFileError(file, `/connectors/${i}/workspace`, `workspace "${c.workspace}" is neither "default" nor listed under workspaces`);
+      throw new FixtureFileError(
+        file,
+        `/connectors/${i}/workspace`,
+        `workspace "${c.workspace}" is neither "default" nor listed under workspaces`,
+      );
     }
   });
   return { file, workspaces: v.workspaces ?? [], connectors: v.connectors };
@@ -70,14 +90,20 @@ export async function loadFixturesFile(file: string, types: readonly ConnectorTy
  * type's loadFixtures; if any fails, everything this call created is removed again. A connector of the
  * same type and name already in the workspace is replaced once every load succeeded.
  */
-export async function applyFixtures(svc: ServiceContext, orgId: string, fx: Fixtures, baseUrl: string): Promise<string[]> {
+export async function applyFixtures(
+  svc: ServiceContext,
+  orgId: string,
+  fx: Fixtures,
+  baseUrl: string,
+): Promise<string[]> {
   const db = svc.store.db as Kysely<CoreTables>;
   const createdWorkspaces: string[] = [];
   const createdConnectors: string[] = [];
   const replaced: string[] = [];
   try {
     for (const w of fx.workspaces) {
-      if (!(await findWorkspaceByName(db, orgId, w.name))) createdWorkspaces.push((await createWorkspace(db, orgId, w.name, svc.now())).id);
+      if (!(await findWorkspaceByName(db, orgId, w.name)))
+        createdWorkspaces.push((await createWorkspace(db, orgId, w.name, svc.now())).id);
     }
     for (const [i, c] of fx.connectors.entries()) {
       const type = findTypeBySlugOrName(c.type, svc.types)!;
@@ -85,7 +111,11 @@ export async function applyFixtures(svc: ServiceContext, orgId: string, fx: Fixt
       const name = c.name ?? `${type.definition.name} fixtures`;
       const old = await listConnectors(db, orgId, ws.id, type.definition.id);
       replaced.push(...old.filter((o) => o.name === name).map((o) => o.id));
-      const row = await createConnector(db, { organizationId: orgId, workspaceId: ws.id, definitionId: type.definition.id, name, credentials: {} }, svc.now());
+      const row = await createConnector(
+        db,
+        { organizationId: orgId, workspaceId: ws.id, definitionId: type.definition.id, name, credentials: {} },
+        svc.now(),
+      );
       createdConnectors.push(row.id);
       try {
         await type.loadFixtures!(backgroundActionContext(svc, toConnectorInstance(row), baseUrl), c.data);
@@ -93,7 +123,9 @@ export async function applyFixtures(svc: ServiceContext, orgId: string, fx: Fixt
         // Name each item's field unless its message already does (e.g. "data.contacts.0.properties.email is required").
         const detail =
           err instanceof ServiceError
-            ? err.items.map((it) => (it.field && !it.message.includes(it.field) ? `${it.field}: ${it.message}` : it.message)).join('; ')
+            ? err.items
+                .map((it) => (it.field && !it.message.includes(it.field) ? `${it.field}: ${it.message}` : it.message))
+                .join('; ')
             : (err as Error).message;
         throw new FixtureFileError(fx.file, `/connectors/${i}/data`, detail);
       }

@@ -15,7 +15,11 @@ export async function readFixturesFile(file: string): Promise<unknown> {
   try {
     return file.toLowerCase().endsWith('.json') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
   } catch (err) {
-    throw new FixtureFileError(file, '', `not valid ${file.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+    throw new FixtureFileError(
+      file,
+      '',
+      `not valid ${file.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
 }
 

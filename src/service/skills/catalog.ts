@@ -51,7 +51,12 @@ export async function connectorSkill(db: Kysely<any>, row: ConnectorRow, type: C
 }
 
 /** Every skill an organization sees: the static ones, then one per connector. */
-export async function listSkills(db: Kysely<any>, types: readonly ConnectorType[], orgId: string, workspaceId?: string): Promise<SkillInfo[]> {
+export async function listSkills(
+  db: Kysely<any>,
+  types: readonly ConnectorType[],
+  orgId: string,
+  workspaceId?: string,
+): Promise<SkillInfo[]> {
   const out = staticSkills.map((s) => s.info);
   for (const row of await orgConnectors(db, orgId, workspaceId)) {
     const type = findTypeByDefinitionId(row.definition_id, types);
@@ -67,12 +72,21 @@ export function matchesQuery(skill: SkillInfo, query: string): boolean {
 }
 
 /** One page of skills: an opaque cursor holds the offset into the (stable) list. */
-export function pageSkills(all: SkillInfo[], limit: number, cursor: string | undefined): { data: SkillInfo[]; next_cursor: string | null } {
+export function pageSkills(
+  all: SkillInfo[],
+  limit: number,
+  cursor: string | undefined,
+): { data: SkillInfo[]; next_cursor: string | null } {
   let offset = 0;
   if (cursor !== undefined) {
     const decoded = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
     const m = /^o:(\d{1,9})$/.exec(decoded);
-    if (!m) throw new ServiceError('H400', { message: 'cursor must be the next_cursor of a previous response' }, { field: 'query.cursor' });
+    if (!m)
+      throw new ServiceError(
+        'H400',
+        { message: 'cursor must be the next_cursor of a previous response' },
+        { field: 'query.cursor' },
+      );
     offset = Number(m[1]);
   }
   const data = all.slice(offset, offset + limit);

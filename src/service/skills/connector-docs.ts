@@ -20,11 +20,29 @@ export function connectorOutline(input: ConnectorDocsInput): OutlineSection[] {
   const { type, readiness } = input;
   const ready = new Map(readiness.map((r) => [r.entity, r]));
   const sections: OutlineSection[] = [
-    { id: 'guidance.reading', title: 'Which read to use', summary: 'context_store_search when the entity is Preview or Ready, list/get otherwise.', available: true },
-    { id: 'guidance.paging', title: 'How to page', summary: 'The paging keys of each list and search action.', available: true },
+    {
+      id: 'guidance.reading',
+      title: 'Which read to use',
+      summary: 'context_store_search when the entity is Preview or Ready, list/get otherwise.',
+      available: true,
+    },
+    {
+      id: 'guidance.paging',
+      title: 'How to page',
+      summary: 'The paging keys of each list and search action.',
+      available: true,
+    },
   ];
   for (const entity of entitiesOf(type)) {
-    sections.push({ id: `entities.${entity}`, title: `Entity ${entity}`, summary: `Actions of ${entity}: ${type.actions.filter((a) => a.entity === entity).map((a) => a.action).join(', ')}.`, available: true });
+    sections.push({
+      id: `entities.${entity}`,
+      title: `Entity ${entity}`,
+      summary: `Actions of ${entity}: ${type.actions
+        .filter((a) => a.entity === entity)
+        .map((a) => a.action)
+        .join(', ')}.`,
+      available: true,
+    });
   }
   for (const a of type.actions) {
     const r = ready.get(a.entity);
@@ -32,7 +50,9 @@ export function connectorOutline(input: ConnectorDocsInput): OutlineSection[] {
     sections.push({
       id: `actions.${a.entity}.${a.action}`,
       title: `${a.entity} ${a.action}`,
-      summary: searchNotReady ? `${a.summary} Not available yet: the context store of ${a.entity} is ${r?.status ?? 'Loading'}.` : a.summary,
+      summary: searchNotReady
+        ? `${a.summary} Not available yet: the context store of ${a.entity} is ${r?.status ?? 'Loading'}.`
+        : a.summary,
       available: !searchNotReady,
     });
   }
@@ -43,17 +63,38 @@ function readingGuidance(input: ConnectorDocsInput): Block[] {
   const { type, readiness } = input;
   const blocks: Block[] = [heading('Which read to use')];
   if (!type.contextStore) {
-    blocks.push(paragraph(`${type.definition.name} has no context store: read with list and get${type.actions.some((a) => a.action === 'download') ? ', and download for file contents' : ''}.`));
+    blocks.push(
+      paragraph(
+        `${type.definition.name} has no context store: read with list and get${type.actions.some((a) => a.action === 'download') ? ', and download for file contents' : ''}.`,
+      ),
+    );
     return blocks;
   }
-  blocks.push(paragraph('Prefer context_store_search (the service\'s own index: filters, sorts, full-text) for an entity whose status is Preview or Ready; a Preview searches only the records indexed so far. While an entity is Loading or Building Preview, context_store_search answers 409 context_store_not_ready: use list and get.'));
-  blocks.push(table(['entity', 'status', 'ready_for_search', 'indexed records'], readiness.map((r) => [r.entity, r.status, String(r.ready_for_search), String(r.entity_count)])));
+  blocks.push(
+    paragraph(
+      "Prefer context_store_search (the service's own index: filters, sorts, full-text) for an entity whose status is Preview or Ready; a Preview searches only the records indexed so far. While an entity is Loading or Building Preview, context_store_search answers 409 context_store_not_ready: use list and get.",
+    ),
+  );
+  blocks.push(
+    table(
+      ['entity', 'status', 'ready_for_search', 'indexed records'],
+      readiness.map((r) => [r.entity, r.status, String(r.ready_for_search), String(r.entity_count)]),
+    ),
+  );
   return blocks;
 }
 
 function pagingSection(input: ConnectorDocsInput): Block[] {
-  const rows = input.type.actions.map((a) => [a.entity, a.action, pagingGuidance(a)]).filter((r): r is string[] => r[2] !== null);
-  return [heading('How to page'), paragraph('Each action pages with its own keys; a connector that pages with other keys rejects params.cursor with a 400 naming them.'), table(['entity', 'action', 'paging'], rows)];
+  const rows = input.type.actions
+    .map((a) => [a.entity, a.action, pagingGuidance(a)])
+    .filter((r): r is string[] => r[2] !== null);
+  return [
+    heading('How to page'),
+    paragraph(
+      'Each action pages with its own keys; a connector that pages with other keys rejects params.cursor with a 400 naming them.',
+    ),
+    table(['entity', 'action', 'paging'], rows),
+  ];
 }
 
 /** The default docs content (no section): guidance, the call order and where to look next. */
@@ -62,7 +103,9 @@ export function connectorOverview(input: ConnectorDocsInput): Block[] {
   const entities = entitiesOf(type);
   return [
     heading(`${connectorName} (${type.definition.name} connector)`, 1),
-    paragraph(`Connector ${connectorId}. Call POST /api/v1/integrations/connectors/${connectorId}/execute with {entity, action, params}.`),
+    paragraph(
+      `Connector ${connectorId}. Call POST /api/v1/integrations/connectors/${connectorId}/execute with {entity, action, params}.`,
+    ),
     list([
       '1. GET /api/v1/integrations/connectors/{id}/inspect: readiness and the action catalogue.',
       '2. GET /api/v1/skills/docs?id=connector-source:{id}: this outline.',
@@ -72,16 +115,35 @@ export function connectorOverview(input: ConnectorDocsInput): Block[] {
     ...readingGuidance(input),
     ...pagingSection(input),
     heading('Entities and actions'),
-    table(['entity', 'actions'], entities.map((e) => [e, type.actions.filter((a) => a.entity === e).map((a) => a.action).join(', ')])),
-    paragraph('Sections: ask for section=actions.<entity>.<action> (for example ' + `actions.${type.actions[0]?.entity ?? 'entity'}.${type.actions[0]?.action ?? 'list'}` + '), entities.<entity>, guidance.reading or guidance.paging.'),
+    table(
+      ['entity', 'actions'],
+      entities.map((e) => [
+        e,
+        type.actions
+          .filter((a) => a.entity === e)
+          .map((a) => a.action)
+          .join(', '),
+      ]),
+    ),
+    paragraph(
+      'Sections: ask for section=actions.<entity>.<action> (for example ' +
+        `actions.${type.actions[0]?.entity ?? 'entity'}.${type.actions[0]?.action ?? 'list'}` +
+        '), entities.<entity>, guidance.reading or guidance.paging.',
+    ),
   ];
 }
 
 function actionSection(input: ConnectorDocsInput, a: ActionDescriptor): Block[] {
   const params = exampleParams(a.paramsSchema);
   const search = a.action === 'context_store_search';
-  const example = search ? { query: { filter: { eq: { archived: false } }, sort: [{ updatedAt: 'desc' }] }, limit: 100 } : params;
-  const body = JSON.stringify({ entity: a.entity, action: a.action, ...(Object.keys(example).length > 0 && { params: example }) });
+  const example = search
+    ? { query: { filter: { eq: { archived: false } }, sort: [{ updatedAt: 'desc' }] }, limit: 100 }
+    : params;
+  const body = JSON.stringify({
+    entity: a.entity,
+    action: a.action,
+    ...(Object.keys(example).length > 0 && { params: example }),
+  });
   const curl = [
     `curl -s -X POST "$BASE_URL/api/v1/integrations/connectors/${input.connectorId}/execute" \\`,
     '  -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
@@ -90,22 +152,40 @@ function actionSection(input: ConnectorDocsInput, a: ActionDescriptor): Block[] 
   const blocks: Block[] = [heading(`${a.entity} ${a.action}`, 1), paragraph(a.summary)];
   const rows = paramRows(a.paramsSchema);
   blocks.push(heading('Params'));
-  blocks.push(rows.length > 0 ? table(['name', 'type', 'required', 'rules'], rows) : paragraph('This action takes no params.'));
+  blocks.push(
+    rows.length > 0 ? table(['name', 'type', 'required', 'rules'], rows) : paragraph('This action takes no params.'),
+  );
   blocks.push(heading('Example request'), code('bash', curl));
   blocks.push(heading('Response'));
   if (a.action === 'download') {
-    blocks.push(paragraph('The raw bytes of the file, not JSON: Content-Type is the file\'s type and Content-Disposition carries its name. An unknown id is a 404; a download never answers an empty 200.'));
+    blocks.push(
+      paragraph(
+        "The raw bytes of the file, not JSON: Content-Type is the file's type and Content-Disposition carries its name. An unknown id is a 404; a download never answers an empty 200.",
+      ),
+    );
   } else {
     const result = a.resultSchema ? resultRows(a.resultSchema) : null;
-    blocks.push(paragraph(`The envelope {status, result, connector_metadata, execution_metadata}; result is ${result?.shape ?? 'the action\'s answer'}.`));
+    blocks.push(
+      paragraph(
+        `The envelope {status, result, connector_metadata, execution_metadata}; result is ${result?.shape ?? "the action's answer"}.`,
+      ),
+    );
     if (result && result.rows.length > 0) blocks.push(table(['field', 'type', 'description'], result.rows));
   }
   const paging = pagingGuidance(a);
   if (paging) blocks.push(heading('Paging'), paragraph(paging));
   if (search && input.type.contextStore) {
     const r = input.readiness.find((x) => x.entity === a.entity);
-    blocks.push(heading('Readiness'), paragraph(`The context store of ${a.entity} is ${r?.status ?? 'Loading'} (${r?.entity_count ?? 0} records indexed). It answers once Preview or Ready; 409 context_store_not_ready before.`));
-    blocks.push(heading('Searchable fields'), table(['field', 'type', 'operators'], searchableFieldRows(input.type.contextStore, a.entity)));
+    blocks.push(
+      heading('Readiness'),
+      paragraph(
+        `The context store of ${a.entity} is ${r?.status ?? 'Loading'} (${r?.entity_count ?? 0} records indexed). It answers once Preview or Ready; 409 context_store_not_ready before.`,
+      ),
+    );
+    blocks.push(
+      heading('Searchable fields'),
+      table(['field', 'type', 'operators'], searchableFieldRows(input.type.contextStore, a.entity)),
+    );
     blocks.push(
       heading('Filter language'),
       list([
@@ -124,10 +204,21 @@ function entitySection(input: ConnectorDocsInput, entity: string): Block[] {
   const actions = input.type.actions.filter((a) => a.entity === entity);
   const blocks: Block[] = [
     heading(`Entity ${entity}`, 1),
-    table(['action', 'summary', 'required params', 'section'], actions.map((a) => [a.action, a.summary, a.requiredParams.join(', ') || '(none)', `actions.${entity}.${a.action}`])),
+    table(
+      ['action', 'summary', 'required params', 'section'],
+      actions.map((a) => [
+        a.action,
+        a.summary,
+        a.requiredParams.join(', ') || '(none)',
+        `actions.${entity}.${a.action}`,
+      ]),
+    ),
   ];
   if (input.type.contextStore?.entities.includes(entity)) {
-    blocks.push(heading('Searchable fields (context_store_search)'), table(['field', 'type', 'operators'], searchableFieldRows(input.type.contextStore, entity)));
+    blocks.push(
+      heading('Searchable fields (context_store_search)'),
+      table(['field', 'type', 'operators'], searchableFieldRows(input.type.contextStore, entity)),
+    );
   }
   return blocks;
 }
@@ -137,8 +228,10 @@ export function connectorSection(input: ConnectorDocsInput, section: string): Bl
   if (section === 'guidance.reading') return readingGuidance(input);
   if (section === 'guidance.paging') return pagingSection(input);
   const entityMatch = /^entities\.([^.]+)$/.exec(section);
-  if (entityMatch && entitiesOf(input.type).includes(entityMatch[1] as string)) return entitySection(input, entityMatch[1] as string);
+  if (entityMatch && entitiesOf(input.type).includes(entityMatch[1] as string))
+    return entitySection(input, entityMatch[1] as string);
   const actionMatch = /^actions\.([^.]+)\.([^.]+)$/.exec(section);
-  const action = actionMatch && input.type.actions.find((a) => a.entity === actionMatch[1] && a.action === actionMatch[2]);
+  const action =
+    actionMatch && input.type.actions.find((a) => a.entity === actionMatch[1] && a.action === actionMatch[2]);
   return action ? actionSection(input, action) : null;
 }

@@ -18,11 +18,21 @@ export interface SkillDocs {
 }
 
 function unknownSection(id: string, section: string, outline: OutlineSection[]): ServiceError {
-  return new ServiceError('H404', { message: `skill ${id} has no section "${section}"` }, { field: 'query.section', details: { sections: outline.map((s) => s.id) } });
+  return new ServiceError(
+    'H404',
+    { message: `skill ${id} has no section "${section}"` },
+    { field: 'query.section', details: { sections: outline.map((s) => s.id) } },
+  );
 }
 
 /** Builds the docs of a skill for an organization; unknown skills (or other organizations' connectors) and sections are 404s. */
-export async function skillDocs(db: Kysely<any>, types: readonly ConnectorType[], orgId: string, id: string, section: string | undefined): Promise<SkillDocs> {
+export async function skillDocs(
+  db: Kysely<any>,
+  types: readonly ConnectorType[],
+  orgId: string,
+  id: string,
+  section: string | undefined,
+): Promise<SkillDocs> {
   const fixed = staticSkills.find((s) => s.info.id === id);
   if (fixed) {
     const outline = staticOutline(fixed);

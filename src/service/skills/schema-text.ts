@@ -1,7 +1,8 @@
 /** Turns JSON Schemas (the ones that validate execute) into the words and tables of the skills docs. */
 type Schema = Record<string, unknown>;
 
-const asSchema = (v: unknown): Schema => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Schema) : {});
+const asSchema = (v: unknown): Schema =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Schema) : {};
 
 /** A short type name: "string", "integer", "array of string", "string or null", "enum". */
 export function typeName(s: Schema): string {
@@ -50,7 +51,12 @@ export function paramRows(schema: Schema): string[][] {
 /** Rows [field, type, description] describing a result schema's record fields. */
 export function resultRows(schema: Schema): { shape: string; rows: string[][] } {
   const record = schema.type === 'array' ? asSchema(schema.items) : schema;
-  const shape = schema.type === 'array' ? `an array of ${String(record.title ?? 'records')}` : schema.type === 'object' ? `one ${String(record.title ?? 'object')}` : typeName(schema);
+  const shape =
+    schema.type === 'array'
+      ? `an array of ${String(record.title ?? 'records')}`
+      : schema.type === 'object'
+        ? `one ${String(record.title ?? 'object')}`
+        : typeName(schema);
   const rows = Object.entries(asSchema(record.properties)).map(([name, raw]) => {
     const p = asSchema(raw);
     return [name, typeName(p), typeof p.description === 'string' ? p.description : ''];

@@ -12,13 +12,16 @@ const recipes: StaticSkill = {
     id: 'agent:recipes',
     kind: 'static',
     title: 'Working with the connector service',
-    summary: 'The call order (inspect, docs outline, docs section, execute), paging keys, errors and the context store, for agents and recipe authors.',
+    summary:
+      'The call order (inspect, docs outline, docs section, execute), paging keys, errors and the context store, for agents and recipe authors.',
     tags: ['guide', 'recipes', 'paging', 'errors', 'context-store'],
     warnings: [],
   },
   overview: [
     heading('Working with the connector service', 1),
-    paragraph('Every read and write goes through POST /api/v1/integrations/connectors/{id}/execute with {entity, action, params}. Find the connector with GET /api/v1/integrations/connectors?workspace_name=default&definition_id=..., then follow the call order.'),
+    paragraph(
+      'Every read and write goes through POST /api/v1/integrations/connectors/{id}/execute with {entity, action, params}. Find the connector with GET /api/v1/integrations/connectors?workspace_name=default&definition_id=..., then follow the call order.',
+    ),
     list([
       '1. inspect: GET /api/v1/integrations/connectors/{id}/inspect',
       '2. docs outline: GET /api/v1/skills/docs?id=connector-source:{id}',
@@ -56,11 +59,17 @@ const recipes: StaticSkill = {
           ['reader', 'request key', 'taken from'],
           [
             ['context_store_search (any connector)', 'params.cursor', 'meta.cursor / connector_metadata.end_cursor'],
-            ['CRM list, api_search, associations list', 'params.after', 'connector_metadata.end_cursor (also next_cursor)'],
+            [
+              'CRM list, api_search, associations list',
+              'params.after',
+              'connector_metadata.end_cursor (also next_cursor)',
+            ],
             ['Files list', 'params.offset (+ params.limit)', 'connector_metadata.next_offset'],
           ],
         ),
-        paragraph('Stop when has_next_page (or has_more) is false. A connector that pages with other keys rejects params.cursor with a 400 naming them.'),
+        paragraph(
+          'Stop when has_next_page (or has_more) is false. A connector that pages with other keys rejects params.cursor with a 400 naming them.',
+        ),
       ],
     },
     errors: {
@@ -68,13 +77,19 @@ const recipes: StaticSkill = {
       summary: 'The error body and the statuses to expect.',
       content: [
         heading('Errors'),
-        paragraph('Every error answers {message, errors: [{field, message, error_code, details}]}. field names the place in the request, e.g. params.query.filter.and[1].eq["properties.email"].'),
+        paragraph(
+          'Every error answers {message, errors: [{field, message, error_code, details}]}. field names the place in the request, e.g. params.query.filter.and[1].eq["properties.email"].',
+        ),
         table(
           ['status', 'error_code', 'when'],
           [
-            ['400', 'validation_error, invalid_filter, invalid_sort, invalid_cursor', 'bad params, unknown entity/action, a cursor sent to an offset connector'],
+            [
+              '400',
+              'validation_error, invalid_filter, invalid_sort, invalid_cursor',
+              'bad params, unknown entity/action, a cursor sent to an offset connector',
+            ],
             ['401', 'unauthorized', 'missing, expired or forged token'],
-            ['404', 'not_found', 'unknown connector (or another organization\'s), record or file'],
+            ['404', 'not_found', "unknown connector (or another organization's), record or file"],
             ['409', 'context_store_not_ready', 'context_store_search while the entity is Loading or Building Preview'],
             ['429', 'rate_limited', 'over the per-token rate limit; wait Retry-After seconds'],
           ],
@@ -86,8 +101,27 @@ const recipes: StaticSkill = {
       summary: 'Readiness states and the filter language of context_store_search.',
       content: [
         heading('Context store'),
-        paragraph('The service keeps its own index of each connector\'s records per entity. A new connector moves Loading → Building Preview → Preview → Ready; inspect shows the status per entity (ready_for_search). After Ready, writes reach the index within 250 ms.'),
-        code('json', JSON.stringify({ entity: 'contacts', action: 'context_store_search', params: { query: { filter: { and: [{ fuzzy: { 'properties.firstname': 'teo' } }, { eq: { archived: false } }] }, sort: [{ updatedAt: 'desc' }] }, limit: 50 } }, null, 2)),
+        paragraph(
+          "The service keeps its own index of each connector's records per entity. A new connector moves Loading → Building Preview → Preview → Ready; inspect shows the status per entity (ready_for_search). After Ready, writes reach the index within 250 ms.",
+        ),
+        code(
+          'json',
+          JSON.stringify(
+            {
+              entity: 'contacts',
+              action: 'context_store_search',
+              params: {
+                query: {
+                  filter: { and: [{ fuzzy: { 'properties.firstname': 'teo' } }, { eq: { archived: false } }] },
+                  sort: [{ updatedAt: 'desc' }],
+                },
+                limit: 50,
+              },
+            },
+            null,
+            2,
+          ),
+        ),
       ],
     },
   },

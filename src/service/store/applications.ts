@@ -17,7 +17,13 @@ export async function createApplication(
   const { hash, salt } = await hashSecret(app.clientSecret);
   await db
     .insertInto('applications')
-    .values({ client_id: app.clientId, organization_id: app.organizationId, secret_hash: hash, secret_salt: salt, created_at: now.toISOString() })
+    .values({
+      client_id: app.clientId,
+      organization_id: app.organizationId,
+      secret_hash: hash,
+      secret_salt: salt,
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 
@@ -39,6 +45,10 @@ export async function authenticateApplication(
 
 /** Whether an application with this client id exists. */
 export async function applicationExists(db: Kysely<CoreTables>, clientId: string): Promise<boolean> {
-  const row = await db.selectFrom('applications').select('client_id').where('client_id', '=', clientId).executeTakeFirst();
+  const row = await db
+    .selectFrom('applications')
+    .select('client_id')
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -22,7 +22,11 @@ const caches = new WeakMap<object, Cache>();
  * another, changes the database's change token and empties the cache, so a deleted connector or a
  * deactivated workspace is seen on the very next request. Not for use inside a transaction.
  */
-export async function findConnectorCached(db: Kysely<CoreTables>, orgId: string, id: string): Promise<FoundConnector | undefined> {
+export async function findConnectorCached(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  id: string,
+): Promise<FoundConnector | undefined> {
   // The token is read before the query: a write that lands in between makes the next call read again.
   const token = databaseChangeToken(db);
   if (token === undefined) return findConnector(db, orgId, id);

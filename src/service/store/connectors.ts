@@ -4,7 +4,15 @@ import type { ConnectorInstance } from '../connectors/types.js';
 import type { ConnectorRow, CoreTables } from './tables.js';
 
 /** Connector columns that may leave the store; credentials are deliberately absent. */
-const PUBLIC_COLUMNS = ['c.id', 'c.organization_id', 'c.workspace_id', 'c.definition_id', 'c.name', 'c.created_at', 'c.updated_at'] as const;
+const PUBLIC_COLUMNS = [
+  'c.id',
+  'c.organization_id',
+  'c.workspace_id',
+  'c.definition_id',
+  'c.name',
+  'c.created_at',
+  'c.updated_at',
+] as const;
 
 export type PublicConnectorRow = Omit<ConnectorRow, 'credentials'>;
 
@@ -54,7 +62,13 @@ export async function listConnectors(
 /** Creates a connector; credentials are stored as JSON and never read back by the API. */
 export async function createConnector(
   db: Kysely<CoreTables>,
-  c: { organizationId: string; workspaceId: string; definitionId: string; name: string; credentials: Record<string, unknown> },
+  c: {
+    organizationId: string;
+    workspaceId: string;
+    definitionId: string;
+    name: string;
+    credentials: Record<string, unknown>;
+  },
   now: Date,
 ): Promise<PublicConnectorRow> {
   const ts = now.toISOString();
@@ -67,12 +81,19 @@ export async function createConnector(
     created_at: ts,
     updated_at: ts,
   };
-  await db.insertInto('connectors').values({ ...row, credentials: JSON.stringify(c.credentials) }).execute();
+  await db
+    .insertInto('connectors')
+    .values({ ...row, credentials: JSON.stringify(c.credentials) })
+    .execute();
   return row;
 }
 
 /** Deletes a connector; its type's tables cascade. Returns false when there was none to delete. */
 export async function deleteConnector(db: Kysely<CoreTables>, orgId: string, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('connectors').where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const res = await db
+    .deleteFrom('connectors')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }

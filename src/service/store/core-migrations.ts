@@ -63,7 +63,11 @@ export const coreMigrations: readonly Migration[] = [
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('connectors_workspace').on('connectors').columns(['workspace_id', 'definition_id']).execute();
+      await db.schema
+        .createIndex('connectors_workspace')
+        .on('connectors')
+        .columns(['workspace_id', 'definition_id'])
+        .execute();
       await db.schema.createIndex('connectors_org').on('connectors').column('organization_id').execute();
     },
   },

@@ -30,7 +30,11 @@ export async function ensureApplication(
       let organizationId = await authenticateApplication(db, creds.clientId, creds.clientSecret);
       if (!organizationId) {
         const { hash, salt } = await hashSecret(creds.clientSecret);
-        await db.updateTable('applications').set({ secret_hash: hash, secret_salt: salt }).where('client_id', '=', creds.clientId).execute();
+        await db
+          .updateTable('applications')
+          .set({ secret_hash: hash, secret_salt: salt })
+          .where('client_id', '=', creds.clientId)
+          .execute();
         organizationId = (await authenticateApplication(db, creds.clientId, creds.clientSecret))!;
       }
       const ws = await findWorkspaceByName(db, organizationId, DEFAULT_WORKSPACE);
@@ -38,7 +42,11 @@ export async function ensureApplication(
       return { organizationId, defaultWorkspaceId, clientId: creds.clientId, clientSecret: creds.clientSecret };
     }
     const org = await createOrganization(db, creds.organizationName ?? 'Default organization', now);
-    await createApplication(db, { clientId: creds.clientId, clientSecret: creds.clientSecret, organizationId: org.organizationId }, now);
+    await createApplication(
+      db,
+      { clientId: creds.clientId, clientSecret: creds.clientSecret, organizationId: org.organizationId },
+      now,
+    );
     return { ...org, clientId: creds.clientId, clientSecret: creds.clientSecret };
   });
 }

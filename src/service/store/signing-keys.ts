@@ -14,6 +14,10 @@ export async function loadOrCreateSigningKey(db: Kysely<CoreTables>, now: Date):
     .values({ id: JWT_KEY_ID, algorithm: 'HS256', secret: randomSecret(32), created_at: now.toISOString() })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  const row = await db.selectFrom('signing_keys').select('secret').where('id', '=', JWT_KEY_ID).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('signing_keys')
+    .select('secret')
+    .where('id', '=', JWT_KEY_ID)
+    .executeTakeFirstOrThrow();
   return new Uint8Array(Buffer.from(row.secret, 'base64url'));
 }

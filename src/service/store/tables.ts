@@ -1,7 +1,13 @@
 /** Row shapes of the service's core tables (see core-migrations.ts), for `Kysely<CoreTables>`. */
 export interface CoreTables {
   organizations: { id: string; name: string; created_at: string };
-  applications: { client_id: string; organization_id: string; secret_hash: string; secret_salt: string; created_at: string };
+  applications: {
+    client_id: string;
+    organization_id: string;
+    secret_hash: string;
+    secret_salt: string;
+    created_at: string;
+  };
   signing_keys: { id: string; algorithm: string; secret: string; created_at: string };
   workspaces: WorkspaceRow;
   connectors: ConnectorRow;

@@ -29,7 +29,11 @@ export function toWorkspaceItem(row: WorkspaceRow): WorkspaceItem {
 }
 
 /** A live (not deleted) workspace of the organization, by id. */
-export async function findWorkspaceById(db: Kysely<CoreTables>, orgId: string, id: string): Promise<WorkspaceRow | undefined> {
+export async function findWorkspaceById(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  id: string,
+): Promise<WorkspaceRow | undefined> {
   return db
     .selectFrom('workspaces')
     .selectAll()
@@ -40,7 +44,11 @@ export async function findWorkspaceById(db: Kysely<CoreTables>, orgId: string, i
 }
 
 /** A live workspace of the organization, by exact name. */
-export async function findWorkspaceByName(db: Kysely<CoreTables>, orgId: string, name: string): Promise<WorkspaceRow | undefined> {
+export async function findWorkspaceByName(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  name: string,
+): Promise<WorkspaceRow | undefined> {
   return db
     .selectFrom('workspaces')
     .selectAll()
@@ -62,7 +70,11 @@ export async function listWorkspaces(
   orgId: string,
   q: { limit: number; after: WorkspaceCursor | null; nameContains?: string; status?: 'active' | 'inactive' },
 ): Promise<{ rows: WorkspaceRow[]; more: boolean }> {
-  let query = db.selectFrom('workspaces').selectAll().where('organization_id', '=', orgId).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null);
   if (q.nameContains !== undefined) {
     // Case-insensitive substring; LIKE wildcards in the user's text are escaped.
     const escaped = q.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -72,10 +84,17 @@ export async function listWorkspaces(
   if (q.after) {
     const after = q.after;
     query = query.where((eb) =>
-      eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]),
+      eb.or([
+        eb('created_at', '>', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+      ]),
     );
   }
-  const rows = await query.orderBy('created_at').orderBy('id').limit(q.limit + 1).execute();
+  const rows = await query
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
   const more = rows.length > q.limit;
   return { rows: more ? rows.slice(0, q.limit) : rows, more };
 }
@@ -91,7 +110,8 @@ export async function updateWorkspace(
   const values: Partial<WorkspaceRow> = { updated_at: now.toISOString() };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.status !== undefined) values.status = patch.status;
-  if (patch.cache_enabled !== undefined) values.cache_enabled = patch.cache_enabled === null ? null : patch.cache_enabled ? 1 : 0;
+  if (patch.cache_enabled !== undefined)
+    values.cache_enabled = patch.cache_enabled === null ? null : patch.cache_enabled ? 1 : 0;
   const res = await db
     .updateTable('workspaces')
     .set(values)
@@ -104,7 +124,12 @@ export async function updateWorkspace(
 }
 
 /** Soft-deletes a live workspace (it disappears from lists and lookups); returns deleted_at or undefined. */
-export async function softDeleteWorkspace(db: Kysely<CoreTables>, orgId: string, id: string, now: Date): Promise<string | undefined> {
+export async function softDeleteWorkspace(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  id: string,
+  now: Date,
+): Promise<string | undefined> {
   const ts = now.toISOString();
   const res = await db
     .updateTable('workspaces')
@@ -117,7 +142,12 @@ export async function softDeleteWorkspace(db: Kysely<CoreTables>, orgId: string,
 }
 
 /** Creates an active workspace (fixtures, tests); the name must be free among live workspaces. */
-export async function createWorkspace(db: Kysely<CoreTables>, orgId: string, name: string, now: Date): Promise<WorkspaceRow> {
+export async function createWorkspace(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  name: string,
+  now: Date,
+): Promise<WorkspaceRow> {
   const ts = now.toISOString();
   const row: WorkspaceRow = {
     id: randomUUID(),

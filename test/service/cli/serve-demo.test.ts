@@ -18,7 +18,11 @@ let cwd: string;
 beforeAll(async () => {
   ensureBuilt();
   cwd = mkdtempSync(join(tmpdir(), 'recipe-demo-'));
-  child = spawn(process.execPath, [recipeBin, 'serve', '--port', '0'], { cwd, env: { ...process.env, CONNECTOR_CLIENT_ID: '', CONNECTOR_CLIENT_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [recipeBin, 'serve', '--port', '0'], {
+    cwd,
+    env: { ...process.env, CONNECTOR_CLIENT_ID: '', CONNECTOR_CLIENT_SECRET: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   url = await new Promise<string>((resolve, reject) => {
@@ -43,7 +47,10 @@ afterAll(async () => {
 async function call(path: string, token: string | null, body?: unknown): Promise<any> {
   const res = await fetch(`${url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   expect(res.status, path).toBe(200);
@@ -53,16 +60,26 @@ async function call(path: string, token: string | null, body?: unknown): Promise
 describe('recipe serve with the demo CRM', () => {
   it('takes a token, finds the CRM connector, and pages through every contact with params.after', async () => {
     const creds = JSON.parse(readFileSync(join(cwd, '.recipe', 'credentials.json'), 'utf8'));
-    const { access_token: token } = await call('/api/v1/account/applications/token', null, { client_id: creds.client_id, client_secret: creds.client_secret });
+    const { access_token: token } = await call('/api/v1/account/applications/token', null, {
+      client_id: creds.client_id,
+      client_secret: creds.client_secret,
+    });
     const { definitions } = await call('/api/v1/integrations/definitions/sources?name=crm', token);
     expect(definitions).toHaveLength(1);
-    const { data } = await call(`/api/v1/integrations/connectors?workspace_name=default&definition_id=${definitions[0].sourceDefinitionId}`, token);
+    const { data } = await call(
+      `/api/v1/integrations/connectors?workspace_name=default&definition_id=${definitions[0].sourceDefinitionId}`,
+      token,
+    );
     expect(data).toHaveLength(1);
     const ids = new Set<string>();
     let after: string | undefined;
     let pages = 0;
     for (;;) {
-      const page = await call(`/api/v1/integrations/connectors/${data[0].id}/execute`, token, { entity: 'contacts', action: 'list', params: { limit: 100, ...(after && { after }) } });
+      const page = await call(`/api/v1/integrations/connectors/${data[0].id}/execute`, token, {
+        entity: 'contacts',
+        action: 'list',
+        params: { limit: 100, ...(after && { after }) },
+      });
       expect(page.status).toBe('success');
       for (const r of page.result) ids.add(r.id);
       pages++;

@@ -45,8 +45,14 @@ function serve(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } =
 }
 
 /** Runs `recipe serve ARGS` expecting it to fail at once; returns exit code and stderr. */
-function serveFails(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [recipeBin, 'serve', ...args], { cwd: tmp(), env: { ...process.env, CONNECTOR_CLIENT_ID: '', CONNECTOR_CLIENT_SECRET: '', ...env } });
+function serveFails(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [recipeBin, 'serve', ...args], {
+    cwd: tmp(),
+    env: { ...process.env, CONNECTOR_CLIENT_ID: '', CONNECTOR_CLIENT_SECRET: '', ...env },
+  });
   children.push(child);
   let stderr = '';
   let stdout = '';
@@ -71,7 +77,18 @@ async function takeToken(url: string, clientId: string, clientSecret: string): P
 
 describe('recipe serve', () => {
   it('prints one listening line, answers a token over HTTP, and stops on SIGTERM', async () => {
-    const s = await serve(['--db', ':memory:', '--port', '0', '--seed', 'none', '--client-id', 'cli-app', '--client-secret', 'cli-secret']);
+    const s = await serve([
+      '--db',
+      ':memory:',
+      '--port',
+      '0',
+      '--seed',
+      'none',
+      '--client-id',
+      'cli-app',
+      '--client-secret',
+      'cli-secret',
+    ]);
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await takeToken(s.url, 'cli-app', 'cli-secret');
     expect(res.status).toBe(200);
@@ -104,7 +121,9 @@ describe('recipe serve', () => {
   });
 
   it('takes credentials from CONNECTOR_CLIENT_ID / CONNECTOR_CLIENT_SECRET', async () => {
-    const s = await serve(['--db', ':memory:', '--port', '0', '--seed', 'none'], { env: { CONNECTOR_CLIENT_ID: 'env-app', CONNECTOR_CLIENT_SECRET: 'env-secret' } });
+    const s = await serve(['--db', ':memory:', '--port', '0', '--seed', 'none'], {
+      env: { CONNECTOR_CLIENT_ID: 'env-app', CONNECTOR_CLIENT_SECRET: 'env-secret' },
+    });
     expect((await takeToken(s.url, 'env-app', 'env-secret')).status).toBe(200);
     expect(s.stderr()).not.toContain('env-secret');
     s.child.kill('SIGTERM');

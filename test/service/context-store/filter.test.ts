@@ -8,23 +8,52 @@ let id: string;
 
 /** The data set: ids are 1..n in this order. */
 const PEOPLE = [
-  { properties: { firstname: 'Teodor', lastname: "O'Brien-Smith", email: 'teo@alpha.io', city: 'Oslo', amount: '900' }, companies: ['10', '11'], addresses: [{ city: 'Oslo', state: 'NO' }, { city: 'Fresno', state: 'CA' }] },
-  { properties: { firstname: 'Anna', lastname: 'Løvik', email: 'anna@beta.com', city: 'Bergen', amount: '1000' }, companies: ['11'], addresses: [{ city: 'Oslo', state: 'CA' }] },
-  { properties: { firstname: 'Zoë', lastname: 'Müller', email: 'zoe@alpha.io', city: 'Oslo', amount: '25.5' }, companies: [] },
-  { properties: { firstname: 'Teo', lastname: 'Smith', email: 'teo.smith@gamma.org', city: null, amount: 'n/a' }, companies: ['12'] },
-  { properties: { firstname: 'Bob', lastname: 'Builder_Jr', email: 'bob%50@beta.com', city: 'Trondheim', amount: '-3' }, companies: ['10'], archived: true },
-  { properties: { firstname: 'anna', lastname: 'Smithson', email: 'anna2@alpha.io', city: 'oslo', amount: '1000.0' }, companies: ['13', '10'] },
+  {
+    properties: { firstname: 'Teodor', lastname: "O'Brien-Smith", email: 'teo@alpha.io', city: 'Oslo', amount: '900' },
+    companies: ['10', '11'],
+    addresses: [
+      { city: 'Oslo', state: 'NO' },
+      { city: 'Fresno', state: 'CA' },
+    ],
+  },
+  {
+    properties: { firstname: 'Anna', lastname: 'Løvik', email: 'anna@beta.com', city: 'Bergen', amount: '1000' },
+    companies: ['11'],
+    addresses: [{ city: 'Oslo', state: 'CA' }],
+  },
+  {
+    properties: { firstname: 'Zoë', lastname: 'Müller', email: 'zoe@alpha.io', city: 'Oslo', amount: '25.5' },
+    companies: [],
+  },
+  {
+    properties: { firstname: 'Teo', lastname: 'Smith', email: 'teo.smith@gamma.org', city: null, amount: 'n/a' },
+    companies: ['12'],
+  },
+  {
+    properties: { firstname: 'Bob', lastname: 'Builder_Jr', email: 'bob%50@beta.com', city: 'Trondheim', amount: '-3' },
+    companies: ['10'],
+    archived: true,
+  },
+  {
+    properties: { firstname: 'anna', lastname: 'Smithson', email: 'anna2@alpha.io', city: 'oslo', amount: '1000.0' },
+    companies: ['13', '10'],
+  },
 ];
 
 beforeAll(async () => {
   svc = await createPeopleService();
   id = await svc.createConnector('people');
-  await insertPeople(svc, id, PEOPLE.map((p, i) => ({ ...p, createdAt: `2026-01-0${i + 1}T00:00:00.000Z` })));
+  await insertPeople(
+    svc,
+    id,
+    PEOPLE.map((p, i) => ({ ...p, createdAt: `2026-01-0${i + 1}T00:00:00.000Z` })),
+  );
   await waitForStatus(svc, id, 'Ready');
 });
 afterAll(async () => svc.close());
 
-const ids = async (filter: unknown, extra: Record<string, unknown> = {}) => (await searchIds(svc, id, { query: { filter }, ...extra })).ids.map(Number).sort((a, b) => a - b);
+const ids = async (filter: unknown, extra: Record<string, unknown> = {}) =>
+  (await searchIds(svc, id, { query: { filter }, ...extra })).ids.map(Number).sort((a, b) => a - b);
 
 describe('filter operators', () => {
   it('eq and neq on strings, numbers, booleans and null', async () => {
@@ -49,9 +78,21 @@ describe('filter operators', () => {
 
   it('several bounds on one field in one AND form one range (same results as each bound alone)', async () => {
     expect(await ids({ gte: { createdAt: '2026-01-02' }, lt: { createdAt: '2026-01-05' } })).toEqual([2, 3, 4]);
-    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lte: { 'properties.amount': 900 } }] })).toEqual([1, 3]);
-    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lt: { 'properties.amount': '2' } }] })).toEqual([2, 6]); // number and text bounds stay apart
-    expect(await ids({ and: [{ gte: { createdAt: '2026-01-02' } }, { lt: { createdAt: '2026-01-05' } }, { eq: { 'properties.city': 'Oslo' } }] })).toEqual([3]);
+    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lte: { 'properties.amount': 900 } }] })).toEqual([
+      1, 3,
+    ]);
+    expect(await ids({ and: [{ gt: { 'properties.amount': 0 } }, { lt: { 'properties.amount': '2' } }] })).toEqual([
+      2, 6,
+    ]); // number and text bounds stay apart
+    expect(
+      await ids({
+        and: [
+          { gte: { createdAt: '2026-01-02' } },
+          { lt: { createdAt: '2026-01-05' } },
+          { eq: { 'properties.city': 'Oslo' } },
+        ],
+      }),
+    ).toEqual([3]);
   });
 
   it('in with strings and numbers', async () => {
@@ -93,17 +134,28 @@ describe('filter operators', () => {
     expect(await ids({ any: { addresses: { eq: { state: 'CA' } } } })).toEqual([1, 2]);
     // Person 1 has Oslo and CA, but in different elements; only person 2 has one element with both.
     expect(await ids({ any: { addresses: { eq: { city: 'Oslo', state: 'CA' } } } })).toEqual([2]);
-    expect(await ids({ any: { addresses: { and: [{ like: { city: 'fres' } }, { not: { eq: { state: 'NO' } } }] } } })).toEqual([1]);
+    expect(
+      await ids({ any: { addresses: { and: [{ like: { city: 'fres' } }, { not: { eq: { state: 'NO' } } }] } } }),
+    ).toEqual([1]);
     expect(await ids({ not: { any: { addresses: { eq: { state: 'CA' } } } } })).toEqual([3, 4, 5, 6]);
   });
 
   it('not, and, or, and several operators in one object (ANDed)', async () => {
     expect(await ids({ not: { eq: { 'properties.city': 'Oslo' } } })).toEqual([2, 4, 5, 6]);
-    expect(await ids({ and: [{ like: { 'properties.email': 'alpha' } }, { gt: { 'properties.amount': 100 } }] })).toEqual([1, 6]);
+    expect(
+      await ids({ and: [{ like: { 'properties.email': 'alpha' } }, { gt: { 'properties.amount': 100 } }] }),
+    ).toEqual([1, 6]);
     expect(await ids({ or: [{ eq: { 'properties.city': 'Bergen' } }, { eq: { archived: true } }] })).toEqual([2, 5]);
     expect(await ids({ like: { 'properties.email': 'alpha' }, eq: { 'properties.city': 'Oslo' } })).toEqual([1, 3]);
     expect(await ids({ eq: { 'properties.city': 'Oslo', 'properties.firstname': 'Zoë' } })).toEqual([3]);
-    expect(await ids({ or: [{ and: [{ fuzzy: { 'properties.firstname': 'anna' } }, { not: { eq: { 'properties.city': 'Bergen' } } }] }, { contains: { companies: '12' } }] })).toEqual([4, 6]);
+    expect(
+      await ids({
+        or: [
+          { and: [{ fuzzy: { 'properties.firstname': 'anna' } }, { not: { eq: { 'properties.city': 'Bergen' } } }] },
+          { contains: { companies: '12' } },
+        ],
+      }),
+    ).toEqual([4, 6]);
   });
 
   it('no filter returns everything, archived records included', async () => {
@@ -115,14 +167,18 @@ describe('sort, fields and limit', () => {
   it('sorts asc/desc with missing values last (asc) and a stable id tie-break', async () => {
     const byCity = (await searchIds(svc, id, { query: { sort: [{ 'properties.city': 'asc' }] } })).ids;
     expect(byCity).toEqual(['2', '1', '3', '5', '6', '4']); // Bergen, Oslo(1,3 by id), Trondheim, oslo, null
-    const desc = (await searchIds(svc, id, { query: { sort: [{ 'properties.city': 'desc' }, { createdAt: 'desc' }] } })).ids;
+    const desc = (await searchIds(svc, id, { query: { sort: [{ 'properties.city': 'desc' }, { createdAt: 'desc' }] } }))
+      .ids;
     expect(desc).toEqual(['4', '6', '5', '3', '1', '2']);
     const amounts = (await searchIds(svc, id, { query: { sort: [{ 'properties.amount': 'asc' }] } })).ids;
     expect(amounts).toEqual(['5', '3', '1', '2', '6', '4']); // -3, 25.5, 900, 1000, 1000.0 (tie by id), then "n/a" (text after numbers)
   });
 
   it('returns only the requested fields, nested as in the record', async () => {
-    const { body } = await searchIds(svc, id, { query: { filter: { eq: { id: '1' } } }, fields: ['id', 'properties.email', 'companies'] });
+    const { body } = await searchIds(svc, id, {
+      query: { filter: { eq: { id: '1' } } },
+      fields: ['id', 'properties.email', 'companies'],
+    });
     expect(body.result.data).toEqual([{ id: '1', properties: { email: 'teo@alpha.io' }, companies: ['10', '11'] }]);
   });
 
@@ -158,28 +214,50 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
   };
 
   it('names unknown fields and operators, wrong value types and malformed trees', async () => {
-    expect((await problem({ query: { filter: { and: [{ eq: { id: '1' } }, { eq: { 'properties.emial': 'x' } }] } } }))[0]).toMatchObject({
+    expect(
+      (await problem({ query: { filter: { and: [{ eq: { id: '1' } }, { eq: { 'properties.emial': 'x' } }] } } }))[0],
+    ).toMatchObject({
       field: 'params.query.filter.and[1].eq["properties.emial"]',
       error_code: 'invalid_filter',
     });
-    expect((await problem({ query: { filter: { between: { id: '1' } } } }))[0]!.field).toBe('params.query.filter.between');
-    expect((await problem({ query: { filter: { eq: { archived: 'yes' } } } }))[0]!.field).toBe('params.query.filter.eq["archived"]');
+    expect((await problem({ query: { filter: { between: { id: '1' } } } }))[0]!.field).toBe(
+      'params.query.filter.between',
+    );
+    expect((await problem({ query: { filter: { eq: { archived: 'yes' } } } }))[0]!.field).toBe(
+      'params.query.filter.eq["archived"]',
+    );
     expect((await problem({ query: { filter: { in: { id: 'x' } } } }))[0]!.field).toBe('params.query.filter.in["id"]');
     expect((await problem({ query: { filter: { and: {} } } }))[0]!.field).toBe('params.query.filter.and');
     expect((await problem({ query: { filter: { or: [] } } }))[0]!.field).toBe('params.query.filter.or');
-    expect((await problem({ query: { filter: { not: { eq: { companies: '1' } } } } }))[0]!.field).toBe('params.query.filter.not.eq["companies"]');
-    expect((await problem({ query: { filter: { fuzzy: { createdAt: '2026' } } } }))[0]!.field).toBe('params.query.filter.fuzzy["createdAt"]');
-    expect((await problem({ query: { filter: { contains: { 'properties.city': 'Oslo' } } } }))[0]!.field).toBe('params.query.filter.contains["properties.city"]');
-    expect((await problem({ query: { filter: { fuzzy: { 'properties.city': '...' } } } }))[0]!.field).toBe('params.query.filter.fuzzy["properties.city"]');
-    expect((await problem({ query: { sort: [{ 'properties.nope': 'asc' }] } }))[0]!.field).toBe('params.query.sort[0]["properties.nope"]');
+    expect((await problem({ query: { filter: { not: { eq: { companies: '1' } } } } }))[0]!.field).toBe(
+      'params.query.filter.not.eq["companies"]',
+    );
+    expect((await problem({ query: { filter: { fuzzy: { createdAt: '2026' } } } }))[0]!.field).toBe(
+      'params.query.filter.fuzzy["createdAt"]',
+    );
+    expect((await problem({ query: { filter: { contains: { 'properties.city': 'Oslo' } } } }))[0]!.field).toBe(
+      'params.query.filter.contains["properties.city"]',
+    );
+    expect((await problem({ query: { filter: { fuzzy: { 'properties.city': '...' } } } }))[0]!.field).toBe(
+      'params.query.filter.fuzzy["properties.city"]',
+    );
+    expect((await problem({ query: { sort: [{ 'properties.nope': 'asc' }] } }))[0]!.field).toBe(
+      'params.query.sort[0]["properties.nope"]',
+    );
     expect((await problem({ query: { sort: [{ id: 'up' }] } }))[0]!.field).toMatch(/^params\.query\.sort/);
     expect((await problem({ fields: ['properties.nope'], query: {} }))[0]!.field).toBe('params.fields[0]');
     expect((await problem({}))[0]!.field).toBe('params.query');
   });
 
   it('collects every problem of a query, not only the first', async () => {
-    const errors = await problem({ query: { filter: { and: [{ eq: { nope: 1 } }, { gt: { archived: true } }, { zz: {} }] } } });
-    expect(errors.map((e) => e.field)).toEqual(['params.query.filter.and[0].eq["nope"]', 'params.query.filter.and[1].gt["archived"]', 'params.query.filter.and[2].zz']);
+    const errors = await problem({
+      query: { filter: { and: [{ eq: { nope: 1 } }, { gt: { archived: true } }, { zz: {} }] } },
+    });
+    expect(errors.map((e) => e.field)).toEqual([
+      'params.query.filter.and[0].eq["nope"]',
+      'params.query.filter.and[1].gt["archived"]',
+      'params.query.filter.and[2].zz',
+    ]);
   });
 
   it('cannot be injected through a field name or a value', async () => {
@@ -197,6 +275,8 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
     const first = await searchIds(svc, id, { query: { sort: [{ createdAt: 'asc' }] }, limit: 2 });
     const cursor = first.body.result.meta.cursor as string;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect((await problem({ query: { sort: [{ createdAt: 'desc' }] }, cursor, limit: 2 }))[0]!.field).toBe('params.cursor');
+    expect((await problem({ query: { sort: [{ createdAt: 'desc' }] }, cursor, limit: 2 }))[0]!.field).toBe(
+      'params.cursor',
+    );
   });
 });

@@ -12,13 +12,21 @@ let id: string;
 beforeAll(async () => {
   svc = await createPeopleService();
   id = await svc.createConnector('people');
-  await insertPeople(svc, id, Array.from({ length: 40 }, (_, i) => ({ properties: { email: `p${i}@example.com`, lastname: `L${i % 5}` } })));
+  await insertPeople(
+    svc,
+    id,
+    Array.from({ length: 40 }, (_, i) => ({ properties: { email: `p${i}@example.com`, lastname: `L${i % 5}` } })),
+  );
   await waitForStatus(svc, id, 'Ready');
 });
 afterAll(async () => svc.close());
 
 /** SQLite's plan for a search page (what the benchmarks' speed rests on: index searches, no full scans). */
-async function plan(filter: Cond, mode: 'in' | 'exists', sort: { field: string; dir: 'asc' | 'desc' }[] = []): Promise<string[]> {
+async function plan(
+  filter: Cond,
+  mode: 'in' | 'exists',
+  sort: { field: string; dir: 'asc' | 'desc' }[] = [],
+): Promise<string[]> {
   const q = searchSql({ connectorId: id, entity: 'people', mode }, filter, sort, null, 1001);
   const res = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${q}`.execute(svc.store.db);
   return res.rows.map((r) => r.detail);
@@ -31,21 +39,37 @@ describe('search query plans', () => {
       { kind: 'in', field: 'properties.lastname', values: ['L1', 'L2'] },
     ] as Cond[]) {
       const detail = await plan(filter, 'in');
-      expect(detail.join('\n')).toMatch(/SEARCH v USING COVERING INDEX cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text=\?\)/);
+      expect(detail.join('\n')).toMatch(
+        /SEARCH v USING COVERING INDEX cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text=\?\)/,
+      );
       expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX/);
       expect(detail.some((d) => /^SCAN (d|v|cs_docs|cs_values)\b/.test(d))).toBe(false);
     }
   });
 
-  it('probes documents in order through the value table\'s primary key for broad filters', async () => {
+  it("probes documents in order through the value table's primary key for broad filters", async () => {
     const detail = await plan({ kind: 'compare', op: 'eq', field: 'archived', value: false }, 'exists');
-    expect(detail.join('\n')).toMatch(/SEARCH v (EXISTS )?USING PRIMARY KEY \(connector_id=\? AND entity=\? AND id=\? AND field=\?\)/);
+    expect(detail.join('\n')).toMatch(
+      /SEARCH v (EXISTS )?USING PRIMARY KEY \(connector_id=\? AND entity=\? AND id=\? AND field=\?\)/,
+    );
     expect(detail.some((d) => /^SCAN (v|cs_values)\b/.test(d))).toBe(false);
   });
 
   it('reads one index range for two bounds on one field', async () => {
-    const detail = await plan({ kind: 'range', field: 'createdAt', bounds: [{ op: 'gte', value: '2026-01-01' }, { op: 'lt', value: '2026-02-01' }] }, 'in');
-    expect(detail.join('\n')).toMatch(/cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/);
+    const detail = await plan(
+      {
+        kind: 'range',
+        field: 'createdAt',
+        bounds: [
+          { op: 'gte', value: '2026-01-01' },
+          { op: 'lt', value: '2026-02-01' },
+        ],
+      },
+      'in',
+    );
+    expect(detail.join('\n')).toMatch(
+      /cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/,
+    );
     expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX \S+ \(connector_id=\? AND entity=\? AND id=\?\)/);
   });
 

@@ -6,7 +6,10 @@ import { insertPeople } from './support/people-connector.js';
 let svc: TestService;
 afterEach(async () => svc?.close());
 
-const people = (n: number) => Array.from({ length: n }, (_, i) => ({ properties: { firstname: `P${i}`, lastname: 'Test', email: `p${i}@example.com`, city: 'Oslo', amount: String(i) } }));
+const people = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    properties: { firstname: `P${i}`, lastname: 'Test', email: `p${i}@example.com`, city: 'Oslo', amount: String(i) },
+  }));
 
 describe('context store readiness', () => {
   it('walks Loading → Building Preview → Preview → Ready, refusing search with 409 until Preview', async () => {
@@ -15,10 +18,18 @@ describe('context store readiness', () => {
     await insertPeople(svc, id, people(100));
 
     const loading = await waitForStatus(svc, id, 'Loading');
-    expect(loading.context_store_readiness.configured_cache_entities[0]).toMatchObject({ entity: 'people', status: 'Loading', ready_for_search: false, entity_count: 0 });
+    expect(loading.context_store_readiness.configured_cache_entities[0]).toMatchObject({
+      entity: 'people',
+      status: 'Loading',
+      ready_for_search: false,
+      entity_count: 0,
+    });
     const refused = await search(svc, id, { query: {} });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().errors[0]).toMatchObject({ error_code: 'context_store_not_ready', details: { status: 'Loading', ready_for_search: false } });
+    expect(refused.json().errors[0]).toMatchObject({
+      error_code: 'context_store_not_ready',
+      details: { status: 'Loading', ready_for_search: false },
+    });
     expect(refused.json().message).toMatch(/Loading/);
     // get keeps working while the store is not ready.
     expect((await svc.execute(id, { entity: 'people', action: 'get', params: { id: '1' } })).statusCode).toBe(200);
@@ -44,7 +55,11 @@ describe('context store readiness', () => {
 
     svc.app.contextStore.setHold(null);
     const ready = await waitForStatus(svc, id, 'Ready');
-    expect(ready.context_store_readiness.configured_cache_entities[0]).toMatchObject({ status: 'Ready', ready_for_search: true, entity_count: 100 });
+    expect(ready.context_store_readiness.configured_cache_entities[0]).toMatchObject({
+      status: 'Ready',
+      ready_for_search: true,
+      entity_count: 100,
+    });
     expect((await searchIds(svc, id, { query: {} })).ids).toHaveLength(100);
   });
 
@@ -63,15 +78,41 @@ describe('context store readiness', () => {
     svc = await createPeopleService();
     const id = await svc.createConnector('people');
     await waitForStatus(svc, id, 'Ready');
-    const created = await svc.execute(id, { entity: 'people', action: 'create', params: { properties: { firstname: 'Zelda', city: 'Bergen' }, companies: ['7'] } });
+    const created = await svc.execute(id, {
+      entity: 'people',
+      action: 'create',
+      params: { properties: { firstname: 'Zelda', city: 'Bergen' }, companies: ['7'] },
+    });
     const personId = created.json().result.id;
     // Polling with a deadline (the stated bound is 250 ms; the deadline is generous so a busy machine does not fail it).
-    await waitFor('created person indexed', async () => (await searchIds(svc, id, { query: { filter: { eq: { 'properties.firstname': 'Zelda' } } } })).ids.includes(personId), 5000);
-    await svc.execute(id, { entity: 'people', action: 'update', params: { id: personId, properties: { city: 'Tromsø' } } });
-    await waitFor('update indexed', async () => (await searchIds(svc, id, { query: { filter: { eq: { 'properties.city': 'Tromsø' } } } })).ids.includes(personId), 5000);
+    await waitFor(
+      'created person indexed',
+      async () =>
+        (await searchIds(svc, id, { query: { filter: { eq: { 'properties.firstname': 'Zelda' } } } })).ids.includes(
+          personId,
+        ),
+      5000,
+    );
+    await svc.execute(id, {
+      entity: 'people',
+      action: 'update',
+      params: { id: personId, properties: { city: 'Tromsø' } },
+    });
+    await waitFor(
+      'update indexed',
+      async () =>
+        (await searchIds(svc, id, { query: { filter: { eq: { 'properties.city': 'Tromsø' } } } })).ids.includes(
+          personId,
+        ),
+      5000,
+    );
     expect((await searchIds(svc, id, { query: { filter: { eq: { 'properties.city': 'Bergen' } } } })).ids).toEqual([]);
     await svc.execute(id, { entity: 'people', action: 'archive', params: { id: personId } });
-    await waitFor('archive indexed', async () => (await searchIds(svc, id, { query: { filter: { eq: { archived: true } } } })).ids.includes(personId), 5000);
+    await waitFor(
+      'archive indexed',
+      async () => (await searchIds(svc, id, { query: { filter: { eq: { archived: true } } } })).ids.includes(personId),
+      5000,
+    );
   });
 
   it('applies a bulk change notification of many records (more than one flush chunk)', async () => {
@@ -79,10 +120,26 @@ describe('context store readiness', () => {
     const id = await svc.createConnector('people');
     const ready = await waitForStatus(svc, id, 'Ready');
     await insertPeople(svc, id, people(1234));
-    const connector = { id, organizationId: svc.org.organizationId, workspaceId: ready.workspace_id, definitionId: ready.source_definition_id, name: ready.name };
-    svc.app.service.emitChange({ connector, entity: 'people', ids: Array.from({ length: 1234 }, (_, i) => String(i + 1)) });
-    await waitFor('bulk change indexed', async () => (await inspect(svc, id)).context_store_readiness.configured_cache_entities[0].entity_count === 1234, 10_000);
-    expect((await searchIds(svc, id, { query: { filter: { eq: { 'properties.firstname': 'P1233' } } } })).ids).toEqual(['1234']);
+    const connector = {
+      id,
+      organizationId: svc.org.organizationId,
+      workspaceId: ready.workspace_id,
+      definitionId: ready.source_definition_id,
+      name: ready.name,
+    };
+    svc.app.service.emitChange({
+      connector,
+      entity: 'people',
+      ids: Array.from({ length: 1234 }, (_, i) => String(i + 1)),
+    });
+    await waitFor(
+      'bulk change indexed',
+      async () => (await inspect(svc, id)).context_store_readiness.configured_cache_entities[0].entity_count === 1234,
+      10_000,
+    );
+    expect((await searchIds(svc, id, { query: { filter: { eq: { 'properties.firstname': 'P1233' } } } })).ids).toEqual([
+      '1234',
+    ]);
   });
 
   it('indexes a connector created while the service runs and drops its index when the connector is deleted', async () => {
@@ -91,9 +148,17 @@ describe('context store readiness', () => {
     await insertPeople(svc, id, people(25));
     await waitForStatus(svc, id, 'Ready');
     expect((await searchIds(svc, id, { query: {} })).ids).toHaveLength(25);
-    const del = await svc.app.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, headers: await svc.auth() });
+    const del = await svc.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/integrations/connectors/${id}`,
+      headers: await svc.auth(),
+    });
     expect(del.statusCode).toBe(200);
-    const left = await svc.store.db.selectFrom('cs_docs').select((eb) => eb.fn.countAll().as('n')).where('connector_id', '=', id).executeTakeFirstOrThrow();
+    const left = await svc.store.db
+      .selectFrom('cs_docs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('connector_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
   });
 });

@@ -18,23 +18,42 @@ afterEach(async () => {
 const creds = { clientId: 'restart-client', clientSecret: 'restart-secret-0123456789' };
 
 async function start(db: string, contextStore: ContextStoreTimings): Promise<RunningService> {
-  const r = await startService({ db, ...creds, connectorTypes: [peopleConnector, filesConnector], migrations: [peopleMigration], contextStore: { flushIntervalMs: 10, ...contextStore } });
+  const r = await startService({
+    db,
+    ...creds,
+    connectorTypes: [peopleConnector, filesConnector],
+    migrations: [peopleMigration],
+    contextStore: { flushIntervalMs: 10, ...contextStore },
+  });
   running.push(r);
   return r;
 }
 
 async function auth(r: RunningService) {
-  const res = await r.app.inject({ method: 'POST', url: '/api/v1/account/applications/token', payload: { client_id: creds.clientId, client_secret: creds.clientSecret } });
+  const res = await r.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/applications/token',
+    payload: { client_id: creds.clientId, client_secret: creds.clientSecret },
+  });
   return { authorization: `Bearer ${res.json().access_token}` };
 }
 
 async function status(r: RunningService, id: string) {
-  const res = await r.app.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}/inspect`, headers: await auth(r) });
+  const res = await r.app.inject({
+    method: 'GET',
+    url: `/api/v1/integrations/connectors/${id}/inspect`,
+    headers: await auth(r),
+  });
   return res.json();
 }
 
 async function searchAll(r: RunningService, id: string) {
-  const res = await r.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: await auth(r), payload: { entity: 'people', action: 'context_store_search', params: { query: {} } } });
+  const res = await r.app.inject({
+    method: 'POST',
+    url: `/api/v1/integrations/connectors/${id}/execute`,
+    headers: await auth(r),
+    payload: { entity: 'people', action: 'context_store_search', params: { query: {} } },
+  });
   return res;
 }
 
@@ -49,12 +68,26 @@ describe('context store across restarts', () => {
     dirs.push(dir);
     const db = join(dir, 'service.db');
     const first = await start(db, { batchSize: 20 });
-    const created = await first.app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers: await auth(first), payload: { workspace_name: 'default', connector_type: 'people' } });
+    const created = await first.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers: await auth(first),
+      payload: { workspace_name: 'default', connector_type: 'people' },
+    });
     const id = created.json().id as string;
-    await insertPeople(first, id, Array.from({ length: 50 }, (_, i) => ({ properties: { firstname: `R${i}` } })));
+    await insertPeople(
+      first,
+      id,
+      Array.from({ length: 50 }, (_, i) => ({ properties: { firstname: `R${i}` } })),
+    );
     await waitFor('Ready', async () => (await status(first, id)).context_store_status === 'Ready');
     // A write just before closing is applied on close (queued changes are flushed).
-    await first.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: await auth(first), payload: { entity: 'people', action: 'create', params: { properties: { firstname: 'Last' } } } });
+    await first.app.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${id}/execute`,
+      headers: await auth(first),
+      payload: { entity: 'people', action: 'create', params: { properties: { firstname: 'Last' } } },
+    });
     await closeLast(first);
 
     // Reopen with the indexer held at Loading: anything not persisted could not come back.
@@ -72,9 +105,18 @@ describe('context store across restarts', () => {
     dirs.push(dir);
     const db = join(dir, 'service.db');
     const first = await start(db, { batchSize: 10, previewSize: 20, hold: 'Preview' });
-    const created = await first.app.inject({ method: 'POST', url: '/api/v1/integrations/connectors', headers: await auth(first), payload: { workspace_name: 'default', connector_type: 'people' } });
+    const created = await first.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers: await auth(first),
+      payload: { workspace_name: 'default', connector_type: 'people' },
+    });
     const id = created.json().id as string;
-    await insertPeople(first, id, Array.from({ length: 75 }, (_, i) => ({ properties: { firstname: `S${i}` } })));
+    await insertPeople(
+      first,
+      id,
+      Array.from({ length: 75 }, (_, i) => ({ properties: { firstname: `S${i}` } })),
+    );
     await waitFor('Preview', async () => (await status(first, id)).context_store_status === 'Preview');
     await closeLast(first);
 

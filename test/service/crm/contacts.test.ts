@@ -11,11 +11,18 @@ afterEach(async () => {
 
 describe('contacts create/get/update', () => {
   it('creates a contact with automatic properties and reads it back', async () => {
-    const out = await h.ok('contacts', 'create', { properties: { email: 'Ada@Example.com', firstname: 'Ada', phone: 5551234 } });
+    const out = await h.ok('contacts', 'create', {
+      properties: { email: 'Ada@Example.com', firstname: 'Ada', phone: 5551234 },
+    });
     expect(out.status).toBe('success');
     const rec = out.result;
     expect(rec.id).toMatch(/^\d+$/);
-    expect(rec.properties).toMatchObject({ email: 'Ada@Example.com', firstname: 'Ada', phone: '5551234', hs_object_id: rec.id });
+    expect(rec.properties).toMatchObject({
+      email: 'Ada@Example.com',
+      firstname: 'Ada',
+      phone: '5551234',
+      hs_object_id: rec.id,
+    });
     expect(rec.properties.createdate).toBe('2026-03-01T12:00:00.000Z');
     expect(rec.properties.lastmodifieddate).toBe(rec.createdAt);
     expect(rec.createdAt).toBe(rec.updatedAt);
@@ -23,18 +30,30 @@ describe('contacts create/get/update', () => {
 
     const got = await h.ok('contacts', 'get', { contactId: rec.id });
     expect(got.result.properties).toEqual({
-      email: 'Ada@Example.com', firstname: 'Ada', hs_object_id: rec.id, createdate: rec.createdAt, lastmodifieddate: rec.createdAt,
+      email: 'Ada@Example.com',
+      firstname: 'Ada',
+      hs_object_id: rec.id,
+      createdate: rec.createdAt,
+      lastmodifieddate: rec.createdAt,
     });
   });
 
   it('returns requested properties, null for empty ones, ignores unknown names', async () => {
     const { result: rec } = await h.ok('contacts', 'create', { properties: { email: 'b@example.com' } });
     const got = await h.ok('contacts', 'get', { contactId: rec.id, properties: 'email,jobtitle,nonsense' });
-    expect(got.result.properties).toEqual({ email: 'b@example.com', jobtitle: null, hs_object_id: rec.id, createdate: rec.createdAt, lastmodifieddate: rec.updatedAt });
+    expect(got.result.properties).toEqual({
+      email: 'b@example.com',
+      jobtitle: null,
+      hs_object_id: rec.id,
+      createdate: rec.createdAt,
+      lastmodifieddate: rec.updatedAt,
+    });
   });
 
   it('updates only given properties, clears with "", moves lastmodifieddate', async () => {
-    const { result: rec } = await h.ok('contacts', 'create', { properties: { email: 'c@example.com', firstname: 'C', lastname: 'Dee' } });
+    const { result: rec } = await h.ok('contacts', 'create', {
+      properties: { email: 'c@example.com', firstname: 'C', lastname: 'Dee' },
+    });
     h.svc.clock.advance(60_000);
     const upd = await h.ok('contacts', 'update', { contactId: rec.id, properties: { firstname: 'Cee', lastname: '' } });
     expect(upd.result.properties.firstname).toBe('Cee');
@@ -63,10 +82,14 @@ describe('contacts create/get/update', () => {
   });
 
   it('rejects unknown and non-writable properties naming them, and a missing email', async () => {
-    const unknown = await h.call('contacts', 'create', { properties: { email: 'x@example.com', favourite_color: 'blue' } });
+    const unknown = await h.call('contacts', 'create', {
+      properties: { email: 'x@example.com', favourite_color: 'blue' },
+    });
     expect(unknown.status).toBe(400);
     expect(errorText(unknown.body)).toContain('favourite_color');
-    const readOnly = await h.call('contacts', 'create', { properties: { email: 'y@example.com', createdate: '2020-01-01' } });
+    const readOnly = await h.call('contacts', 'create', {
+      properties: { email: 'y@example.com', createdate: '2020-01-01' },
+    });
     expect(readOnly.status).toBe(400);
     expect(errorText(readOnly.body)).toContain('createdate');
     const missing = await h.call('contacts', 'create', { properties: { firstname: 'NoMail' } });

@@ -22,12 +22,13 @@ export async function crmHarness(now = new Date('2026-03-01T12:00:00.000Z')): Pr
   // Tests that move the pinned clock past the token lifetime get a fresh token on the 401.
   let headers = await svc.auth();
   const call = async (entity: string, action: string, params?: Record<string, unknown>) => {
-    const send = () => svc.app.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${connectorId}/execute`,
-      headers,
-      payload: { entity, action, ...(params !== undefined && { params }) },
-    });
+    const send = () =>
+      svc.app.inject({
+        method: 'POST',
+        url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+        headers,
+        payload: { entity, action, ...(params !== undefined && { params }) },
+      });
     let res = await send();
     if (res.statusCode === 401) {
       headers = await svc.auth();
@@ -54,10 +55,19 @@ export function errorText(body: any): string {
 }
 
 /** An ActionContext for calling the connector's seed/fixtures/context-source directly on the harness connector. */
-export function directContext(h: CrmHarness, notified: { entity: string; ids: readonly string[] }[] = []): ActionContext {
+export function directContext(
+  h: CrmHarness,
+  notified: { entity: string; ids: readonly string[] }[] = [],
+): ActionContext {
   return {
     store: h.svc.store,
-    connector: { id: h.connectorId, organizationId: h.svc.org.organizationId, workspaceId: h.svc.org.defaultWorkspaceId, definitionId: crmConnector.definition.id, name: 'crm' },
+    connector: {
+      id: h.connectorId,
+      organizationId: h.svc.org.organizationId,
+      workspaceId: h.svc.org.defaultWorkspaceId,
+      definitionId: crmConnector.definition.id,
+      name: 'crm',
+    },
     now: () => new Date('2026-03-01T12:00:00.000Z'),
     baseUrl: 'http://127.0.0.1:1',
     notifyChange: (entity, ids) => void notified.push({ entity, ids }),

@@ -13,7 +13,18 @@ describe('normalizeDate', () => {
   });
 
   it('rejects impossible and non-ISO dates', () => {
-    for (const bad of ['2023-02-29', '2026-04-31', '2026-13-01', '2026-1-5', '05/03/2026', 'tomorrow', '', '2026-03-05T25:00:00Z', '2026-03-05 10:00:00', '9'.repeat(20)]) {
+    for (const bad of [
+      '2023-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-1-5',
+      '05/03/2026',
+      'tomorrow',
+      '',
+      '2026-03-05T25:00:00Z',
+      '2026-03-05 10:00:00',
+      '9'.repeat(20),
+    ]) {
       expect(normalizeDate(bad), bad).toBeNull();
     }
   });

@@ -11,8 +11,16 @@ afterEach(async () => {
 
 describe('companies, deals, tickets', () => {
   it('creates a company (name required) with hs_lastmodifieddate and number checks', async () => {
-    const { result } = await h.ok('companies', 'create', { properties: { name: 'Acme', domain: 'acme.example', numberofemployees: 42, annualrevenue: '1000.5' } });
-    expect(result.properties).toMatchObject({ name: 'Acme', domain: 'acme.example', numberofemployees: '42', annualrevenue: '1000.5', hs_object_id: result.id });
+    const { result } = await h.ok('companies', 'create', {
+      properties: { name: 'Acme', domain: 'acme.example', numberofemployees: 42, annualrevenue: '1000.5' },
+    });
+    expect(result.properties).toMatchObject({
+      name: 'Acme',
+      domain: 'acme.example',
+      numberofemployees: '42',
+      annualrevenue: '1000.5',
+      hs_object_id: result.id,
+    });
     expect(result.properties.hs_lastmodifieddate).toBe(result.updatedAt);
     expect(result.properties.createdate).toBe(result.createdAt);
     const missing = await h.call('companies', 'create', { properties: { domain: 'x.example' } });
@@ -22,12 +30,16 @@ describe('companies, deals, tickets', () => {
     expect(notNumber.status).toBe(400);
     expect(errorText(notNumber.body)).toContain('numberofemployees');
     // Example-only lists (industry, lifecyclestage) are not enforced.
-    const free = await h.call('companies', 'create', { properties: { name: 'C', industry: 'SPACE_MINING', lifecyclestage: 'whatever' } });
+    const free = await h.call('companies', 'create', {
+      properties: { name: 'C', industry: 'SPACE_MINING', lifecyclestage: 'whatever' },
+    });
     expect(free.status).toBe(200);
   });
 
   it('defaults a deal pipeline to "default", normalises closedate and rejects bad dates', async () => {
-    const { result } = await h.ok('deals', 'create', { properties: { dealname: 'Big one', amount: 1200, closedate: '2026-04-01', dealstage: 'anything-goes' } });
+    const { result } = await h.ok('deals', 'create', {
+      properties: { dealname: 'Big one', amount: 1200, closedate: '2026-04-01', dealstage: 'anything-goes' },
+    });
     expect(result.properties.pipeline).toBe('default');
     expect(result.properties.closedate).toBe('2026-04-01T00:00:00.000Z');
     expect(result.properties.amount).toBe('1200');
@@ -48,20 +60,36 @@ describe('companies, deals, tickets', () => {
   });
 
   it('requires ticket subject, pipeline and stage and validates them against the default pipeline', async () => {
-    const { result } = await h.ok('tickets', 'create', { properties: { subject: 'Help', hs_pipeline: '0', hs_pipeline_stage: '1', hs_ticket_priority: 'HIGH' } });
-    expect(result.properties).toMatchObject({ subject: 'Help', hs_pipeline: '0', hs_pipeline_stage: '1', hs_ticket_priority: 'HIGH' });
+    const { result } = await h.ok('tickets', 'create', {
+      properties: { subject: 'Help', hs_pipeline: '0', hs_pipeline_stage: '1', hs_ticket_priority: 'HIGH' },
+    });
+    expect(result.properties).toMatchObject({
+      subject: 'Help',
+      hs_pipeline: '0',
+      hs_pipeline_stage: '1',
+      hs_ticket_priority: 'HIGH',
+    });
     const missing = await h.call('tickets', 'create', { properties: { subject: 'Help' } });
     expect(missing.status).toBe(400);
     expect(errorText(missing.body)).toContain('hs_pipeline');
     expect(errorText(missing.body)).toContain('hs_pipeline_stage');
-    const badStage = await h.call('tickets', 'create', { properties: { subject: 'S', hs_pipeline: '0', hs_pipeline_stage: '9' } });
+    const badStage = await h.call('tickets', 'create', {
+      properties: { subject: 'S', hs_pipeline: '0', hs_pipeline_stage: '9' },
+    });
     expect(badStage.status).toBe(400);
-    const badPipeline = await h.call('tickets', 'create', { properties: { subject: 'S', hs_pipeline: '7', hs_pipeline_stage: '1' } });
+    const badPipeline = await h.call('tickets', 'create', {
+      properties: { subject: 'S', hs_pipeline: '7', hs_pipeline_stage: '1' },
+    });
     expect(badPipeline.status).toBe(400);
-    const badPriority = await h.call('tickets', 'create', { properties: { subject: 'S', hs_pipeline: '0', hs_pipeline_stage: '1', hs_ticket_priority: 'URGENT' } });
+    const badPriority = await h.call('tickets', 'create', {
+      properties: { subject: 'S', hs_pipeline: '0', hs_pipeline_stage: '1', hs_ticket_priority: 'URGENT' },
+    });
     expect(badPriority.status).toBe(400);
     expect(errorText(badPriority.body)).toContain('hs_ticket_priority');
-    const cleared = await h.ok('tickets', 'update', { ticketId: result.id, properties: { hs_ticket_priority: '', hs_pipeline_stage: '4' } });
+    const cleared = await h.ok('tickets', 'update', {
+      ticketId: result.id,
+      properties: { hs_ticket_priority: '', hs_pipeline_stage: '4' },
+    });
     expect(cleared.result.properties.hs_ticket_priority).toBeUndefined();
     expect(cleared.result.properties.hs_pipeline_stage).toBe('4');
   });
@@ -81,7 +109,8 @@ describe('companies, deals, tickets', () => {
 describe('list paging', () => {
   async function makeCompanies(n: number): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await h.ok('companies', 'create', { properties: { name: `Co ${i}` } })).result.id);
+    for (let i = 0; i < n; i++)
+      ids.push((await h.ok('companies', 'create', { properties: { name: `Co ${i}` } })).result.id);
     return ids;
   }
 
@@ -142,10 +171,15 @@ describe('list paging', () => {
 
 describe('propertiesWithHistory', () => {
   it('returns value history newest first with sourceType, and the current value in properties', async () => {
-    const { result } = await h.ok('contacts', 'create', { properties: { email: 'h@example.com', lifecyclestage: 'lead' } });
+    const { result } = await h.ok('contacts', 'create', {
+      properties: { email: 'h@example.com', lifecyclestage: 'lead' },
+    });
     h.svc.clock.advance(1000);
     await h.ok('contacts', 'update', { contactId: result.id, properties: { lifecyclestage: 'customer' } });
-    const got = await h.ok('contacts', 'get', { contactId: result.id, propertiesWithHistory: 'lifecyclestage,unknownprop' });
+    const got = await h.ok('contacts', 'get', {
+      contactId: result.id,
+      propertiesWithHistory: 'lifecyclestage,unknownprop',
+    });
     expect(got.result.properties.lifecyclestage).toBe('customer');
     const hist = got.result.propertiesWithHistory.lifecyclestage;
     expect(hist.map((e: any) => e.value)).toEqual(['customer', 'lead']);

@@ -24,18 +24,30 @@ const SPEC_TABLE: Record<string, string[]> = {
 describe('CRM schema files', () => {
   it('declares exactly the spec action table', () => {
     const declared = crmConnector.actions.map((a) => `${a.entity}.${a.action}`).sort();
-    const expected = Object.entries(SPEC_TABLE).flatMap(([e, actions]) => actions.map((a) => `${e}.${a}`)).sort();
+    const expected = Object.entries(SPEC_TABLE)
+      .flatMap(([e, actions]) => actions.map((a) => `${e}.${a}`))
+      .sort();
     expect(declared).toEqual(expected);
   });
 
   it('has one params and one result file per action, equal to what the entity table generates (run scripts/gen-crm-schemas.mjs)', () => {
     const dir = crmSchemaDir();
     const specs = buildCrmActionSpecs();
-    const expectedFiles = specs.flatMap((s) => [schemaFileName(s.entity, s.action, 'params'), schemaFileName(s.entity, s.action, 'result')]).sort();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.json')).sort()).toEqual(expectedFiles);
+    const expectedFiles = specs
+      .flatMap((s) => [schemaFileName(s.entity, s.action, 'params'), schemaFileName(s.entity, s.action, 'result')])
+      .sort();
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(expectedFiles);
     for (const s of specs) {
-      expect(JSON.parse(readFileSync(join(dir, schemaFileName(s.entity, s.action, 'params')), 'utf8'))).toEqual(s.params);
-      expect(JSON.parse(readFileSync(join(dir, schemaFileName(s.entity, s.action, 'result')), 'utf8'))).toEqual(s.result);
+      expect(JSON.parse(readFileSync(join(dir, schemaFileName(s.entity, s.action, 'params')), 'utf8'))).toEqual(
+        s.params,
+      );
+      expect(JSON.parse(readFileSync(join(dir, schemaFileName(s.entity, s.action, 'result')), 'utf8'))).toEqual(
+        s.result,
+      );
     }
   });
 
@@ -84,8 +96,23 @@ describe('CRM results match their result schemas', () => {
         ['objects', 'list', { objectType: schemaId, associations: 'contacts' }],
         ['objects', 'get', { objectType: schemaId, objectId: vehicle }],
         ['associations', 'list', { fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies' }],
-        ['associations', 'create', { associationCategory: 'PLATFORM_DEFINED', associationTypeId: 279, fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies', toObjectId: company }],
-        ['associations', 'delete', { fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies', toObjectId: company }],
+        [
+          'associations',
+          'create',
+          {
+            associationCategory: 'PLATFORM_DEFINED',
+            associationTypeId: 279,
+            fromObjectType: 'contacts',
+            fromObjectId: contact,
+            toObjectType: 'companies',
+            toObjectId: company,
+          },
+        ],
+        [
+          'associations',
+          'delete',
+          { fromObjectType: 'contacts', fromObjectId: contact, toObjectType: 'companies', toObjectId: company },
+        ],
       ];
       for (const [entity, action, params] of calls) {
         const out = await h.ok(entity, action, params);

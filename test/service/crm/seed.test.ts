@@ -15,7 +15,11 @@ async function everything(x: CrmHarness, entity: string): Promise<any[]> {
   const out: any[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await x.ok(entity, 'list', { limit: 100, ...(after && { after }), properties: 'hs_object_id,dealstage,closedate,hs_lastmodifieddate,email,hs_ticket_priority,crm_owner_id' });
+    const page = await x.ok(entity, 'list', {
+      limit: 100,
+      ...(after && { after }),
+      properties: 'hs_object_id,dealstage,closedate,hs_lastmodifieddate,email,hs_ticket_priority,crm_owner_id',
+    });
     out.push(...page.result);
     if (!page.connector_metadata.has_next_page) return out;
     after = page.connector_metadata.end_cursor;
@@ -37,11 +41,24 @@ describe('seedDemo', () => {
     const other = await crmHarness();
     try {
       await crmConnector.seedDemo!(directContext(other), { size: 200, seed: 7 });
-      for (const entity of ['contacts', 'companies', 'deals', 'tickets', 'notes', 'calls', 'emails', 'meetings', 'tasks']) {
+      for (const entity of [
+        'contacts',
+        'companies',
+        'deals',
+        'tickets',
+        'notes',
+        'calls',
+        'emails',
+        'meetings',
+        'tasks',
+      ]) {
         const a = await everything(h, entity);
         const b = await everything(other, entity);
         expect(a.length, entity).toBe(counts[entity as keyof typeof counts]);
-        expect(a.map((r) => r.properties), entity).toEqual(b.map((r) => r.properties));
+        expect(
+          a.map((r) => r.properties),
+          entity,
+        ).toEqual(b.map((r) => r.properties));
       }
     } finally {
       await other.close();
@@ -50,7 +67,10 @@ describe('seedDemo', () => {
     const stages = new Set(deals.map((d) => d.properties.dealstage));
     expect(stages.size).toBe(7);
     const now = Date.parse('2026-03-01T12:00:00.000Z');
-    const stale = deals.filter((d) => !/closed/.test(d.properties.dealstage) && now - Date.parse(d.properties.hs_lastmodifieddate) > 60 * 86_400_000);
+    const stale = deals.filter(
+      (d) =>
+        !/closed/.test(d.properties.dealstage) && now - Date.parse(d.properties.hs_lastmodifieddate) > 60 * 86_400_000,
+    );
     expect(stale.length).toBeGreaterThan(0);
     expect(deals.some((d) => Date.parse(d.properties.closedate) > now)).toBe(true);
     expect(deals.some((d) => Date.parse(d.properties.closedate) < now)).toBe(true);
@@ -64,7 +84,11 @@ describe('seedDemo', () => {
     expect(withCompany.result.associations.companies.results.length).toBe(2);
     const schemas = await h.ok('schemas', 'list', {});
     expect(schemas.result.map((s: any) => s.name)).toEqual(['vehicles']);
-    const vehicles = await h.ok('objects', 'list', { objectType: schemas.result[0].objectTypeId, properties: 'vin,make', associations: 'contacts' });
+    const vehicles = await h.ok('objects', 'list', {
+      objectType: schemas.result[0].objectTypeId,
+      properties: 'vin,make',
+      associations: 'contacts',
+    });
     expect(vehicles.result.length).toBe(counts.vehicles);
     expect(vehicles.result[0].properties.vin).toMatch(/^VIN\d{10}$/);
     expect(vehicles.result[0].associations.contacts.results).toHaveLength(1);
@@ -76,13 +100,17 @@ describe('seedDemo', () => {
     const seeding = crmConnector.seedDemo!(directContext(h), { size: 40, seed: 9 });
     const during = h.ok('contacts', 'create', { properties: { email: 'during@seed.example' } });
     await seeding;
-    const ids = [Number((await during).result.id), Number((await h.ok('contacts', 'create', { properties: { email: 'after@seed.example' } })).result.id)];
+    const ids = [
+      Number((await during).result.id),
+      Number((await h.ok('contacts', 'create', { properties: { email: 'after@seed.example' } })).result.id),
+    ];
     expect(ids.sort((a, b) => a - b)).toEqual([total + 1, total + 2]);
   });
 
   it('restores the page cache size it raises for the load', async () => {
     const { sql } = await import('kysely');
-    const size = async () => (await sql<{ cache_size: number }>`pragma cache_size`.execute(h.svc.store.db)).rows[0]!.cache_size;
+    const size = async () =>
+      (await sql<{ cache_size: number }>`pragma cache_size`.execute(h.svc.store.db)).rows[0]!.cache_size;
     const before = await size();
     await crmConnector.seedDemo!(directContext(h), { size: 10, seed: 1 });
     expect(await size()).toBe(before);

@@ -30,8 +30,15 @@ describe('Files connector: folders and files', () => {
     const child = (await ok('folders', 'create', { name: 'Old', parentId: folder.id })).result;
     expect(child.parentId).toBe(folder.id);
 
-    const file = (await ok('files', 'create', { name: 'summary.txt', folderId: folder.id, content: b64('hello world\n') })).result;
-    expect(file).toMatchObject({ folderId: folder.id, name: 'summary.txt', contentType: 'text/plain; charset=utf-8', size: 12 });
+    const file = (
+      await ok('files', 'create', { name: 'summary.txt', folderId: folder.id, content: b64('hello world\n') })
+    ).result;
+    expect(file).toMatchObject({
+      folderId: folder.id,
+      name: 'summary.txt',
+      contentType: 'text/plain; charset=utf-8',
+      size: 12,
+    });
     expect(file.sha256).toBe('a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447');
 
     expect((await ok('files', 'get', { fileId: file.id })).result).toEqual(file);
@@ -45,7 +52,14 @@ describe('Files connector: folders and files', () => {
 
   it('uses the given content_type and refuses bad content, missing folders and unknown params', async () => {
     const folder = (await ok('folders', 'create', { name: 'F' })).result;
-    const json = (await ok('files', 'create', { name: 'data.bin', folderId: folder.id, content: b64('{}'), content_type: 'application/json' })).result;
+    const json = (
+      await ok('files', 'create', {
+        name: 'data.bin',
+        folderId: folder.id,
+        content: b64('{}'),
+        content_type: 'application/json',
+      })
+    ).result;
     expect(json.contentType).toBe('application/json');
 
     const notB64 = await run('files', 'create', { name: 'x.txt', folderId: folder.id, content: 'not base64!' });
@@ -81,7 +95,7 @@ describe('Files connector: folders and files', () => {
     }
   });
 
-  it('keeps connectors apart: another connector cannot read this one\'s files', async () => {
+  it("keeps connectors apart: another connector cannot read this one's files", async () => {
     const folder = (await ok('folders', 'create', { name: 'Mine' })).result;
     const file = (await ok('files', 'create', { name: 'a.txt', folderId: folder.id, content: b64('a') })).result;
     const other = await svc.createConnector('files');
@@ -95,7 +109,8 @@ describe('Files connector: folders and files', () => {
 describe('Files connector: offset paging', () => {
   it('pages with offset/limit to the end with has_more/next_offset and refuses cursor', async () => {
     const folder = (await ok('folders', 'create', { name: 'Many' })).result;
-    for (let i = 0; i < 7; i++) await ok('files', 'create', { name: `f${i}.txt`, folderId: folder.id, content: b64(`file ${i}`) });
+    for (let i = 0; i < 7; i++)
+      await ok('files', 'create', { name: `f${i}.txt`, folderId: folder.id, content: b64(`file ${i}`) });
 
     const seen: string[] = [];
     let offset: number | null = 0;
@@ -133,7 +148,8 @@ describe('Files connector: download', () => {
   it('answers the raw bytes with Content-Type and Content-Disposition, no envelope', async () => {
     const folder = (await ok('folders', 'create', { name: 'Bin' })).result;
     const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 10, 13]);
-    const file = (await ok('files', 'create', { name: 'raw "data".bin', folderId: folder.id, content: b64(bytes) })).result;
+    const file = (await ok('files', 'create', { name: 'raw "data".bin', folderId: folder.id, content: b64(bytes) }))
+      .result;
     const res = await run('files', 'download', { fileId: file.id });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');

@@ -22,10 +22,17 @@ describe('GET /integrations/connectors/:id/inspect', () => {
       docs_skill_id: `connector-source:${id}`,
       context_store_status: 'Loading',
     });
-    expect(report.context_store_readiness.configured_cache_entities).toEqual([{ entity: 'people', status: 'Loading', ready_for_search: false, entity_count: 0, updated_at: expect.anything() }]);
+    expect(report.context_store_readiness.configured_cache_entities).toEqual([
+      { entity: 'people', status: 'Loading', ready_for_search: false, entity_count: 0, updated_at: expect.anything() },
+    ]);
     expect(report.warnings.join(' ')).toMatch(/people/);
     expect(report.actions).toHaveLength(peopleConnector.actions.length);
-    expect(report.actions).toContainEqual({ entity: 'people', action: 'context_store_search', required_params: ['query'], optional_params: ['limit', 'cursor', 'fields'] });
+    expect(report.actions).toContainEqual({
+      entity: 'people',
+      action: 'context_store_search',
+      required_params: ['query'],
+      optional_params: ['limit', 'cursor', 'fields'],
+    });
 
     svc.app.contextStore.setHold(null);
     const ready = await waitForStatus(svc, id, 'Ready');
@@ -37,12 +44,22 @@ describe('GET /integrations/connectors/:id/inspect', () => {
     const id = await svc.createConnector('files');
     const report = await inspect(svc, id);
     expect(report.context_store_status).toBeNull();
-    expect(report.actions).toContainEqual({ entity: 'files', action: 'download', required_params: ['fileId'], optional_params: [] });
-    expect(report.actions).toContainEqual({ entity: 'files', action: 'list', required_params: [], optional_params: ['offset', 'limit', 'folderId'] });
+    expect(report.actions).toContainEqual({
+      entity: 'files',
+      action: 'download',
+      required_params: ['fileId'],
+      optional_params: [],
+    });
+    expect(report.actions).toContainEqual({
+      entity: 'files',
+      action: 'list',
+      required_params: [],
+      optional_params: ['offset', 'limit', 'folderId'],
+    });
     expect(report.actions).toHaveLength(filesConnector.actions.length);
   });
 
-  it('answers 404 for an unknown connector and for another organization\'s connector', async () => {
+  it("answers 404 for an unknown connector and for another organization's connector", async () => {
     svc = await createPeopleService();
     const id = await svc.createConnector('files');
     const other = await svc.createOrg();
@@ -50,7 +67,11 @@ describe('GET /integrations/connectors/:id/inspect', () => {
       [id, await other.auth()],
       ['00000000-0000-4000-8000-000000000000', await svc.auth()],
     ] as const) {
-      const res = await svc.app.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${target}/inspect`, headers });
+      const res = await svc.app.inject({
+        method: 'GET',
+        url: `/api/v1/integrations/connectors/${target}/inspect`,
+        headers,
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json().errors[0].error_code).toBe('not_found');
     }

@@ -51,14 +51,19 @@ describe('GET /api/v1/openapi.json', () => {
   it('documents every route the server registers', () => {
     const routes = registeredRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(15);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     for (const r of routes) expect(documented, `missing ${r}`).toContain(r);
     expect(documented.sort()).toEqual([...new Set(routes)].sort());
   });
 
   it('documents execute params per connector type, entity and action from the same schemas that validate execute', () => {
-    const body = doc.paths['/api/v1/integrations/connectors/{id}/execute'].post.requestBody.content['application/json'].schema;
-    const expected = connectorTypes.flatMap((t) => t.actions.map((a) => `${t.definition.name}: ${a.entity}.${a.action}`));
+    const body =
+      doc.paths['/api/v1/integrations/connectors/{id}/execute'].post.requestBody.content['application/json'].schema;
+    const expected = connectorTypes.flatMap((t) =>
+      t.actions.map((a) => `${t.definition.name}: ${a.entity}.${a.action}`),
+    );
     expect(body.oneOf.map((v: any) => v.title)).toEqual(expected);
     const download = body.oneOf.find((v: any) => v.title === 'Files: files.download');
     expect(download.properties.params.required).toEqual(['fileId']);

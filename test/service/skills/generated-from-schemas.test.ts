@@ -12,12 +12,16 @@ beforeAll(async () => {
 afterAll(async () => svc.close());
 
 describe('skills docs are generated from the schemas that validate execute', () => {
-  it('documents every param of every action of every connector type, with the schema\'s required flags', async () => {
+  it("documents every param of every action of every connector type, with the schema's required flags", async () => {
     const headers = await svc.auth();
     for (const t of connectorTypes) {
       const id = ids.get(t.definition.slug)!;
       for (const a of t.actions) {
-        const res = await svc.app.inject({ method: 'GET', url: `/api/v1/skills/docs?id=connector-source:${id}&section=actions.${a.entity}.${a.action}`, headers });
+        const res = await svc.app.inject({
+          method: 'GET',
+          url: `/api/v1/skills/docs?id=connector-source:${id}&section=actions.${a.entity}.${a.action}`,
+          headers,
+        });
         expect(res.statusCode, `${t.definition.slug} ${a.entity}.${a.action}`).toBe(200);
         const content = res.json().content as any[];
         const props = Object.keys((a.paramsSchema.properties ?? {}) as object);
@@ -43,7 +47,9 @@ describe('skills docs are generated from the schemas that validate execute', () 
   it('describes every Files param in its schema', () => {
     const files = connectorTypes.find((t) => t.definition.slug === 'files')!;
     for (const a of files.actions) {
-      for (const [name, schema] of Object.entries(a.paramsSchema.properties as Record<string, { description?: unknown }>)) {
+      for (const [name, schema] of Object.entries(
+        a.paramsSchema.properties as Record<string, { description?: unknown }>,
+      )) {
         expect(typeof schema.description, `${a.entity}.${a.action}.${name}`).toBe('string');
       }
       expect(a.paramsSchema.additionalProperties).toBe(false);

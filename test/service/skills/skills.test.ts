@@ -24,7 +24,11 @@ describe('GET /skills and /skills/search', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.next_cursor).toBeNull();
-    expect(body.data.map((s: any) => s.id)).toEqual(['agent:recipes', `connector-source:${filesId}`, `connector-source:${peopleId}`]);
+    expect(body.data.map((s: any) => s.id)).toEqual([
+      'agent:recipes',
+      `connector-source:${filesId}`,
+      `connector-source:${peopleId}`,
+    ]);
     expect(body.data[0]).toMatchObject({ kind: 'static' });
     const files = body.data[1];
     expect(files).toMatchObject({ kind: 'connector_source', title: 'Team files (Files)', tags: ['files', 'folders'] });
@@ -37,7 +41,11 @@ describe('GET /skills and /skills/search', () => {
 
   it('narrows connector skills to one workspace with workspace_id', async () => {
     const mine = (await get(`/api/v1/skills?workspace_id=${svc.org.defaultWorkspaceId}`)).json();
-    expect(mine.data.map((s: any) => s.id)).toEqual(['agent:recipes', `connector-source:${filesId}`, `connector-source:${peopleId}`]);
+    expect(mine.data.map((s: any) => s.id)).toEqual([
+      'agent:recipes',
+      `connector-source:${filesId}`,
+      `connector-source:${peopleId}`,
+    ]);
     const none = (await get('/api/v1/skills?workspace_id=00000000-0000-4000-8000-000000000000')).json();
     expect(none.data.map((s: any) => s.id)).toEqual(['agent:recipes']);
   });
@@ -61,7 +69,9 @@ describe('GET /skills and /skills/search', () => {
   it('searches by word prefixes over id, title, summary and tags', async () => {
     const body = (await get('/api/v1/skills/search?query=folders')).json();
     expect(body.data.map((s: any) => s.id)).toEqual([`connector-source:${filesId}`]);
-    expect((await get('/api/v1/skills/search?query=PAGING%20guide')).json().data.map((s: any) => s.id)).toEqual(['agent:recipes']);
+    expect((await get('/api/v1/skills/search?query=PAGING%20guide')).json().data.map((s: any) => s.id)).toEqual([
+      'agent:recipes',
+    ]);
     expect((await get('/api/v1/skills/search?query=nothingmatches')).json().data).toEqual([]);
     expect((await get('/api/v1/skills/search')).statusCode).toBe(400);
   });
@@ -83,7 +93,7 @@ describe('GET /skills/docs', () => {
     for (const block of body.content) expect(['heading', 'paragraph', 'list', 'code', 'table']).toContain(block.type);
   });
 
-  it('answers a section generated from the action\'s params schema: params table, example, response shape', async () => {
+  it("answers a section generated from the action's params schema: params table, example, response shape", async () => {
     const body = (await get(`/api/v1/skills/docs?id=connector-source:${filesId}&section=actions.files.list`)).json();
     expect(body.section_id).toBe('actions.files.list');
     const tables = body.content.filter((b: any) => b.type === 'table');
@@ -100,18 +110,29 @@ describe('GET /skills/docs', () => {
     expect(example.code).toMatch(new RegExp(`/api/v1/integrations/connectors/${filesId}/execute`));
     expect(example.code).toMatch(/"entity":"files","action":"list"/);
     const response = tables[1];
-    expect(response.rows.map((r: string[]) => r[0])).toEqual(expect.arrayContaining(['id', 'folderId', 'name', 'contentType', 'size']));
+    expect(response.rows.map((r: string[]) => r[0])).toEqual(
+      expect.arrayContaining(['id', 'folderId', 'name', 'contentType', 'size']),
+    );
 
-    const create = (await get(`/api/v1/skills/docs?id=connector-source:${filesId}&section=actions.files.create`)).json();
+    const create = (
+      await get(`/api/v1/skills/docs?id=connector-source:${filesId}&section=actions.files.create`)
+    ).json();
     const createRows = create.content.find((b: any) => b.type === 'table').rows;
-    expect(createRows.filter((r: string[]) => r[2] === 'yes').map((r: string[]) => r[0]).sort()).toEqual(['content', 'folderId', 'name']);
+    expect(
+      createRows
+        .filter((r: string[]) => r[2] === 'yes')
+        .map((r: string[]) => r[0])
+        .sort(),
+    ).toEqual(['content', 'folderId', 'name']);
   });
 
   it('marks context_store_search unavailable while Loading and documents its fields', async () => {
     const body = (await get(`/api/v1/skills/docs?id=connector-source:${peopleId}`)).json();
     const search = body.outline.find((s: any) => s.id === 'actions.people.context_store_search');
     expect(search.available).toBe(false);
-    const section = (await get(`/api/v1/skills/docs?id=connector-source:${peopleId}&section=actions.people.context_store_search`)).json();
+    const section = (
+      await get(`/api/v1/skills/docs?id=connector-source:${peopleId}&section=actions.people.context_store_search`)
+    ).json();
     const text = JSON.stringify(section.content);
     expect(text).toMatch(/Loading/);
     expect(text).toMatch(/properties\.email/);
@@ -125,7 +146,7 @@ describe('GET /skills/docs', () => {
     expect(JSON.stringify(paging.content)).toMatch(/params\.offset/);
   });
 
-  it('answers 404 for unknown ids and sections, and for another organization\'s connector', async () => {
+  it("answers 404 for unknown ids and sections, and for another organization's connector", async () => {
     expect((await get('/api/v1/skills/docs?id=connector-source:nope')).statusCode).toBe(404);
     expect((await get('/api/v1/skills/docs?id=agent:nope')).statusCode).toBe(404);
     const badSection = await get(`/api/v1/skills/docs?id=connector-source:${filesId}&section=actions.files.explode`);

@@ -22,9 +22,12 @@ function tempDb(): string {
 describe('openStore', () => {
   it('creates the core tables and records applied migrations', async () => {
     const store = await openStore({ path: ':memory:' });
-    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(store.db);
+    const tables = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' order by name`.execute(store.db);
     const names = tables.rows.map((r) => r.name);
-    for (const t of ['organizations', 'applications', 'signing_keys', 'workspaces', 'connectors', 'schema_migrations']) expect(names).toContain(t);
+    for (const t of ['organizations', 'applications', 'signing_keys', 'workspaces', 'connectors', 'schema_migrations'])
+      expect(names).toContain(t);
     const applied = await store.db.selectFrom('schema_migrations').select('name').execute();
     expect(applied.map((r) => r.name)).toContain('000-core');
     await store.close();
@@ -37,7 +40,19 @@ describe('openStore', () => {
     const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db);
     expect(fk.rows[0]?.foreign_keys).toBe(1);
     await expect(
-      store.db.insertInto('workspaces').values({ id: 'w', organization_id: 'no-such-org', name: 'x', status: 'active', cache_enabled: null, created_at: 'a', updated_at: 'a', deleted_at: null }).execute(),
+      store.db
+        .insertInto('workspaces')
+        .values({
+          id: 'w',
+          organization_id: 'no-such-org',
+          name: 'x',
+          status: 'active',
+          cache_enabled: null,
+          created_at: 'a',
+          updated_at: 'a',
+          deleted_at: null,
+        })
+        .execute(),
     ).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
   });
@@ -49,7 +64,10 @@ describe('openStore', () => {
       name,
       async up(db) {
         order.push(name);
-        await db.schema.createTable(`t_${name.replace(/-/g, '_')}`).addColumn('id', 'text').execute();
+        await db.schema
+          .createTable(`t_${name.replace(/-/g, '_')}`)
+          .addColumn('id', 'text')
+          .execute();
       },
     });
     const migrations = [mk('500-b'), mk('400-a')];
@@ -62,7 +80,9 @@ describe('openStore', () => {
 
   it('refuses duplicate migration names before running any', async () => {
     const m: Migration = { name: '700-dup', up: async () => undefined };
-    await expect(openStore({ path: ':memory:', migrations: [m, m] })).rejects.toThrow(/duplicate migration name "700-dup"/);
+    await expect(openStore({ path: ':memory:', migrations: [m, m] })).rejects.toThrow(
+      /duplicate migration name "700-dup"/,
+    );
   });
 
   it('a failing transaction changes nothing', async () => {
@@ -81,7 +101,17 @@ describe('openStore', () => {
   it('deleting a connector cascades to connector-type tables', async () => {
     const store = await openStore({ path: ':memory:', migrations: echoMigrations });
     const org = await ensureApplication(store, { clientId: 'c', clientSecret: 's' }, new Date());
-    const c = await createConnector(store.db, { organizationId: org.organizationId, workspaceId: org.defaultWorkspaceId, definitionId: 'd', name: 'n', credentials: { token: 't' } }, new Date());
+    const c = await createConnector(
+      store.db,
+      {
+        organizationId: org.organizationId,
+        workspaceId: org.defaultWorkspaceId,
+        definitionId: 'd',
+        name: 'n',
+        credentials: { token: 't' },
+      },
+      new Date(),
+    );
     await store.db.insertInto('echo_things').values({ connector_id: c.id, id: '1', label: 'a' }).execute();
     await store.db.deleteFrom('connectors').where('id', '=', c.id).execute();
     expect(await store.db.selectFrom('echo_things').selectAll().execute()).toEqual([]);

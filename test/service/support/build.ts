@@ -48,7 +48,11 @@ export function ensureBuilt(): void {
 
 function build(): void {
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmitOnError', 'false'], { cwd: root, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmitOnError', 'false'],
+      { cwd: root, stdio: 'pipe' },
+    );
   } catch {
     // tsc exits non-zero on type errors but has emitted; ensureBuilt checks the output.
   }

@@ -6,7 +6,12 @@ import type { ActionDescriptor, ConnectorType, Migration } from '../../../src/se
  * A small connector type used only by the core service tests, so the execute pipeline (lookup,
  * validation, envelope, bytes, field selection, cascade) is tested apart from the CRM type.
  */
-const action = (entity: string, name: string, paramsSchema: Record<string, unknown>, write = false): ActionDescriptor => ({
+const action = (
+  entity: string,
+  name: string,
+  paramsSchema: Record<string, unknown>,
+  write = false,
+): ActionDescriptor => ({
   entity,
   action: name,
   paramsSchema,
@@ -32,9 +37,19 @@ export const echoMigrations: Migration[] = [
 ];
 
 export const echoConnector: ConnectorType = {
-  definition: { id: '0e0e0e0e-0000-4000-8000-000000000001', name: 'Echo Test', slug: 'echo', iconUrl: 'https://icons.test/echo.svg', supportLevel: 'community' },
+  definition: {
+    id: '0e0e0e0e-0000-4000-8000-000000000001',
+    name: 'Echo Test',
+    slug: 'echo',
+    iconUrl: 'https://icons.test/echo.svg',
+    supportLevel: 'community',
+  },
   actions: [
-    action('things', 'list', { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 } } }),
+    action('things', 'list', {
+      type: 'object',
+      additionalProperties: false,
+      properties: { limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 } },
+    }),
     action(
       'things',
       'create',
@@ -53,29 +68,55 @@ export const echoConnector: ConnectorType = {
       },
       true,
     ),
-    action('files', 'download', { type: 'object', additionalProperties: false, required: ['file_id'], properties: { file_id: { type: 'string' } } }),
+    action('files', 'download', {
+      type: 'object',
+      additionalProperties: false,
+      required: ['file_id'],
+      properties: { file_id: { type: 'string' } },
+    }),
     action('files', 'boom', { type: 'object' }),
   ],
   async execute(ctx, entity, act, params) {
     const db = ctx.store.db;
     if (entity === 'things' && act === 'list') {
-      const rows = await db.selectFrom('echo_things').select(['id', 'label']).where('connector_id', '=', ctx.connector.id).orderBy('id').limit(params['limit'] as number).execute();
+      const rows = await db
+        .selectFrom('echo_things')
+        .select(['id', 'label'])
+        .where('connector_id', '=', ctx.connector.id)
+        .orderBy('id')
+        .limit(params['limit'] as number)
+        .execute();
       return {
         kind: 'json',
-        result: rows.map((r) => ({ id: r.id, properties: { label: r.label, secret: 'x' }, meta: { limit: params['limit'] } })),
+        result: rows.map((r) => ({
+          id: r.id,
+          properties: { label: r.label, secret: 'x' },
+          meta: { limit: params['limit'] },
+        })),
         connectorMetadata: { has_next_page: false },
       };
     }
     if (entity === 'things' && act === 'create') {
       const props = params['properties'] as { label: string };
       const id = await ctx.store.transaction(async (trx) => {
-        const n = await trx.selectFrom('echo_things').select((eb) => eb.fn.countAll<number>().as('n')).where('connector_id', '=', ctx.connector.id).executeTakeFirstOrThrow();
+        const n = await trx
+          .selectFrom('echo_things')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('connector_id', '=', ctx.connector.id)
+          .executeTakeFirstOrThrow();
         const newId = String(Number(n.n) + 1);
-        await trx.insertInto('echo_things').values({ connector_id: ctx.connector.id, id: newId, label: props.label }).execute();
+        await trx
+          .insertInto('echo_things')
+          .values({ connector_id: ctx.connector.id, id: newId, label: props.label })
+          .execute();
         return newId;
       });
       ctx.notifyChange('things', [id]);
-      return { kind: 'json', result: { id, properties: props, createdAt: ctx.now().toISOString() }, connectorMetadata: {} };
+      return {
+        kind: 'json',
+        result: { id, properties: props, createdAt: ctx.now().toISOString() },
+        connectorMetadata: {},
+      };
     }
     if (entity === 'files' && act === 'download') {
       const fileId = params['file_id'] as string;
@@ -87,7 +128,10 @@ export const echoConnector: ConnectorType = {
   },
   async seedDemo(ctx, opts) {
     for (let i = 1; i <= opts.size; i++) {
-      await ctx.store.db.insertInto('echo_things').values({ connector_id: ctx.connector.id, id: String(i), label: `demo ${i}` }).execute();
+      await ctx.store.db
+        .insertInto('echo_things')
+        .values({ connector_id: ctx.connector.id, id: String(i), label: `demo ${i}` })
+        .execute();
     }
   },
   async loadFixtures(ctx, data) {
@@ -95,7 +139,10 @@ export const echoConnector: ConnectorType = {
       throw new ServiceError('H400', { message: 'data must be an array of labels' }, { field: 'data' });
     }
     for (const [i, label] of data.entries()) {
-      await ctx.store.db.insertInto('echo_things').values({ connector_id: ctx.connector.id, id: String(i + 1), label }).execute();
+      await ctx.store.db
+        .insertInto('echo_things')
+        .values({ connector_id: ctx.connector.id, id: String(i + 1), label })
+        .execute();
     }
   },
 };

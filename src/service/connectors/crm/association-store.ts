@@ -11,12 +11,40 @@ export interface RecordRef {
  * Stores an association in both directions (typeId from a to b, inverseId from b to a). Idempotent:
  * existing rows are left alone. Returns true when something new was stored.
  */
-export async function insertAssociation(trx: Kysely<any>, connectorId: string, a: RecordRef, b: RecordRef, category: string, typeId: number, inverseId: number): Promise<boolean> {
+export async function insertAssociation(
+  trx: Kysely<any>,
+  connectorId: string,
+  a: RecordRef,
+  b: RecordRef,
+  category: string,
+  typeId: number,
+  inverseId: number,
+): Promise<boolean> {
   const rows: CrmAssociationRow[] = [
-    { connector_id: connectorId, from_id: a.id, from_type: a.type, to_id: b.id, to_type: b.type, category, type_id: typeId },
-    { connector_id: connectorId, from_id: b.id, from_type: b.type, to_id: a.id, to_type: a.type, category, type_id: inverseId },
+    {
+      connector_id: connectorId,
+      from_id: a.id,
+      from_type: a.type,
+      to_id: b.id,
+      to_type: b.type,
+      category,
+      type_id: typeId,
+    },
+    {
+      connector_id: connectorId,
+      from_id: b.id,
+      from_type: b.type,
+      to_id: a.id,
+      to_type: a.type,
+      category,
+      type_id: inverseId,
+    },
   ];
-  const res = await crmDb(trx).insertInto('crm_associations').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const res = await crmDb(trx)
+    .insertInto('crm_associations')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
@@ -24,12 +52,21 @@ export async function insertAssociation(trx: Kysely<any>, connectorId: string, a
 export async function insertAssociationRows(trx: Kysely<any>, rows: readonly CrmAssociationRow[]): Promise<void> {
   // 7 columns per row; 500 rows stays far below SQLite's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 500) {
-    await crmDb(trx).insertInto('crm_associations').values(rows.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
+    await crmDb(trx)
+      .insertInto('crm_associations')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }
 
 /** Removes every association between two records, both directions; returns how many a→b types were removed. */
-export async function deleteAssociationsBetween(trx: Kysely<any>, connectorId: string, a: RecordRef, b: RecordRef): Promise<number> {
+export async function deleteAssociationsBetween(
+  trx: Kysely<any>,
+  connectorId: string,
+  a: RecordRef,
+  b: RecordRef,
+): Promise<number> {
   const forward = await crmDb(trx)
     .deleteFrom('crm_associations')
     .where('connector_id', '=', connectorId)
@@ -48,13 +85,20 @@ export async function deleteAssociationsBetween(trx: Kysely<any>, connectorId: s
 }
 
 /** The association rows from some records to some target types, live targets only, ordered by from and to id. */
-export async function associationsFrom(db: Kysely<any>, connectorId: string, fromIds: readonly number[], toTypes: readonly string[]): Promise<CrmAssociationRow[]> {
+export async function associationsFrom(
+  db: Kysely<any>,
+  connectorId: string,
+  fromIds: readonly number[],
+  toTypes: readonly string[],
+): Promise<CrmAssociationRow[]> {
   if (fromIds.length === 0 || toTypes.length === 0) return [];
   const out: CrmAssociationRow[] = [];
   for (let i = 0; i < fromIds.length; i += 500) {
     const rows = await crmDb(db)
       .selectFrom('crm_associations as a')
-      .innerJoin('crm_records as r', (j) => j.onRef('r.connector_id', '=', 'a.connector_id').onRef('r.id', '=', 'a.to_id'))
+      .innerJoin('crm_records as r', (j) =>
+        j.onRef('r.connector_id', '=', 'a.connector_id').onRef('r.id', '=', 'a.to_id'),
+      )
       .selectAll('a')
       .where('a.connector_id', '=', connectorId)
       .where('a.from_id', 'in', fromIds.slice(i, i + 500))
@@ -70,10 +114,19 @@ export async function associationsFrom(db: Kysely<any>, connectorId: string, fro
 }
 
 /** One page of distinct live target ids of a record's associations to a type, from `fromToId` on (limit+1 rows). */
-export async function associatedIdsPage(db: Kysely<any>, connectorId: string, fromId: number, toType: string, fromToId: number, limit: number): Promise<number[]> {
+export async function associatedIdsPage(
+  db: Kysely<any>,
+  connectorId: string,
+  fromId: number,
+  toType: string,
+  fromToId: number,
+  limit: number,
+): Promise<number[]> {
   const rows = await crmDb(db)
     .selectFrom('crm_associations as a')
-    .innerJoin('crm_records as r', (j) => j.onRef('r.connector_id', '=', 'a.connector_id').onRef('r.id', '=', 'a.to_id'))
+    .innerJoin('crm_records as r', (j) =>
+      j.onRef('r.connector_id', '=', 'a.connector_id').onRef('r.id', '=', 'a.to_id'),
+    )
     .select('a.to_id')
     .distinct()
     .where('a.connector_id', '=', connectorId)
@@ -88,7 +141,13 @@ export async function associatedIdsPage(db: Kysely<any>, connectorId: string, fr
 }
 
 /** The association rows from one record to some target ids. */
-export async function associationsBetween(db: Kysely<any>, connectorId: string, fromId: number, toType: string, toIds: readonly number[]): Promise<CrmAssociationRow[]> {
+export async function associationsBetween(
+  db: Kysely<any>,
+  connectorId: string,
+  fromId: number,
+  toType: string,
+  toIds: readonly number[],
+): Promise<CrmAssociationRow[]> {
   if (toIds.length === 0) return [];
   return crmDb(db)
     .selectFrom('crm_associations')

@@ -16,7 +16,14 @@ export interface AssociationTypeDef {
 }
 
 const defs: AssociationTypeDef[] = [];
-function pair(a: string, b: string, ab: number, ba: number, label: string | null = null, labelBack: string | null = label): void {
+function pair(
+  a: string,
+  b: string,
+  ab: number,
+  ba: number,
+  label: string | null = null,
+  labelBack: string | null = label,
+): void {
   defs.push({ from: a, to: b, typeId: ab, inverseId: ba, label });
   if (a !== b || ab !== ba) defs.push({ from: b, to: a, typeId: ba, inverseId: ab, label: labelBack });
 }
@@ -109,4 +116,3 @@ export function labelOf(from: ObjectType, to: ObjectType, category: string, type
 export function isActivityKey(key: string): boolean {
   return (ACTIVITY_ENTITIES as readonly string[]).includes(key);
 }
-

@@ -10,7 +10,13 @@ const textCache = new Map<string, string>();
  * seeding a million contacts spends its time in SQLite, not in the query builder. Uses "?" placeholders
  * (SQLite's); a PostgreSQL store would number them here, the one place that writes this SQL.
  */
-export async function bulkInsert(trx: Kysely<any>, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[], ignoreDuplicates = false): Promise<void> {
+export async function bulkInsert(
+  trx: Kysely<any>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  ignoreDuplicates = false,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
     const key = `${table}|${columns.length}|${chunk.length}|${ignoreDuplicates}`;

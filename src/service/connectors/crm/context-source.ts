@@ -14,7 +14,12 @@ function spec(entity: string) {
 async function toDocs(ctx: ActionContext, entity: string, recs: readonly StoredRecord[]): Promise<IndexDoc[]> {
   const e = spec(entity);
   const arrays = e.contextArrays.filter((a) => a !== 'line_items');
-  const rows = await associationsFrom(ctx.store.db, ctx.connector.id, recs.map((r) => r.id), arrays);
+  const rows = await associationsFrom(
+    ctx.store.db,
+    ctx.connector.id,
+    recs.map((r) => r.id),
+    arrays,
+  );
   const linked = new Map<number, Record<string, string[]>>();
   const primaryCompany = new Map<number, string>();
   for (const row of rows) {
@@ -31,7 +36,13 @@ async function toDocs(ctx: ActionContext, entity: string, recs: readonly StoredR
     if (entity === 'contacts' && properties.associatedcompanyid === null) {
       properties.associatedcompanyid = primaryCompany.get(r.id) ?? linked.get(r.id)?.companies?.[0] ?? null;
     }
-    const doc: Record<string, unknown> = { id: String(r.id), archived: r.archived, createdAt: r.createdAt, updatedAt: r.updatedAt, properties };
+    const doc: Record<string, unknown> = {
+      id: String(r.id),
+      archived: r.archived,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      properties,
+    };
     for (const a of e.contextArrays) doc[a] = linked.get(r.id)?.[a] ?? [];
     return doc as IndexDoc;
   });

@@ -43,7 +43,17 @@ export function portalIdFor(connectorId: string): number {
 }
 
 /** The standard objects a custom object type associates with, in the order that fixes their type ids. */
-export const CUSTOM_ASSOCIATION_TARGETS: readonly RecordEntity[] = ['contacts', 'companies', 'deals', 'tickets', 'notes', 'calls', 'emails', 'meetings', 'tasks'];
+export const CUSTOM_ASSOCIATION_TARGETS: readonly RecordEntity[] = [
+  'contacts',
+  'companies',
+  'deals',
+  'tickets',
+  'notes',
+  'calls',
+  'emails',
+  'meetings',
+  'tasks',
+];
 
 /** The association type id custom→target (target→custom is this + 1); account-specific upstream, derived here. */
 export function customAssociationTypeId(schemaId: number, target: RecordEntity): number {
@@ -101,4 +111,3 @@ export function renderSchema(s: CustomSchema): Record<string, unknown> {
     updatedAt: s.updatedAt,
   };
 }
-

@@ -92,7 +92,11 @@ export const crmMigrations: readonly Migration[] = [
         .addColumn('email_key', 'text')
         .addPrimaryKeyConstraint('crm_records_pk', ['connector_id', 'id'])
         .execute();
-      await db.schema.createIndex('crm_records_type').on('crm_records').columns(['connector_id', 'object_type', 'archived', 'id']).execute();
+      await db.schema
+        .createIndex('crm_records_type')
+        .on('crm_records')
+        .columns(['connector_id', 'object_type', 'archived', 'id'])
+        .execute();
       await db.schema
         .createIndex('crm_records_email')
         .on('crm_records')
@@ -116,7 +120,11 @@ export const crmMigrations: readonly Migration[] = [
         .addColumn('source_type', 'text', (c) => c.notNull())
         .addColumn('source_id', 'text')
         .execute();
-      await db.schema.createIndex('crm_property_history_record').on('crm_property_history').columns(['connector_id', 'record_id', 'property']).execute();
+      await db.schema
+        .createIndex('crm_property_history_record')
+        .on('crm_property_history')
+        .columns(['connector_id', 'record_id', 'property'])
+        .execute();
     },
   },
   {
@@ -131,7 +139,14 @@ export const crmMigrations: readonly Migration[] = [
         .addColumn('to_type', 'text', (c) => c.notNull())
         .addColumn('category', 'text', (c) => c.notNull())
         .addColumn('type_id', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('crm_associations_pk', ['connector_id', 'from_id', 'to_type', 'to_id', 'category', 'type_id'])
+        .addPrimaryKeyConstraint('crm_associations_pk', [
+          'connector_id',
+          'from_id',
+          'to_type',
+          'to_id',
+          'category',
+          'type_id',
+        ])
         // SQLite-only clause (PostgreSQL has no rowid): the key is the whole row, so the table is its own index.
         .$call((b) => (db.getExecutor().adapter instanceof SqliteAdapter ? b.modifyEnd(sql`without rowid`) : b))
         .execute();
@@ -152,7 +167,12 @@ export const crmMigrations: readonly Migration[] = [
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('crm_schemas_pk', ['connector_id', 'id'])
         .execute();
-      await db.schema.createIndex('crm_schemas_name').on('crm_schemas').columns(['connector_id', 'name']).unique().execute();
+      await db.schema
+        .createIndex('crm_schemas_name')
+        .on('crm_schemas')
+        .columns(['connector_id', 'name'])
+        .unique()
+        .execute();
     },
   },
   {

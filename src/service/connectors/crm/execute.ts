@@ -17,7 +17,8 @@ type Handler = (ctx: ActionContext, params: Record<string, unknown>) => Promise<
  * Optional hook the context store installs for context_store_search (it owns that action);
  * until then the action answers a 400.
  */
-export let contextStoreSearchHook: ((ctx: ActionContext, entity: string, params: Record<string, unknown>) => Promise<ActionResult>) | null = null;
+export let contextStoreSearchHook:
+  ((ctx: ActionContext, entity: string, params: Record<string, unknown>) => Promise<ActionResult>) | null = null;
 
 /** Installs (or removes, with null) the context_store_search implementation. */
 export function setContextStoreSearch(hook: typeof contextStoreSearchHook): void {
@@ -31,25 +32,45 @@ const OTHER: Record<string, Record<string, Handler>> = {
 };
 
 /** Dispatches one execute call of the CRM connector (params already validated against the action's schema). */
-export async function executeCrm(ctx: ActionContext, entity: string, action: string, params: Record<string, unknown>): Promise<ActionResult> {
+export async function executeCrm(
+  ctx: ActionContext,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   if (isRecordEntity(entity)) {
     const spec = ENTITIES[entity];
     const type = standardType(entity);
     switch (action) {
-      case 'list': return listRecords(ctx, entity, type, params);
-      case 'get': return getRecordAction(ctx, type, spec.idParam, params);
-      case 'create': return createRecord(ctx, type, params);
-      case 'update': return updateRecord(ctx, type, spec.idParam, params);
-      case 'delete': if (spec.activity) return archiveRecord(ctx, type, spec.idParam, params); break;
-      case 'api_search': if (!spec.activity) return apiSearch(ctx, type, params); break;
+      case 'list':
+        return listRecords(ctx, entity, type, params);
+      case 'get':
+        return getRecordAction(ctx, type, spec.idParam, params);
+      case 'create':
+        return createRecord(ctx, type, params);
+      case 'update':
+        return updateRecord(ctx, type, spec.idParam, params);
+      case 'delete':
+        if (spec.activity) return archiveRecord(ctx, type, spec.idParam, params);
+        break;
+      case 'api_search':
+        if (!spec.activity) return apiSearch(ctx, type, params);
+        break;
       case 'context_store_search':
         if (contextStoreSearchHook) return contextStoreSearchHook(ctx, entity, params);
-        throw new ServiceError('H400', { message: 'context store not available for this connector' }, { field: 'action' });
+        throw new ServiceError(
+          'H400',
+          { message: 'context store not available for this connector' },
+          { field: 'action' },
+        );
     }
   } else {
     const handler = OTHER[entity]?.[action];
     if (handler) return handler(ctx, params);
   }
-  throw new ServiceError('H400', { message: `the CRM connector has no action "${action}" on entity "${entity}"` }, { field: 'action' });
+  throw new ServiceError(
+    'H400',
+    { message: `the CRM connector has no action "${action}" on entity "${entity}"` },
+    { field: 'action' },
+  );
 }
-

@@ -15,33 +15,65 @@ export interface FixtureItem {
 export type CrmFixtures = Partial<Record<RecordEntity, FixtureItem[]>> & {
   schemas?: SchemaInput[];
   objects?: Record<string, FixtureItem[]>;
-  associations?: { from: { type: string; id: string }; to: { type: string; id: string }; category?: 'PLATFORM_DEFINED' | 'USER_DEFINED'; typeId?: number }[];
+  associations?: {
+    from: { type: string; id: string };
+    to: { type: string; id: string };
+    category?: 'PLATFORM_DEFINED' | 'USER_DEFINED';
+    typeId?: number;
+  }[];
 };
 
 const idString = { type: 'string', pattern: '^[1-9][0-9]{0,14}$' };
 const item = {
-  type: 'object', additionalProperties: false, required: ['properties'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['properties'],
   properties: {
     id: idString,
     properties: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
-    createdAt: { type: 'string' }, updatedAt: { type: 'string' }, archived: { type: 'boolean' }, archivedAt: { type: 'string' },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+    archived: { type: 'boolean' },
+    archivedAt: { type: 'string' },
   },
 };
 const name = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,99}$' };
 const schemaInput = {
-  type: 'object', additionalProperties: false, required: ['name', 'properties'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'properties'],
   properties: {
     name,
-    labels: { type: 'object', additionalProperties: false, required: ['singular', 'plural'], properties: { singular: { type: 'string' }, plural: { type: 'string' } } },
+    labels: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['singular', 'plural'],
+      properties: { singular: { type: 'string' }, plural: { type: 'string' } },
+    },
     description: { type: ['string', 'null'] },
     properties: {
-      type: 'array', minItems: 1,
+      type: 'array',
+      minItems: 1,
       items: {
-        type: 'object', additionalProperties: false, required: ['name'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
         properties: {
-          name, label: { type: 'string' }, type: { enum: ['string', 'number', 'date', 'datetime', 'enumeration'] }, fieldType: { type: 'string' },
-          description: { type: 'string' }, hasUniqueValue: { type: 'boolean' },
-          options: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['label', 'value'], properties: { label: { type: 'string' }, value: { type: 'string' } } } },
+          name,
+          label: { type: 'string' },
+          type: { enum: ['string', 'number', 'date', 'datetime', 'enumeration'] },
+          fieldType: { type: 'string' },
+          description: { type: 'string' },
+          hasUniqueValue: { type: 'boolean' },
+          options: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['label', 'value'],
+              properties: { label: { type: 'string' }, value: { type: 'string' } },
+            },
+          },
         },
       },
     },
@@ -52,7 +84,12 @@ const schemaInput = {
     associatedObjects: { type: 'array', items: { enum: [...RECORD_ENTITIES] } },
   },
 };
-const ref = { type: 'object', additionalProperties: false, required: ['type', 'id'], properties: { type: { type: 'string', minLength: 1 }, id: idString } };
+const ref = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'id'],
+  properties: { type: { type: 'string', minLength: 1 }, id: idString },
+};
 
 /** JSON Schema of the CRM fixture data. */
 export const fixturesSchema: Record<string, unknown> = {
@@ -65,8 +102,15 @@ export const fixturesSchema: Record<string, unknown> = {
     associations: {
       type: 'array',
       items: {
-        type: 'object', additionalProperties: false, required: ['from', 'to'],
-        properties: { from: ref, to: ref, category: { enum: ['PLATFORM_DEFINED', 'USER_DEFINED'] }, typeId: { type: 'integer', minimum: 1 } },
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to'],
+        properties: {
+          from: ref,
+          to: ref,
+          category: { enum: ['PLATFORM_DEFINED', 'USER_DEFINED'] },
+          typeId: { type: 'integer', minimum: 1 },
+        },
       },
     },
   },

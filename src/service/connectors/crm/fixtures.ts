@@ -27,7 +27,11 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
   const validate = compileSchema(fixturesSchema);
   if (!validate(data)) {
     const items = ajvErrorsToItems(validate.errors ?? [], 'data');
-    throw new ServiceError('H400', { message: `CRM fixtures are invalid: ${items.map((i) => i.message).join('; ')}` }, { items });
+    throw new ServiceError(
+      'H400',
+      { message: `CRM fixtures are invalid: ${items.map((i) => i.message).join('; ')}` },
+      { items },
+    );
   }
   const fx = data as CrmFixtures;
   const cid = ctx.connector.id;
@@ -37,7 +41,8 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
     for (const [i, s] of (fx.schemas ?? []).entries()) await insertSchema(trx, cid, s, now, `schemas[${i}]`);
     // Every group of items with its type and path, standard entities first.
     const groups: { type: ObjectType; items: FixtureItem[]; path: string }[] = [];
-    for (const name of RECORD_ENTITIES) if (fx[name]) groups.push({ type: standardType(name), items: fx[name]!, path: name });
+    for (const name of RECORD_ENTITIES)
+      if (fx[name]) groups.push({ type: standardType(name), items: fx[name]!, path: name });
     for (const [ref, items] of Object.entries(fx.objects ?? {})) {
       const schema = await findSchema(trx, cid, ref);
       if (!schema) throw bad(`objects.${ref}`, `no custom object schema "${ref}" (define it under schemas)`);
@@ -46,16 +51,26 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
     const ids = await assignIds(trx, cid, groups);
     const emails = new Map<string, string>();
     for (const g of groups) {
-      const records: StoredRecord[] = g.items.map((item, k) => toRecord(g.type, item, ids.get(item)!, now, `${g.path}[${k}]`, emails));
+      const records: StoredRecord[] = g.items.map((item, k) =>
+        toRecord(g.type, item, ids.get(item)!, now, `${g.path}[${k}]`, emails),
+      );
       await insertRecords(trx, cid, records);
-      touched.set(g.type.key, records.map((r) => String(r.id)));
+      touched.set(
+        g.type.key,
+        records.map((r) => String(r.id)),
+      );
     }
     for (const [i, a] of (fx.associations ?? []).entries()) await storeAssociation(trx, cid, a, `associations[${i}]`);
   });
-  for (const [entity, ids] of touched) if ((RECORD_ENTITIES as readonly string[]).includes(entity)) ctx.notifyChange(entity, ids);
+  for (const [entity, ids] of touched)
+    if ((RECORD_ENTITIES as readonly string[]).includes(entity)) ctx.notifyChange(entity, ids);
 }
 
-async function assignIds(trx: Kysely<any>, cid: string, groups: { items: FixtureItem[]; path: string }[]): Promise<Map<FixtureItem, number>> {
+async function assignIds(
+  trx: Kysely<any>,
+  cid: string,
+  groups: { items: FixtureItem[]; path: string }[],
+): Promise<Map<FixtureItem, number>> {
   const out = new Map<FixtureItem, number>();
   const taken = new Set<number>();
   let maxGiven = 0;
@@ -63,7 +78,12 @@ async function assignIds(trx: Kysely<any>, cid: string, groups: { items: Fixture
     for (const [k, item] of g.items.entries()) {
       if (item.id === undefined) continue;
       const id = Number(item.id);
-      const exists = await crmDb(trx).selectFrom('crm_records').select('id').where('connector_id', '=', cid).where('id', '=', id).executeTakeFirst();
+      const exists = await crmDb(trx)
+        .selectFrom('crm_records')
+        .select('id')
+        .where('connector_id', '=', cid)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (taken.has(id) || exists) throw bad(`${g.path}[${k}].id`, `id ${item.id} is already used`);
       taken.add(id);
       out.set(item, id);
@@ -78,7 +98,14 @@ async function assignIds(trx: Kysely<any>, cid: string, groups: { items: Fixture
   return out;
 }
 
-function toRecord(type: ObjectType, item: FixtureItem, id: number, now: string, path: string, emails: Map<string, string>): StoredRecord {
+function toRecord(
+  type: ObjectType,
+  item: FixtureItem,
+  id: number,
+  now: string,
+  path: string,
+  emails: Map<string, string>,
+): StoredRecord {
   const changes = validateProperties(type, item.properties, 'fixture', now, `${path}.properties`);
   const createdAt = item.createdAt === undefined ? now : normalizeDate(item.createdAt);
   if (!createdAt) throw bad(`${path}.createdAt`, `"${item.createdAt}" is not an ISO 8601 date`);
@@ -91,21 +118,41 @@ function toRecord(type: ObjectType, item: FixtureItem, id: number, now: string, 
   properties[type.modifiedDateProp] = updatedAt;
   if (type.key === 'contacts' && properties.email) {
     const key = properties.email.toLowerCase();
-    if (emails.has(key)) throw bad(`${path}.properties.email`, `email "${properties.email}" is already used by ${emails.get(key)}`);
+    if (emails.has(key))
+      throw bad(`${path}.properties.email`, `email "${properties.email}" is already used by ${emails.get(key)}`);
     emails.set(key, path);
   }
   const archived = item.archived === true;
-  return { id, type: type.key, properties, createdAt, updatedAt, archived, archivedAt: archived ? (normalizeDate(item.archivedAt ?? updatedAt) ?? updatedAt) : null };
+  return {
+    id,
+    type: type.key,
+    properties,
+    createdAt,
+    updatedAt,
+    archived,
+    archivedAt: archived ? (normalizeDate(item.archivedAt ?? updatedAt) ?? updatedAt) : null,
+  };
 }
 
-async function storeAssociation(trx: Kysely<any>, cid: string, a: NonNullable<CrmFixtures['associations']>[number], path: string): Promise<void> {
+async function storeAssociation(
+  trx: Kysely<any>,
+  cid: string,
+  a: NonNullable<CrmFixtures['associations']>[number],
+  path: string,
+): Promise<void> {
   const ends: { type: ObjectType; id: number }[] = [];
   for (const side of ['from', 'to'] as const) {
     const ref = a[side];
     const type = await resolveObjectType(trx, cid, ref.type);
     if (!type) throw bad(`${path}.${side}.type`, `unknown object type "${ref.type}"`);
-    const row = await crmDb(trx).selectFrom('crm_records').select('object_type').where('connector_id', '=', cid).where('id', '=', Number(ref.id)).executeTakeFirst();
-    if (!row || row.object_type !== type.key) throw bad(`${path}.${side}.id`, `no ${type.key} record with id ${ref.id}`);
+    const row = await crmDb(trx)
+      .selectFrom('crm_records')
+      .select('object_type')
+      .where('connector_id', '=', cid)
+      .where('id', '=', Number(ref.id))
+      .executeTakeFirst();
+    if (!row || row.object_type !== type.key)
+      throw bad(`${path}.${side}.id`, `no ${type.key} record with id ${ref.id}`);
     ends.push({ type, id: Number(ref.id) });
   }
   const [from, to] = ends as [{ type: ObjectType; id: number }, { type: ObjectType; id: number }];
@@ -116,15 +163,36 @@ async function storeAssociation(trx: Kysely<any>, cid: string, a: NonNullable<Cr
     if (a.typeId === undefined) throw bad(`${path}.typeId`, 'USER_DEFINED associations need a typeId');
     typeId = inverse = a.typeId;
   } else {
-    const def = a.typeId === undefined ? defaultType(from.type, to.type) : findPlatformType(from.type, to.type, a.typeId);
-    if (!def) throw bad(`${path}.typeId`, `no PLATFORM_DEFINED association type ${a.typeId ?? '(default)'} from ${from.type.key} to ${to.type.key}`);
+    const def =
+      a.typeId === undefined ? defaultType(from.type, to.type) : findPlatformType(from.type, to.type, a.typeId);
+    if (!def)
+      throw bad(
+        `${path}.typeId`,
+        `no PLATFORM_DEFINED association type ${a.typeId ?? '(default)'} from ${from.type.key} to ${to.type.key}`,
+      );
     typeId = def.typeId;
     inverse = def.inverseId;
   }
-  await insertAssociation(trx, cid, { id: from.id, type: from.type.key }, { id: to.id, type: to.type.key }, category, typeId, inverse);
+  await insertAssociation(
+    trx,
+    cid,
+    { id: from.id, type: from.type.key },
+    { id: to.id, type: to.type.key },
+    category,
+    typeId,
+    inverse,
+  );
   // As with the API: a labeled (or USER_DEFINED) association comes with the pair's unlabeled one.
   const def = defaultType(from.type, to.type);
   if (def && !(category === 'PLATFORM_DEFINED' && typeId === def.typeId)) {
-    await insertAssociation(trx, cid, { id: from.id, type: from.type.key }, { id: to.id, type: to.type.key }, 'PLATFORM_DEFINED', def.typeId, def.inverseId);
+    await insertAssociation(
+      trx,
+      cid,
+      { id: from.id, type: from.type.key },
+      { id: to.id, type: to.type.key },
+      'PLATFORM_DEFINED',
+      def.typeId,
+      def.inverseId,
+    );
   }
 }

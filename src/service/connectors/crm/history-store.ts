@@ -15,7 +15,15 @@ export interface HistoryEntry {
  * fixtures have no stored history; before their first change, their old value is stored as an
  * IMPORT entry so the history stays complete.
  */
-export async function recordHistory(trx: Kysely<any>, connectorId: string, before: StoredRecord | null, after: StoredRecord, changed: readonly string[], sourceType: string, sourceId: string | null): Promise<void> {
+export async function recordHistory(
+  trx: Kysely<any>,
+  connectorId: string,
+  before: StoredRecord | null,
+  after: StoredRecord,
+  changed: readonly string[],
+  sourceType: string,
+  sourceId: string | null,
+): Promise<void> {
   if (changed.length === 0) return;
   const rows = [];
   let existing = new Set<string>();
@@ -33,24 +41,53 @@ export async function recordHistory(trx: Kysely<any>, connectorId: string, befor
   for (const name of changed) {
     const old = before?.properties[name];
     if (before && old !== undefined && !existing.has(name)) {
-      rows.push({ connector_id: connectorId, record_id: after.id, property: name, value: old, timestamp: before.createdAt, source_type: 'IMPORT', source_id: null });
+      rows.push({
+        connector_id: connectorId,
+        record_id: after.id,
+        property: name,
+        value: old,
+        timestamp: before.createdAt,
+        source_type: 'IMPORT',
+        source_id: null,
+      });
     }
-    rows.push({ connector_id: connectorId, record_id: after.id, property: name, value: after.properties[name] ?? '', timestamp: after.updatedAt, source_type: sourceType, source_id: sourceId });
+    rows.push({
+      connector_id: connectorId,
+      record_id: after.id,
+      property: name,
+      value: after.properties[name] ?? '',
+      timestamp: after.updatedAt,
+      source_type: sourceType,
+      source_id: sourceId,
+    });
   }
   for (let i = 0; i < rows.length; i += 500) {
-    await crmDb(trx).insertInto('crm_property_history').values(rows.slice(i, i + 500)).execute();
+    await crmDb(trx)
+      .insertInto('crm_property_history')
+      .values(rows.slice(i, i + 500))
+      .execute();
   }
 }
 
 /** propertiesWithHistory for some records: stored entries newest first, or one synthesised entry for untouched values. */
-export async function readHistory(db: Kysely<any>, connectorId: string, records: readonly StoredRecord[], properties: readonly string[], modifiedDateProp: string): Promise<Map<number, Record<string, HistoryEntry[]>>> {
+export async function readHistory(
+  db: Kysely<any>,
+  connectorId: string,
+  records: readonly StoredRecord[],
+  properties: readonly string[],
+  modifiedDateProp: string,
+): Promise<Map<number, Record<string, HistoryEntry[]>>> {
   const out = new Map<number, Record<string, HistoryEntry[]>>();
   if (records.length === 0 || properties.length === 0) return out;
   const rows = await crmDb(db)
     .selectFrom('crm_property_history')
     .selectAll()
     .where('connector_id', '=', connectorId)
-    .where('record_id', 'in', records.map((r) => r.id))
+    .where(
+      'record_id',
+      'in',
+      records.map((r) => r.id),
+    )
     .where('property', 'in', properties)
     .orderBy('seq', 'desc')
     .execute();

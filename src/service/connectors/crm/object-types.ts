@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { crmDb } from './db.js';
 import type { CustomSchema } from './custom-schema.js';
-import { ENTITIES, RECORD_ENTITIES, knownProperties, type EntitySpec, type PropertyKind, type RecordEntity } from './entities.js';
+import {
+  ENTITIES,
+  RECORD_ENTITIES,
+  knownProperties,
+  type EntitySpec,
+  type PropertyKind,
+  type RecordEntity,
+} from './entities.js';
 
 /** What the record code needs to know about an object type, standard or custom. */
 export interface ObjectType {
@@ -31,9 +38,15 @@ export function standardType(name: RecordEntity): ObjectType {
   if (!t) {
     const e = ENTITIES[name];
     t = {
-      key: name, typeId: e.typeId, singular: e.singular, entity: e, schema: null,
-      createDateProp: e.createDateProp, modifiedDateProp: e.modifiedDateProp,
-      defaultProperties: e.defaultProperties, known: knownProperties(e),
+      key: name,
+      typeId: e.typeId,
+      singular: e.singular,
+      entity: e,
+      schema: null,
+      createDateProp: e.createDateProp,
+      modifiedDateProp: e.modifiedDateProp,
+      defaultProperties: e.defaultProperties,
+      known: knownProperties(e),
       kinds: { ...e.kinds, [e.createDateProp]: 'datetime', [e.modifiedDateProp]: 'datetime', hs_object_id: 'integer' },
       uniqueProperties: name === 'contacts' ? ['hs_object_id', 'email'] : ['hs_object_id'],
       queryProperties: e.queryProperties,
@@ -45,14 +58,23 @@ export function standardType(name: RecordEntity): ObjectType {
 
 /** The ObjectType of a custom object schema. */
 export function customType(s: CustomSchema): ObjectType {
-  const kinds: Record<string, PropertyKind> = { hs_createdate: 'datetime', hs_lastmodifieddate: 'datetime', hs_object_id: 'integer' };
+  const kinds: Record<string, PropertyKind> = {
+    hs_createdate: 'datetime',
+    hs_lastmodifieddate: 'datetime',
+    hs_object_id: 'integer',
+  };
   for (const p of s.properties) {
     if (p.type === 'number') kinds[p.name] = 'number';
     else if (p.type === 'date' || p.type === 'datetime') kinds[p.name] = 'datetime';
   }
   return {
-    key: s.objectTypeId, typeId: s.objectTypeId, singular: s.name, entity: null, schema: s,
-    createDateProp: 'hs_createdate', modifiedDateProp: 'hs_lastmodifieddate',
+    key: s.objectTypeId,
+    typeId: s.objectTypeId,
+    singular: s.name,
+    entity: null,
+    schema: s,
+    createDateProp: 'hs_createdate',
+    modifiedDateProp: 'hs_lastmodifieddate',
     defaultProperties: ['hs_createdate', 'hs_lastmodifieddate', 'hs_object_id'],
     known: new Set([...s.properties.map((p) => p.name), 'hs_createdate', 'hs_lastmodifieddate', 'hs_object_id']),
     kinds,
@@ -62,8 +84,19 @@ export function customType(s: CustomSchema): ObjectType {
 }
 
 /** Parses a crm_schemas row into a CustomSchema. */
-export function schemaFromRow(row: { id: number; name: string; fully_qualified_name: string; definition: string; archived: number; created_at: string; updated_at: string }): CustomSchema {
-  const def = JSON.parse(row.definition) as Omit<CustomSchema, 'id' | 'objectTypeId' | 'name' | 'fullyQualifiedName' | 'archived' | 'createdAt' | 'updatedAt'>;
+export function schemaFromRow(row: {
+  id: number;
+  name: string;
+  fully_qualified_name: string;
+  definition: string;
+  archived: number;
+  created_at: string;
+  updated_at: string;
+}): CustomSchema {
+  const def = JSON.parse(row.definition) as Omit<
+    CustomSchema,
+    'id' | 'objectTypeId' | 'name' | 'fullyQualifiedName' | 'archived' | 'createdAt' | 'updatedAt'
+  >;
   return {
     ...def,
     id: row.id,

@@ -9,7 +9,10 @@ export function rejectCursor(params: Record<string, unknown>): void {
   if (params.cursor !== undefined) {
     throw new ServiceError(
       'H400',
-      { message: 'the CRM connector does not page with params.cursor; send params.after instead (connector_metadata.end_cursor of the previous page)' },
+      {
+        message:
+          'the CRM connector does not page with params.cursor; send params.after instead (connector_metadata.end_cursor of the previous page)',
+      },
       { field: 'params.cursor', details: { use: 'after' } },
     );
   }
@@ -21,7 +24,11 @@ export function pageLimit(params: Record<string, unknown>, dflt: number, max: nu
   if (raw === undefined || raw === null) return dflt;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > max) {
-    throw new ServiceError('H400', { message: `params.limit must be an integer from 1 to ${max}${why}` }, { field: 'params.limit', details: { maximum: max } });
+    throw new ServiceError(
+      'H400',
+      { message: `params.limit must be an integer from 1 to ${max}${why}` },
+      { field: 'params.limit', details: { maximum: max } },
+    );
   }
   return n;
 }
@@ -32,13 +39,24 @@ export function parseAfter(params: Record<string, unknown>): number | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const text = String(raw);
   if (!/^\d{1,15}$/.test(text)) {
-    throw new ServiceError('H400', { message: 'params.after must be the numeric string from connector_metadata.end_cursor of the previous page' }, { field: 'params.after' });
+    throw new ServiceError(
+      'H400',
+      { message: 'params.after must be the numeric string from connector_metadata.end_cursor of the previous page' },
+      { field: 'params.after' },
+    );
   }
   return Number(text);
 }
 
 /** connector_metadata of a paged answer: has_next_page, end_cursor = next_cursor = the next after value, next_link. */
-export function pagingMetadata(ctx: ActionContext, entity: string, action: string, next: string | null, extra: Record<string, unknown> = {}, query: Record<string, string> = {}): Record<string, unknown> {
+export function pagingMetadata(
+  ctx: ActionContext,
+  entity: string,
+  action: string,
+  next: string | null,
+  extra: Record<string, unknown> = {},
+  query: Record<string, string> = {},
+): Record<string, unknown> {
   let link: string | null = null;
   if (next !== null) {
     const qs = new URLSearchParams({ entity, action, ...query, after: next });

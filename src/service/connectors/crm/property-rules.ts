@@ -23,7 +23,12 @@ function rulesOf(type: ObjectType): Rules {
   const s = type.schema!;
   const enums: Record<string, string[]> = {};
   for (const p of s.properties) if (p.type === 'enumeration') enums[p.name] = p.options.map((o) => o.value);
-  return { writable: new Set(s.properties.map((p) => p.name)), createOnly: new Set(), required: s.requiredProperties, enums };
+  return {
+    writable: new Set(s.properties.map((p) => p.name)),
+    createOnly: new Set(),
+    required: s.requiredProperties,
+    enums,
+  };
 }
 
 function issue(field: string, message: string, details: Record<string, unknown> | null = null): ServiceErrorItem {
@@ -36,7 +41,13 @@ function issue(field: string, message: string, details: Record<string, unknown> 
  * numbers; on create also the defaults and the required properties. Collects every problem, then
  * throws one 400 naming each property.
  */
-export function validateProperties(type: ObjectType, input: Record<string, unknown>, mode: WriteMode, now: string, fieldPrefix = 'params.properties'): PropertyChanges {
+export function validateProperties(
+  type: ObjectType,
+  input: Record<string, unknown>,
+  mode: WriteMode,
+  now: string,
+  fieldPrefix = 'params.properties',
+): PropertyChanges {
   const rules = rulesOf(type);
   const problems: ServiceErrorItem[] = [];
   const out: PropertyChanges = {};
@@ -66,16 +77,27 @@ export function validateProperties(type: ObjectType, input: Record<string, unkno
   if (mode !== 'update') applyDefaultsAndRequired(type, rules, out, now, fieldPrefix, problems);
   if (problems.length > 0) {
     const first = problems[0]!;
-    const message = problems.length === 1 ? first.message : `${first.message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
+    const message =
+      problems.length === 1
+        ? first.message
+        : `${first.message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
     throw new ServiceError('H400', { message }, { items: problems });
   }
   return out;
 }
 
-function checkValue(type: ObjectType, rules: Rules, name: string, value: string): string | { message: string; details: Record<string, unknown> } {
+function checkValue(
+  type: ObjectType,
+  rules: Rules,
+  name: string,
+  value: string,
+): string | { message: string; details: Record<string, unknown> } {
   const allowed = rules.enums[name];
   if (allowed && !allowed.includes(value)) {
-    return { message: `property "${name}": "${value}" was not one of the allowed options: ${allowed.join(', ')}`, details: { allowed } };
+    return {
+      message: `property "${name}": "${value}" was not one of the allowed options: ${allowed.join(', ')}`,
+      details: { allowed },
+    };
   }
   if (type.key === 'contacts' && name === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) {
     return { message: `property "email": "${value}" is not a valid email address`, details: {} };
@@ -83,7 +105,12 @@ function checkValue(type: ObjectType, rules: Rules, name: string, value: string)
   const kind = type.kinds[name];
   if (kind === 'datetime') {
     const iso = normalizeDate(value);
-    return iso ?? { message: `property "${name}": "${value}" is not a valid ISO 8601 date (or epoch milliseconds)`, details: {} };
+    return (
+      iso ?? {
+        message: `property "${name}": "${value}" is not a valid ISO 8601 date (or epoch milliseconds)`,
+        details: {},
+      }
+    );
   }
   if (kind === 'number' && !/^-?\d+(\.\d+)?$/.test(value.trim())) {
     return { message: `property "${name}": "${value}" is not a number`, details: {} };
@@ -94,16 +121,26 @@ function checkValue(type: ObjectType, rules: Rules, name: string, value: string)
   return kind === 'number' || kind === 'integer' ? value.trim() : value;
 }
 
-function applyDefaultsAndRequired(type: ObjectType, rules: Rules, out: PropertyChanges, now: string, fieldPrefix: string, problems: ServiceErrorItem[]): void {
+function applyDefaultsAndRequired(
+  type: ObjectType,
+  rules: Rules,
+  out: PropertyChanges,
+  now: string,
+  fieldPrefix: string,
+  problems: ServiceErrorItem[],
+): void {
   const defaults = type.entity?.defaults ?? {};
   for (const [name, value] of Object.entries(defaults)) {
     if (out[name] !== undefined && out[name] !== null) continue;
-    if (name === 'hs_timestamp' && type.key === 'meetings' && out.hs_meeting_start_time) out[name] = out.hs_meeting_start_time;
+    if (name === 'hs_timestamp' && type.key === 'meetings' && out.hs_meeting_start_time)
+      out[name] = out.hs_meeting_start_time;
     else out[name] = value === 'now' ? now : value;
   }
   for (const name of rules.required) {
     if (out[name] === undefined || out[name] === null) {
-      problems.push(issue(`${fieldPrefix}.${name}`, `property "${name}" is required to create ${type.key}`, { property: name }));
+      problems.push(
+        issue(`${fieldPrefix}.${name}`, `property "${name}" is required to create ${type.key}`, { property: name }),
+      );
     }
   }
 }

@@ -17,14 +17,19 @@ export interface ReadShape {
 /** Splits a comma separated params value ("a, b,c") into names; undefined or blank → null. */
 export function splitList(value: unknown): string[] | null {
   if (typeof value !== 'string') return Array.isArray(value) ? value.map(String) : null;
-  const names = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return names.length > 0 ? names : null;
 }
 
 /** The properties object of a record for a read: requested names (null when empty) plus the bookkeeping trio, or the defaults. */
 export function selectProperties(type: ObjectType, rec: StoredRecord, shape: ReadShape): Record<string, string | null> {
   const out: Record<string, string | null> = {};
-  const requested = [...(shape.properties ?? []), ...(shape.propertiesWithHistory ?? [])].filter((n) => type.known.has(n));
+  const requested = [...(shape.properties ?? []), ...(shape.propertiesWithHistory ?? [])].filter((n) =>
+    type.known.has(n),
+  );
   if (shape.properties === null && shape.propertiesWithHistory === null) {
     // Filled in sorted order: the same object sortKeys would give, without sorting per record.
     for (const name of sortedDefaults(type)) {
@@ -34,7 +39,8 @@ export function selectProperties(type: ObjectType, rec: StoredRecord, shape: Rea
     return out;
   }
   for (const name of requested) out[name] = rec.properties[name] ?? null;
-  for (const name of ['hs_object_id', type.createDateProp, type.modifiedDateProp]) out[name] = rec.properties[name] ?? null;
+  for (const name of ['hs_object_id', type.createDateProp, type.modifiedDateProp])
+    out[name] = rec.properties[name] ?? null;
   return sortKeys(out);
 }
 
@@ -57,11 +63,18 @@ function sortedDefaults(type: ObjectType): readonly string[] {
 }
 
 /** Renders records as the spec's record objects, with history and v3 associations when asked. */
-export async function renderRecords(db: Kysely<any>, connectorId: string, type: ObjectType, records: readonly StoredRecord[], shape: ReadShape): Promise<Record<string, unknown>[]> {
+export async function renderRecords(
+  db: Kysely<any>,
+  connectorId: string,
+  type: ObjectType,
+  records: readonly StoredRecord[],
+  shape: ReadShape,
+): Promise<Record<string, unknown>[]> {
   const withHistory = (shape.propertiesWithHistory ?? []).filter((n) => type.known.has(n));
-  const history = shape.propertiesWithHistory !== null
-    ? await readHistory(db, connectorId, records, withHistory, type.modifiedDateProp)
-    : null;
+  const history =
+    shape.propertiesWithHistory !== null
+      ? await readHistory(db, connectorId, records, withHistory, type.modifiedDateProp)
+      : null;
   const assoc = shape.associations ? await readAssociations(db, connectorId, type, records, shape.associations) : null;
   return records.map((rec) => {
     const out: Record<string, unknown> = {
@@ -83,14 +96,25 @@ export async function renderRecords(db: Kysely<any>, connectorId: string, type: 
 
 type V3Associations = Record<string, { results: { id: string; type: string }[] }>;
 
-async function readAssociations(db: Kysely<any>, connectorId: string, type: ObjectType, records: readonly StoredRecord[], refs: readonly string[]): Promise<Map<number, V3Associations>> {
+async function readAssociations(
+  db: Kysely<any>,
+  connectorId: string,
+  type: ObjectType,
+  records: readonly StoredRecord[],
+  refs: readonly string[],
+): Promise<Map<number, V3Associations>> {
   const targets = new Map<string, { type: ObjectType; key: string }>();
   for (const ref of refs) {
     const t = await resolveObjectType(db, connectorId, ref);
     // The v3 map is keyed by the plural name for standard types and by the reference given for custom ones.
     if (t && !targets.has(t.key)) targets.set(t.key, { type: t, key: t.entity ? t.key : ref });
   }
-  const rows = await associationsFrom(db, connectorId, records.map((r) => r.id), [...targets.keys()]);
+  const rows = await associationsFrom(
+    db,
+    connectorId,
+    records.map((r) => r.id),
+    [...targets.keys()],
+  );
   const out = new Map<number, V3Associations>();
   for (const row of rows) {
     const target = targets.get(row.to_type)!;

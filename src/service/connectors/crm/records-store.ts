@@ -48,14 +48,29 @@ export function recordToRow(connectorId: string, r: StoredRecord): CrmRecordRow 
  */
 export async function reserveRecordIds(trx: Kysely<any>, connectorId: string, count = 1): Promise<number> {
   const db = crmDb(trx);
-  const row = await db.selectFrom('crm_id_sequence').select('next_id').where('connector_id', '=', connectorId).executeTakeFirst();
+  const row = await db
+    .selectFrom('crm_id_sequence')
+    .select('next_id')
+    .where('connector_id', '=', connectorId)
+    .executeTakeFirst();
   let first = row?.next_id;
   if (first === undefined) {
-    const max = await db.selectFrom('crm_records').select(sql<number | null>`max(id)`.as('max')).where('connector_id', '=', connectorId).executeTakeFirst();
+    const max = await db
+      .selectFrom('crm_records')
+      .select(sql<number | null>`max(id)`.as('max'))
+      .where('connector_id', '=', connectorId)
+      .executeTakeFirst();
     first = (max?.max ?? 0) + 1;
-    await db.insertInto('crm_id_sequence').values({ connector_id: connectorId, next_id: first + count }).execute();
+    await db
+      .insertInto('crm_id_sequence')
+      .values({ connector_id: connectorId, next_id: first + count })
+      .execute();
   } else {
-    await db.updateTable('crm_id_sequence').set({ next_id: first + count }).where('connector_id', '=', connectorId).execute();
+    await db
+      .updateTable('crm_id_sequence')
+      .set({ next_id: first + count })
+      .where('connector_id', '=', connectorId)
+      .execute();
   }
   return first;
 }
@@ -63,16 +78,29 @@ export async function reserveRecordIds(trx: Kysely<any>, connectorId: string, co
 /** Moves the sequence past an id given explicitly (fixtures). */
 export async function advanceRecordIds(trx: Kysely<any>, connectorId: string, nextFree: number): Promise<void> {
   const first = await reserveRecordIds(trx, connectorId, 0);
-  if (nextFree > first) await crmDb(trx).updateTable('crm_id_sequence').set({ next_id: nextFree }).where('connector_id', '=', connectorId).execute();
+  if (nextFree > first)
+    await crmDb(trx)
+      .updateTable('crm_id_sequence')
+      .set({ next_id: nextFree })
+      .where('connector_id', '=', connectorId)
+      .execute();
 }
 
 /**
  * Reads one record of a type. archived: false = live only, true = archived only (the spec's
  * "archived=true reads only archived"), 'any' = both.
  */
-export async function getRecord(db: Kysely<any>, connectorId: string, type: string, id: number, archived: boolean | 'any'): Promise<StoredRecord | null> {
+export async function getRecord(
+  db: Kysely<any>,
+  connectorId: string,
+  type: string,
+  id: number,
+  archived: boolean | 'any',
+): Promise<StoredRecord | null> {
   const compiled = compiledGetRecord(db, archived);
-  const parameters = compiled.parameters.map((p) => (p === SENTINEL.connectorId ? connectorId : p === SENTINEL.id ? id : p === SENTINEL.type ? type : p));
+  const parameters = compiled.parameters.map((p) =>
+    p === SENTINEL.connectorId ? connectorId : p === SENTINEL.id ? id : p === SENTINEL.type ? type : p,
+  );
   const { rows } = await db.executeQuery<CrmRecordRow>({ ...compiled, parameters });
   return rows[0] ? rowToRecord(rows[0]) : null;
 }
@@ -90,8 +118,12 @@ function compiledGetRecord(db: Kysely<any>, archived: boolean | 'any'): Compiled
   if (!byMode) getRecordQueries.set(db, (byMode = new Map()));
   let compiled = byMode.get(archived);
   if (!compiled) {
-    let q = crmDb(db).selectFrom('crm_records').selectAll()
-      .where('connector_id', '=', SENTINEL.connectorId).where('id', '=', SENTINEL.id).where('object_type', '=', SENTINEL.type);
+    let q = crmDb(db)
+      .selectFrom('crm_records')
+      .selectAll()
+      .where('connector_id', '=', SENTINEL.connectorId)
+      .where('id', '=', SENTINEL.id)
+      .where('object_type', '=', SENTINEL.type);
     if (archived !== 'any') q = q.where('archived', '=', archived ? 1 : 0);
     compiled = q.compile();
     byMode.set(archived, compiled);
@@ -100,7 +132,12 @@ function compiledGetRecord(db: Kysely<any>, archived: boolean | 'any'): Compiled
 }
 
 /** Reads a record of any type by id (live only unless asked). */
-export async function getAnyRecord(db: Kysely<any>, connectorId: string, id: number, includeArchived = false): Promise<StoredRecord | null> {
+export async function getAnyRecord(
+  db: Kysely<any>,
+  connectorId: string,
+  id: number,
+  includeArchived = false,
+): Promise<StoredRecord | null> {
   let q = crmDb(db).selectFrom('crm_records').selectAll().where('connector_id', '=', connectorId).where('id', '=', id);
   if (!includeArchived) q = q.where('archived', '=', 0);
   const row = await q.executeTakeFirst();
@@ -108,7 +145,11 @@ export async function getAnyRecord(db: Kysely<any>, connectorId: string, id: num
 }
 
 /** Reads many records by id (any type, archived included), in id order. */
-export async function getRecordsByIds(db: Kysely<any>, connectorId: string, ids: readonly number[]): Promise<StoredRecord[]> {
+export async function getRecordsByIds(
+  db: Kysely<any>,
+  connectorId: string,
+  ids: readonly number[],
+): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await crmDb(db)
@@ -142,7 +183,14 @@ export function jsonPath(property: string): string | null {
  * Finds records of a type whose property equals a value (case-insensitive), for idProperty on custom
  * unique properties. The path is bound as a parameter, never written into the SQL text.
  */
-export async function findByProperty(db: Kysely<any>, connectorId: string, type: string, property: string, value: string, archived: boolean): Promise<StoredRecord | null> {
+export async function findByProperty(
+  db: Kysely<any>,
+  connectorId: string,
+  type: string,
+  property: string,
+  value: string,
+  archived: boolean,
+): Promise<StoredRecord | null> {
   const path = jsonPath(property);
   if (!path) return null;
   const row = await crmDb(db)
@@ -158,7 +206,14 @@ export async function findByProperty(db: Kysely<any>, connectorId: string, type:
 }
 
 /** One page of records of a type in id order, from `fromId` on; returns limit+1 rows so the caller sees if more exist. */
-export async function listPage(db: Kysely<any>, connectorId: string, type: string, archived: boolean, fromId: number, limit: number): Promise<StoredRecord[]> {
+export async function listPage(
+  db: Kysely<any>,
+  connectorId: string,
+  type: string,
+  archived: boolean,
+  fromId: number,
+  limit: number,
+): Promise<StoredRecord[]> {
   const rows = await crmDb(db)
     .selectFrom('crm_records')
     .selectAll()
@@ -173,10 +228,17 @@ export async function listPage(db: Kysely<any>, connectorId: string, type: strin
 }
 
 /** Inserts records in multi-row batches (used by create, seed and fixtures, always inside a transaction). */
-export async function insertRecords(trx: Kysely<any>, connectorId: string, records: readonly StoredRecord[]): Promise<void> {
+export async function insertRecords(
+  trx: Kysely<any>,
+  connectorId: string,
+  records: readonly StoredRecord[],
+): Promise<void> {
   // 9 columns per row; 400 rows stays far below SQLite's bound-parameter limit.
   for (let i = 0; i < records.length; i += 400) {
-    await crmDb(trx).insertInto('crm_records').values(records.slice(i, i + 400).map((r) => recordToRow(connectorId, r))).execute();
+    await crmDb(trx)
+      .insertInto('crm_records')
+      .values(records.slice(i, i + 400).map((r) => recordToRow(connectorId, r)))
+      .execute();
   }
 }
 
@@ -185,7 +247,13 @@ export async function saveRecord(trx: Kysely<any>, connectorId: string, r: Store
   const row = recordToRow(connectorId, r);
   await crmDb(trx)
     .updateTable('crm_records')
-    .set({ properties: row.properties, updated_at: row.updated_at, archived: row.archived, archived_at: row.archived_at, email_key: row.email_key })
+    .set({
+      properties: row.properties,
+      updated_at: row.updated_at,
+      archived: row.archived,
+      archived_at: row.archived_at,
+      email_key: row.email_key,
+    })
     .where('connector_id', '=', connectorId)
     .where('id', '=', r.id)
     .execute();

@@ -38,8 +38,14 @@ export function loadCrmActions(): ActionDescriptor[] {
     const resultSchema = readSchema(dir, schemaFileName(spec.entity, spec.action, 'result'));
     const { required, optional } = paramNames(paramsSchema);
     return {
-      entity: spec.entity, action: spec.action, paramsSchema, resultSchema,
-      requiredParams: required, optionalParams: optional, write: spec.write, summary: spec.summary,
+      entity: spec.entity,
+      action: spec.action,
+      paramsSchema,
+      resultSchema,
+      requiredParams: required,
+      optionalParams: optional,
+      write: spec.write,
+      summary: spec.summary,
     };
   });
 }

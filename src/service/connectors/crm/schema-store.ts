@@ -10,7 +10,15 @@ export interface SchemaInput {
   name: string;
   labels?: { singular: string; plural: string };
   description?: string | null;
-  properties: { name: string; label?: string; type?: CustomPropertyDef['type']; fieldType?: string; description?: string; hasUniqueValue?: boolean; options?: { label: string; value: string }[] }[];
+  properties: {
+    name: string;
+    label?: string;
+    type?: CustomPropertyDef['type'];
+    fieldType?: string;
+    description?: string;
+    hasUniqueValue?: boolean;
+    options?: { label: string; value: string }[];
+  }[];
   requiredProperties?: string[];
   searchableProperties?: string[];
   primaryDisplayProperty?: string;
@@ -19,17 +27,45 @@ export interface SchemaInput {
 }
 
 /** Stores a new custom object schema (id = next per connector, objectTypeId "2-<id>"); 409 if the name exists. */
-export async function insertSchema(trx: Kysely<any>, connectorId: string, input: SchemaInput, now: string, field = 'schemas'): Promise<CustomSchema> {
+export async function insertSchema(
+  trx: Kysely<any>,
+  connectorId: string,
+  input: SchemaInput,
+  now: string,
+  field = 'schemas',
+): Promise<CustomSchema> {
   const db = crmDb(trx);
-  const taken = await db.selectFrom('crm_schemas').select('id').where('connector_id', '=', connectorId).where('name', '=', input.name).executeTakeFirst();
-  if (taken) throw new ServiceError('H409', { message: `a custom object schema named "${input.name}" already exists` }, { field });
-  const max = await db.selectFrom('crm_schemas').select(sql<number | null>`max(id)`.as('m')).where('connector_id', '=', connectorId).executeTakeFirst();
+  const taken = await db
+    .selectFrom('crm_schemas')
+    .select('id')
+    .where('connector_id', '=', connectorId)
+    .where('name', '=', input.name)
+    .executeTakeFirst();
+  if (taken)
+    throw new ServiceError(
+      'H409',
+      { message: `a custom object schema named "${input.name}" already exists` },
+      { field },
+    );
+  const max = await db
+    .selectFrom('crm_schemas')
+    .select(sql<number | null>`max(id)`.as('m'))
+    .where('connector_id', '=', connectorId)
+    .executeTakeFirst();
   const id = (max?.m ?? 0) + 1;
   const properties: CustomPropertyDef[] = input.properties.map((p) => ({
     name: p.name,
     label: p.label ?? p.name,
     type: p.type ?? 'string',
-    fieldType: p.fieldType ?? (p.type === 'enumeration' ? 'select' : p.type === 'number' ? 'number' : p.type === 'date' || p.type === 'datetime' ? 'date' : 'text'),
+    fieldType:
+      p.fieldType ??
+      (p.type === 'enumeration'
+        ? 'select'
+        : p.type === 'number'
+          ? 'number'
+          : p.type === 'date' || p.type === 'datetime'
+            ? 'date'
+            : 'text'),
     description: p.description ?? '',
     hasUniqueValue: p.hasUniqueValue ?? false,
     options: p.options ?? [],
@@ -43,11 +79,27 @@ export async function insertSchema(trx: Kysely<any>, connectorId: string, input:
     primaryDisplayProperty: input.primaryDisplayProperty ?? first,
     secondaryDisplayProperties: input.secondaryDisplayProperties ?? [],
     properties,
-    associatedObjects: input.associatedObjects ?? ['contacts', 'companies', 'deals', 'tickets', 'notes', 'calls', 'emails', 'meetings', 'tasks'],
+    associatedObjects: input.associatedObjects ?? [
+      'contacts',
+      'companies',
+      'deals',
+      'tickets',
+      'notes',
+      'calls',
+      'emails',
+      'meetings',
+      'tasks',
+    ],
   };
   const row = {
-    connector_id: connectorId, id, name: input.name, fully_qualified_name: `p${portalIdFor(connectorId)}_${input.name}`,
-    definition: JSON.stringify(definition), archived: 0, created_at: now, updated_at: now,
+    connector_id: connectorId,
+    id,
+    name: input.name,
+    fully_qualified_name: `p${portalIdFor(connectorId)}_${input.name}`,
+    definition: JSON.stringify(definition),
+    archived: 0,
+    created_at: now,
+    updated_at: now,
   };
   await db.insertInto('crm_schemas').values(row).execute();
   return schemaFromRow(row);

@@ -21,11 +21,20 @@ export class Touched {
 }
 
 /** 409 when another contact already holds this email (case-insensitive). */
-export async function assertEmailFree(trx: Kysely<any>, connectorId: string, email: string | undefined, selfId: number): Promise<void> {
+export async function assertEmailFree(
+  trx: Kysely<any>,
+  connectorId: string,
+  email: string | undefined,
+  selfId: number,
+): Promise<void> {
   if (!email) return;
   const existing = await findContactByEmail(trx, connectorId, email);
   if (existing !== null && existing !== selfId) {
-    throw new ServiceError('H409', { message: `Contact already exists. Existing ID: ${existing}` }, { field: 'params.properties.email', details: { existingId: String(existing) } });
+    throw new ServiceError(
+      'H409',
+      { message: `Contact already exists. Existing ID: ${existing}` },
+      { field: 'params.properties.email', details: { existingId: String(existing) } },
+    );
   }
 }
 

@@ -28,14 +28,22 @@ export function contentTypeFor(name: string): string {
 export function decodeContent(text: string, field: string): Buffer {
   const compact = text.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) {
-    throw new ServiceError('H400', { message: 'content must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)' }, { field });
+    throw new ServiceError(
+      'H400',
+      { message: 'content must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)' },
+      { field },
+    );
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) {
     throw new ServiceError('H400', { message: 'content must not be empty: a file holds at least 1 byte' }, { field });
   }
   if (bytes.length > MAX_FILE_BYTES) {
-    throw new ServiceError('H400', { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` }, { field });
+    throw new ServiceError(
+      'H400',
+      { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` },
+      { field },
+    );
   }
   return bytes;
 }

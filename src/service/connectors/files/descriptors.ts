@@ -1,7 +1,13 @@
 import type { ActionDescriptor } from '../types.js';
 import { fileRecordSchema, folderRecordSchema, listResultSchema, loadFilesSchema } from './schemas.js';
 
-function describe(entity: string, action: string, write: boolean, summary: string, resultSchema: Record<string, unknown>): ActionDescriptor {
+function describe(
+  entity: string,
+  action: string,
+  write: boolean,
+  summary: string,
+  resultSchema: Record<string, unknown>,
+): ActionDescriptor {
   const paramsSchema = loadFilesSchema(`${entity}.${action}.params`);
   const properties = Object.keys((paramsSchema.properties ?? {}) as Record<string, unknown>);
   const required = (paramsSchema.required ?? []) as string[];
@@ -20,10 +26,22 @@ function describe(entity: string, action: string, write: boolean, summary: strin
 
 /** Every entity/action the Files connector offers, described from schemas/connectors/files/. */
 export const filesActions: readonly ActionDescriptor[] = [
-  describe('folders', 'list', false, 'List folders, paged with offset and limit.', listResultSchema(folderRecordSchema)),
+  describe(
+    'folders',
+    'list',
+    false,
+    'List folders, paged with offset and limit.',
+    listResultSchema(folderRecordSchema),
+  ),
   describe('folders', 'get', false, 'Read one folder by folderId.', folderRecordSchema),
   describe('folders', 'create', true, 'Create a folder, optionally inside another.', folderRecordSchema),
-  describe('files', 'list', false, 'List file metadata, paged with offset and limit, optionally of one folder.', listResultSchema(fileRecordSchema)),
+  describe(
+    'files',
+    'list',
+    false,
+    'List file metadata, paged with offset and limit, optionally of one folder.',
+    listResultSchema(fileRecordSchema),
+  ),
   describe('files', 'get', false, 'Read the metadata of one file by fileId.', fileRecordSchema),
   describe('files', 'create', true, 'Store a file (content as base64) in a folder.', fileRecordSchema),
   describe('files', 'download', false, 'Download the raw bytes of a file (no JSON envelope).', {

@@ -19,7 +19,17 @@ export interface FileRecord {
 }
 
 type FileMeta = Omit<FileRow, 'content'>;
-const metaColumns = ['id', 'connector_id', 'folder_id', 'name', 'content_type', 'size', 'sha256', 'created_at', 'updated_at'] as const;
+const metaColumns = [
+  'id',
+  'connector_id',
+  'folder_id',
+  'name',
+  'content_type',
+  'size',
+  'sha256',
+  'created_at',
+  'updated_at',
+] as const;
 
 function toRecord(row: FileMeta): FileRecord {
   return {
@@ -59,7 +69,12 @@ export async function getFile(ctx: ActionContext, params: Record<string, unknown
   const row =
     id === null
       ? undefined
-      : await db(ctx).selectFrom('files_files').select(metaColumns).where('connector_id', '=', ctx.connector.id).where('id', '=', id).executeTakeFirst();
+      : await db(ctx)
+          .selectFrom('files_files')
+          .select(metaColumns)
+          .where('connector_id', '=', ctx.connector.id)
+          .where('id', '=', id)
+          .executeTakeFirst();
   if (!row) throw notFound(params.fileId);
   return { kind: 'json', result: toRecord(row), connectorMetadata: {} };
 }
@@ -95,7 +110,12 @@ export async function createFile(ctx: ActionContext, params: Record<string, unkn
   const contentType = typeof params.content_type === 'string' ? params.content_type : undefined;
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction((trx) =>
-    insertFile(trx, ctx.connector.id, { folderId: params.folderId, name: String(params.name), content, contentType }, now),
+    insertFile(
+      trx,
+      ctx.connector.id,
+      { folderId: params.folderId, name: String(params.name), content, contentType },
+      now,
+    ),
   );
   return { kind: 'json', result: toRecord(row), connectorMetadata: {} };
 }
@@ -116,7 +136,11 @@ export async function downloadFile(ctx: ActionContext, params: Record<string, un
   const body = Buffer.from(row.content);
   // Creation refuses empty content, so this guards only against a damaged database.
   if (body.length === 0) {
-    throw new ServiceError('H409', { message: `file ${String(params.fileId)} has no content to download` }, { field: 'params.fileId' });
+    throw new ServiceError(
+      'H409',
+      { message: `file ${String(params.fileId)} has no content to download` },
+      { field: 'params.fileId' },
+    );
   }
   return { kind: 'bytes', body, contentType: row.content_type, filename: row.name };
 }

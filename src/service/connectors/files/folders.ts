@@ -42,7 +42,12 @@ async function fileCounts(ctx: ActionContext, folderIds: number[]): Promise<Map<
 }
 
 /** Finds one folder of this connector, or throws 404 naming the param. */
-export async function requireFolder(trx: Kysely<any>, connectorId: string, idParam: unknown, field: string): Promise<FolderRow> {
+export async function requireFolder(
+  trx: Kysely<any>,
+  connectorId: string,
+  idParam: unknown,
+  field: string,
+): Promise<FolderRow> {
   const id = parseId(idParam);
   const row =
     id === null
@@ -68,7 +73,10 @@ export async function listFolders(ctx: ActionContext, params: Record<string, unk
   }
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const rows = await query.selectAll().orderBy('id').limit(limit).offset(offset).execute();
-  const counts = await fileCounts(ctx, rows.map((r) => r.id));
+  const counts = await fileCounts(
+    ctx,
+    rows.map((r) => r.id),
+  );
   return {
     kind: 'json',
     result: rows.map((r) => toRecord(r, counts.get(r.id) ?? 0)),
@@ -87,10 +95,19 @@ export async function getFolder(ctx: ActionContext, params: Record<string, unkno
 export async function createFolder(ctx: ActionContext, params: Record<string, unknown>): Promise<ActionResult> {
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction(async (trx) => {
-    const parent = params.parentId === undefined ? null : await requireFolder(trx, ctx.connector.id, params.parentId, 'params.parentId');
+    const parent =
+      params.parentId === undefined
+        ? null
+        : await requireFolder(trx, ctx.connector.id, params.parentId, 'params.parentId');
     return (trx as Kysely<FilesTables>)
       .insertInto('files_folders')
-      .values({ connector_id: ctx.connector.id, parent_id: parent?.id ?? null, name: String(params.name), created_at: now, updated_at: now } as FolderRow)
+      .values({
+        connector_id: ctx.connector.id,
+        parent_id: parent?.id ?? null,
+        name: String(params.name),
+        created_at: now,
+        updated_at: now,
+      } as FolderRow)
       .returningAll()
       .executeTakeFirstOrThrow();
   });

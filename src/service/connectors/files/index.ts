@@ -35,7 +35,11 @@ export const filesConnector: ConnectorType = {
   async execute(ctx, entity, action, params) {
     const handler = handlers[`${entity}.${action}`];
     if (!handler) {
-      throw new ServiceError('H400', { message: `the Files connector has no action "${action}" on entity "${entity}"` }, { field: 'action' });
+      throw new ServiceError(
+        'H400',
+        { message: `the Files connector has no action "${action}" on entity "${entity}"` },
+        { field: 'action' },
+      );
     }
     return handler(ctx, params);
   },

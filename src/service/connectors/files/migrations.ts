@@ -16,7 +16,12 @@ export const filesMigrations: readonly Migration[] = [
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('files_folders_connector').ifNotExists().on('files_folders').columns(['connector_id', 'id']).execute();
+      await db.schema
+        .createIndex('files_folders_connector')
+        .ifNotExists()
+        .on('files_folders')
+        .columns(['connector_id', 'id'])
+        .execute();
       await db.schema
         .createTable('files_files')
         .ifNotExists()
@@ -31,7 +36,12 @@ export const filesMigrations: readonly Migration[] = [
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('files_files_connector').ifNotExists().on('files_files').columns(['connector_id', 'id']).execute();
+      await db.schema
+        .createIndex('files_files_connector')
+        .ifNotExists()
+        .on('files_files')
+        .columns(['connector_id', 'id'])
+        .execute();
       await db.schema
         .createIndex('files_files_folder')
         .ifNotExists()

@@ -9,7 +9,10 @@ export function rejectCursor(params: Record<string, unknown>): void {
   if (params.cursor === undefined) return;
   throw new ServiceError(
     'H400',
-    { message: 'the Files connector does not page with cursor; send params.offset and params.limit (take next_offset from connector_metadata)' },
+    {
+      message:
+        'the Files connector does not page with cursor; send params.offset and params.limit (take next_offset from connector_metadata)',
+    },
     { field: 'params.cursor', details: { use: ['offset', 'limit'] } },
   );
 }

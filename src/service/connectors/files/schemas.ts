@@ -25,7 +25,10 @@ export const offsetMetadataSchema: Record<string, unknown> = {
   required: ['has_more', 'next_offset', 'has_next_page', 'total'],
   properties: {
     has_more: { type: 'boolean', description: 'True when more records follow this page.' },
-    next_offset: { type: ['integer', 'null'], description: 'The params.offset of the next page, or null on the last page.' },
+    next_offset: {
+      type: ['integer', 'null'],
+      description: 'The params.offset of the next page, or null on the last page.',
+    },
     has_next_page: { type: 'boolean', description: 'Same as has_more (the key generic clients look for).' },
     total: { type: 'integer', description: 'Number of records matching the list filter.' },
   },

@@ -5,12 +5,20 @@ import { peopleConnector, peopleMigration } from './people-connector.js';
 /** A test service offering the People type (and Files), with the given context store timings. */
 export async function createPeopleService(timings: ContextStoreTimings = {}): Promise<TestService> {
   const { filesConnector } = await import('../../../../src/service/connectors/files/index.js');
-  return createTestService({ connectorTypes: [peopleConnector, filesConnector], migrations: [peopleMigration], contextStore: { flushIntervalMs: 10, ...timings } });
+  return createTestService({
+    connectorTypes: [peopleConnector, filesConnector],
+    migrations: [peopleMigration],
+    contextStore: { flushIntervalMs: 10, ...timings },
+  });
 }
 
 /** GET inspect of a connector as the first organization. */
 export async function inspect(svc: TestService, id: string): Promise<any> {
-  const res = await svc.app.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}/inspect`, headers: await svc.auth() });
+  const res = await svc.app.inject({
+    method: 'GET',
+    url: `/api/v1/integrations/connectors/${id}/inspect`,
+    headers: await svc.auth(),
+  });
   if (res.statusCode !== 200) throw new Error(`inspect failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }
@@ -41,7 +49,11 @@ export async function search(svc: TestService, id: string, params: Record<string
 }
 
 /** Runs a search that must succeed; returns {ids, body}. */
-export async function searchIds(svc: TestService, id: string, params: Record<string, unknown>): Promise<{ ids: string[]; body: any }> {
+export async function searchIds(
+  svc: TestService,
+  id: string,
+  params: Record<string, unknown>,
+): Promise<{ ids: string[]; body: any }> {
   const res = await search(svc, id, { limit: 1000, ...params });
   if (res.statusCode !== 200) throw new Error(`search failed: ${res.statusCode} ${res.body}`);
   const body = res.json();

@@ -4,8 +4,18 @@
  * email, city, amount; array field companies (ids); actions create, update, archive, get, context_store_search.
  */
 import type { Kysely } from 'kysely';
-import { contextStoreSearch, contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from '../../../../src/service/context-store/index.js';
-import type { ActionContext, ActionDescriptor, ConnectorType, IndexDoc, Migration } from '../../../../src/service/connectors/types.js';
+import {
+  contextStoreSearch,
+  contextStoreSearchParamsSchema,
+  contextStoreSearchResultSchema,
+} from '../../../../src/service/context-store/index.js';
+import type {
+  ActionContext,
+  ActionDescriptor,
+  ConnectorType,
+  IndexDoc,
+  Migration,
+} from '../../../../src/service/connectors/types.js';
 import { ServiceError } from '../../../../src/service/errors.js';
 
 export const PEOPLE_PROPERTIES = ['firstname', 'lastname', 'email', 'city', 'amount'] as const;
@@ -53,20 +63,47 @@ function toDoc(r: PersonRow): IndexDoc {
 }
 
 const anyParams = { type: 'object' } as const;
-const searchFields = ['id', 'archived', 'createdAt', 'updatedAt', ...PEOPLE_PROPERTIES.map((p) => `properties.${p}`), 'companies', 'addresses'];
+const searchFields = [
+  'id',
+  'archived',
+  'createdAt',
+  'updatedAt',
+  ...PEOPLE_PROPERTIES.map((p) => `properties.${p}`),
+  'companies',
+  'addresses',
+];
 
 function descriptor(action: string, paramsSchema: Record<string, unknown>, write: boolean): ActionDescriptor {
-  return { entity: 'people', action, paramsSchema, requiredParams: [], optionalParams: [], write, summary: `${action} people` };
+  return {
+    entity: 'people',
+    action,
+    paramsSchema,
+    requiredParams: [],
+    optionalParams: [],
+    write,
+    summary: `${action} people`,
+  };
 }
 
 export const peopleConnector: ConnectorType = {
-  definition: { id: '0d0e0f10-1112-4314-9516-171819202122', name: 'People', slug: 'people', iconUrl: 'https://icons.recipe.local/people.svg', supportLevel: 'community' },
+  definition: {
+    id: '0d0e0f10-1112-4314-9516-171819202122',
+    name: 'People',
+    slug: 'people',
+    iconUrl: 'https://icons.recipe.local/people.svg',
+    supportLevel: 'community',
+  },
   actions: [
     descriptor('create', anyParams, true),
     descriptor('update', anyParams, true),
     descriptor('archive', anyParams, true),
     descriptor('get', anyParams, false),
-    { ...descriptor('context_store_search', contextStoreSearchParamsSchema('people', searchFields), false), resultSchema: contextStoreSearchResultSchema, requiredParams: ['query'], optionalParams: ['limit', 'cursor', 'fields'] },
+    {
+      ...descriptor('context_store_search', contextStoreSearchParamsSchema('people', searchFields), false),
+      resultSchema: contextStoreSearchResultSchema,
+      requiredParams: ['query'],
+      optionalParams: ['limit', 'cursor', 'fields'],
+    },
   ],
   async execute(ctx, entity, action, params) {
     const now = ctx.now().toISOString();
@@ -74,17 +111,32 @@ export const peopleConnector: ConnectorType = {
     if (action === 'create') {
       const row = await db(ctx)
         .insertInto('test_people')
-        .values({ connector_id: ctx.connector.id, properties: JSON.stringify(params.properties ?? {}), companies: JSON.stringify(params.companies ?? []), archived: 0, created_at: now, updated_at: now } as PersonRow)
+        .values({
+          connector_id: ctx.connector.id,
+          properties: JSON.stringify(params.properties ?? {}),
+          companies: JSON.stringify(params.companies ?? []),
+          archived: 0,
+          created_at: now,
+          updated_at: now,
+        } as PersonRow)
         .returningAll()
         .executeTakeFirstOrThrow();
       ctx.notifyChange('people', [String(row.id)]);
       return { kind: 'json', result: toDoc(row), connectorMetadata: {} };
     }
     const id = Number(params.id);
-    const row = await db(ctx).selectFrom('test_people').selectAll().where('connector_id', '=', ctx.connector.id).where('id', '=', id).executeTakeFirst();
+    const row = await db(ctx)
+      .selectFrom('test_people')
+      .selectAll()
+      .where('connector_id', '=', ctx.connector.id)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new ServiceError('H404', { message: `person ${String(params.id)} not found` });
     if (action === 'get') return { kind: 'json', result: toDoc(row), connectorMetadata: {} };
-    const props = { ...(JSON.parse(row.properties) as Record<string, unknown>), ...((params.properties as Record<string, unknown>) ?? {}) };
+    const props = {
+      ...(JSON.parse(row.properties) as Record<string, unknown>),
+      ...((params.properties as Record<string, unknown>) ?? {}),
+    };
     const updated = await db(ctx)
       .updateTable('test_people')
       .set({ properties: JSON.stringify(props), updated_at: now, ...(action === 'archive' ? { archived: 1 } : {}) })
@@ -111,18 +163,37 @@ export const peopleConnector: ConnectorType = {
       return { docs: rows.map(toDoc), next: rows.length === limit && last ? String(last.id) : null };
     },
     async read(ctx, _entity, ids) {
-      const rows = await db(ctx).selectFrom('test_people').selectAll().where('connector_id', '=', ctx.connector.id).where('id', 'in', ids.map(Number)).execute();
+      const rows = await db(ctx)
+        .selectFrom('test_people')
+        .selectAll()
+        .where('connector_id', '=', ctx.connector.id)
+        .where('id', 'in', ids.map(Number))
+        .execute();
       return rows.map(toDoc);
     },
     async count(ctx) {
-      const r = await db(ctx).selectFrom('test_people').select((eb) => eb.fn.countAll<number>().as('n')).where('connector_id', '=', ctx.connector.id).executeTakeFirstOrThrow();
+      const r = await db(ctx)
+        .selectFrom('test_people')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('connector_id', '=', ctx.connector.id)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
   },
 };
 
 /** Inserts people directly (as a connector's own sync would), without change notifications. */
-export async function insertPeople(ctx: { store: { db: Kysely<any> } }, connectorId: string, people: { properties: Record<string, string | null>; companies?: string[]; addresses?: { city: string; state: string }[]; archived?: boolean; createdAt?: string }[]): Promise<void> {
+export async function insertPeople(
+  ctx: { store: { db: Kysely<any> } },
+  connectorId: string,
+  people: {
+    properties: Record<string, string | null>;
+    companies?: string[];
+    addresses?: { city: string; state: string }[];
+    archived?: boolean;
+    createdAt?: string;
+  }[],
+): Promise<void> {
   const now = new Date().toISOString();
   for (let i = 0; i < people.length; i += 200) {
     await (ctx.store.db as Kysely<{ test_people: PersonRow }>)

@@ -10,7 +10,12 @@ import { findRecord } from './find-record.js';
  * delete (notes, calls, emails, meetings, tasks): a soft delete that archives the record and stamps
  * archivedAt. Deleting an already archived record answers the same result again; an unknown id is a 404.
  */
-export async function archiveRecord(ctx: ActionContext, type: ObjectType, idField: string, params: Record<string, unknown>): Promise<ActionResult> {
+export async function archiveRecord(
+  ctx: ActionContext,
+  type: ObjectType,
+  idField: string,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   const cid = ctx.connector.id;
   const value = String(params[idField]);
   const now = isoNow(ctx.now());

@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../errors.js';
 import type { ActionContext, ActionResult } from '../../types.js';
 import { findPlatformType, labelOf, platformTypes } from '../association-types.js';
-import { associatedIdsPage, associationsBetween, deleteAssociationsBetween, insertAssociation } from '../association-store.js';
+import {
+  associatedIdsPage,
+  associationsBetween,
+  deleteAssociationsBetween,
+  insertAssociation,
+} from '../association-store.js';
 import { isoNow } from '../dates.js';
 import { resolveObjectType, type ObjectType } from '../object-types.js';
 import { jsonResult, pageLimit, pagingMetadata, parseAfter, rejectCursor } from '../paging.js';
@@ -14,22 +19,38 @@ import { findRecord } from './find-record.js';
 /** Associations list: default and maximum page size (spec). */
 export const ASSOCIATIONS_LIMIT = 500;
 
-async function typeParam(db: Kysely<any>, connectorId: string, params: Record<string, unknown>, key: string): Promise<ObjectType> {
+async function typeParam(
+  db: Kysely<any>,
+  connectorId: string,
+  params: Record<string, unknown>,
+  key: string,
+): Promise<ObjectType> {
   const ref = String(params[key]);
   const t = await resolveObjectType(db, connectorId, ref);
   if (!t) {
     throw new ServiceError(
       'H400',
-      { message: `params.${key} "${ref}" is not an object type of this CRM (contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name)` },
+      {
+        message: `params.${key} "${ref}" is not an object type of this CRM (contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name)`,
+      },
       { field: `params.${key}` },
     );
   }
   return t;
 }
 
-async function endpoint(db: Kysely<any>, connectorId: string, params: Record<string, unknown>, side: 'from' | 'to'): Promise<{ type: ObjectType; rec: StoredRecord }> {
+async function endpoint(
+  db: Kysely<any>,
+  connectorId: string,
+  params: Record<string, unknown>,
+  side: 'from' | 'to',
+): Promise<{ type: ObjectType; rec: StoredRecord }> {
   const type = await typeParam(db, connectorId, params, `${side}ObjectType`);
-  const rec = await findRecord(db, connectorId, type, { value: String(params[`${side}ObjectId`]), field: `${side}ObjectId`, archived: false });
+  const rec = await findRecord(db, connectorId, type, {
+    value: String(params[`${side}ObjectId`]),
+    field: `${side}ObjectId`,
+    archived: false,
+  });
   return { type, rec };
 }
 
@@ -48,11 +69,25 @@ export async function listAssociations(ctx: ActionContext, params: Record<string
   const byTarget = new Map<number, { category: string; typeId: number; label: string | null }[]>();
   for (const id of pageIds) byTarget.set(id, []);
   for (const row of rows) {
-    byTarget.get(row.to_id)?.push({ category: row.category, typeId: row.type_id, label: labelOf(from.type, toType, row.category, row.type_id) });
+    byTarget.get(row.to_id)?.push({
+      category: row.category,
+      typeId: row.type_id,
+      label: labelOf(from.type, toType, row.category, row.type_id),
+    });
   }
-  const meta = pagingMetadata(ctx, 'associations', 'list', next, {}, {
-    fromObjectType: String(params.fromObjectType), fromObjectId: String(params.fromObjectId), toObjectType: String(params.toObjectType), limit: String(limit),
-  });
+  const meta = pagingMetadata(
+    ctx,
+    'associations',
+    'list',
+    next,
+    {},
+    {
+      fromObjectType: String(params.fromObjectType),
+      fromObjectId: String(params.fromObjectId),
+      toObjectType: String(params.toObjectType),
+      limit: String(limit),
+    },
+  );
   const result: Record<string, unknown> = {
     results: [...byTarget].map(([toObjectId, associationTypes]) => ({ toObjectId, associationTypes })),
   };
@@ -79,21 +114,37 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
         const allowed = platformTypes(from.type, to.type).map((d) => d.typeId);
         throw new ServiceError(
           'H400',
-          { message: `associationTypeId ${typeId} is not a PLATFORM_DEFINED type from ${from.type.key} to ${to.type.key}; allowed: ${allowed.join(', ') || 'none'}` },
+          {
+            message: `associationTypeId ${typeId} is not a PLATFORM_DEFINED type from ${from.type.key} to ${to.type.key}; allowed: ${allowed.join(', ') || 'none'}`,
+          },
           { field: 'params.associationTypeId', details: { allowed } },
         );
       }
       inverse = def.inverseId;
       labeled = def.label !== null;
     }
-    await insertAssociation(trx, cid, { id: from.rec.id, type: from.type.key }, { id: to.rec.id, type: to.type.key }, category, typeId, inverse);
+    await insertAssociation(
+      trx,
+      cid,
+      { id: from.rec.id, type: from.type.key },
+      { id: to.rec.id, type: to.type.key },
+      category,
+      typeId,
+      inverse,
+    );
     if (labeled) await ensureDefault(trx, cid, from.type, from.rec.id, to.type, to.rec.id);
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
     const rows = await associationsBetween(trx, cid, from.rec.id, to.type.key, [to.rec.id]);
-    const labels = rows.map((r) => labelOf(from.type, to.type, r.category, r.type_id)).filter((l): l is string => l !== null);
+    const labels = rows
+      .map((r) => labelOf(from.type, to.type, r.category, r.type_id))
+      .filter((l): l is string => l !== null);
     return {
-      fromObjectTypeId: from.type.typeId, fromObjectId: from.rec.id, toObjectTypeId: to.type.typeId, toObjectId: to.rec.id, labels,
+      fromObjectTypeId: from.type.typeId,
+      fromObjectId: from.rec.id,
+      toObjectTypeId: to.type.typeId,
+      toObjectId: to.rec.id,
+      labels,
     };
   });
   touched.notify(ctx);
@@ -112,7 +163,12 @@ export async function deleteAssociations(ctx: ActionContext, params: Record<stri
   const deleted = await ctx.store.transaction(async (trx) => {
     const from = await endpoint(trx, cid, params, 'from');
     const to = await endpoint(trx, cid, params, 'to');
-    const n = await deleteAssociationsBetween(trx, cid, { id: from.rec.id, type: from.type.key }, { id: to.rec.id, type: to.type.key });
+    const n = await deleteAssociationsBetween(
+      trx,
+      cid,
+      { id: from.rec.id, type: from.type.key },
+      { id: to.rec.id, type: to.type.key },
+    );
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
     return n;

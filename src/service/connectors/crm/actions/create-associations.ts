@@ -17,13 +17,24 @@ export interface AssociationInput {
  * record, and a PLATFORM_DEFINED type id must be one of the pair's ids (note→ticket accepts 18 and 228).
  * Any failure throws, so the whole create is rolled back.
  */
-export async function storeCreateAssociations(trx: Kysely<any>, connectorId: string, type: ObjectType, id: number, inputs: readonly AssociationInput[], touched: Touched): Promise<void> {
+export async function storeCreateAssociations(
+  trx: Kysely<any>,
+  connectorId: string,
+  type: ObjectType,
+  id: number,
+  inputs: readonly AssociationInput[],
+  touched: Touched,
+): Promise<void> {
   for (const [i, input] of inputs.entries()) {
     const field = `params.associations[${i}]`;
     const raw = String(input.to.id);
     const target = /^\d{1,15}$/.test(raw) ? await getAnyRecord(trx, connectorId, Number(raw)) : null;
     if (!target || target.id === id) {
-      throw new ServiceError('H404', { message: `association target record "${raw}" not found` }, { field: `${field}.to.id`, details: { id: raw } });
+      throw new ServiceError(
+        'H404',
+        { message: `association target record "${raw}" not found` },
+        { field: `${field}.to.id`, details: { id: raw } },
+      );
     }
     const targetType = (await typeOfKey(trx, connectorId, target.type))!;
     for (const [j, t] of input.types.entries()) {
@@ -34,14 +45,32 @@ export async function storeCreateAssociations(trx: Kysely<any>, connectorId: str
           const allowed = platformTypes(type, targetType).map((d) => d.typeId);
           throw new ServiceError(
             'H400',
-            { message: `associationTypeId ${t.associationTypeId} does not link ${type.key} to ${targetType.key} (record ${raw}); PLATFORM_DEFINED ids for this pair: ${allowed.join(', ') || 'none'}` },
+            {
+              message: `associationTypeId ${t.associationTypeId} does not link ${type.key} to ${targetType.key} (record ${raw}); PLATFORM_DEFINED ids for this pair: ${allowed.join(', ') || 'none'}`,
+            },
             { field: tField, details: { allowed } },
           );
         }
-        await insertAssociation(trx, connectorId, { id, type: type.key }, target, 'PLATFORM_DEFINED', def.typeId, def.inverseId);
+        await insertAssociation(
+          trx,
+          connectorId,
+          { id, type: type.key },
+          target,
+          'PLATFORM_DEFINED',
+          def.typeId,
+          def.inverseId,
+        );
         if (def.label !== null) await ensureDefault(trx, connectorId, type, id, targetType, target.id);
       } else {
-        await insertAssociation(trx, connectorId, { id, type: type.key }, target, t.associationCategory, t.associationTypeId, t.associationTypeId);
+        await insertAssociation(
+          trx,
+          connectorId,
+          { id, type: type.key },
+          target,
+          t.associationCategory,
+          t.associationTypeId,
+          t.associationTypeId,
+        );
         await ensureDefault(trx, connectorId, type, id, targetType, target.id);
       }
       touched.add(target.type, target.id);
@@ -50,7 +79,23 @@ export async function storeCreateAssociations(trx: Kysely<any>, connectorId: str
 }
 
 /** A labeled association always comes with the pair's unlabeled one (crm-behaviour.md §6.2). */
-export async function ensureDefault(trx: Kysely<any>, connectorId: string, fromType: ObjectType, fromId: number, toType: ObjectType, toId: number): Promise<void> {
+export async function ensureDefault(
+  trx: Kysely<any>,
+  connectorId: string,
+  fromType: ObjectType,
+  fromId: number,
+  toType: ObjectType,
+  toId: number,
+): Promise<void> {
   const def = defaultType(fromType, toType);
-  if (def) await insertAssociation(trx, connectorId, { id: fromId, type: fromType.key }, { id: toId, type: toType.key }, 'PLATFORM_DEFINED', def.typeId, def.inverseId);
+  if (def)
+    await insertAssociation(
+      trx,
+      connectorId,
+      { id: fromId, type: fromType.key },
+      { id: toId, type: toType.key },
+      'PLATFORM_DEFINED',
+      def.typeId,
+      def.inverseId,
+    );
 }

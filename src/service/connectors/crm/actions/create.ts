@@ -11,7 +11,11 @@ import { storeCreateAssociations, type AssociationInput } from './create-associa
 import { ServiceError } from '../../../errors.js';
 
 /** create: validates the properties, then stores the record and its associations in one transaction. */
-export async function createRecord(ctx: ActionContext, type: ObjectType, params: Record<string, unknown>): Promise<ActionResult> {
+export async function createRecord(
+  ctx: ActionContext,
+  type: ObjectType,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   const now = isoNow(ctx.now());
   const changes = validateProperties(type, (params.properties ?? {}) as Record<string, unknown>, 'create', now);
   const associations = (params.associations ?? []) as AssociationInput[];
@@ -26,21 +30,44 @@ export async function createRecord(ctx: ActionContext, type: ObjectType, params:
       properties.hs_object_id = String(id);
       properties[type.createDateProp] = now;
       properties[type.modifiedDateProp] = now;
-      const created: StoredRecord = { id, type: type.key, properties, createdAt: now, updatedAt: now, archived: false, archivedAt: null };
+      const created: StoredRecord = {
+        id,
+        type: type.key,
+        properties,
+        createdAt: now,
+        updatedAt: now,
+        archived: false,
+        archivedAt: null,
+      };
       if (type.key === 'contacts') await assertEmailFree(trx, cid, properties.email, id);
       await insertRecords(trx, cid, [created]);
-      const given = Object.keys(properties).filter((k) => k !== 'hs_object_id' && k !== type.createDateProp && k !== type.modifiedDateProp);
+      const given = Object.keys(properties).filter(
+        (k) => k !== 'hs_object_id' && k !== type.createDateProp && k !== type.modifiedDateProp,
+      );
       await recordHistory(trx, cid, null, created, given, 'API', 'crm-connector');
-      await recordHistory(trx, cid, null, created, ['hs_object_id', type.createDateProp, type.modifiedDateProp], 'CALCULATED', null);
+      await recordHistory(
+        trx,
+        cid,
+        null,
+        created,
+        ['hs_object_id', type.createDateProp, type.modifiedDateProp],
+        'CALCULATED',
+        null,
+      );
       await storeCreateAssociations(trx, cid, type, id, associations, touched);
       return created;
     });
   } catch (err) {
-    if (isEmailConflict(err)) throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
+    if (isEmailConflict(err))
+      throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
     throw err;
   }
   touched.add(type.key, rec.id);
   touched.notify(ctx);
-  const [out] = await renderRecords(ctx.store.db, cid, type, [rec], { properties: Object.keys(rec.properties), propertiesWithHistory: null, associations: null });
+  const [out] = await renderRecords(ctx.store.db, cid, type, [rec], {
+    properties: Object.keys(rec.properties),
+    propertiesWithHistory: null,
+    associations: null,
+  });
   return jsonResult(out, {});
 }

@@ -14,10 +14,18 @@ export interface RecordLookup {
 }
 
 /** Finds a record by id or idProperty, or throws 404 (400 for an idProperty that is not unique). */
-export async function findRecord(db: Kysely<any>, connectorId: string, type: ObjectType, lookup: RecordLookup): Promise<StoredRecord> {
+export async function findRecord(
+  db: Kysely<any>,
+  connectorId: string,
+  type: ObjectType,
+  lookup: RecordLookup,
+): Promise<StoredRecord> {
   const rec = await lookupRecord(db, connectorId, type, lookup);
   if (!rec) {
-    const by = lookup.idProperty && lookup.idProperty !== 'hs_object_id' ? ` with ${lookup.idProperty} "${lookup.value}"` : ` "${lookup.value}"`;
+    const by =
+      lookup.idProperty && lookup.idProperty !== 'hs_object_id'
+        ? ` with ${lookup.idProperty} "${lookup.value}"`
+        : ` "${lookup.value}"`;
     throw new ServiceError(
       'H404',
       { message: `${lookup.archived ? 'archived ' : ''}${type.singular} record${by} not found in ${type.key}` },
@@ -27,13 +35,20 @@ export async function findRecord(db: Kysely<any>, connectorId: string, type: Obj
   return rec;
 }
 
-async function lookupRecord(db: Kysely<any>, connectorId: string, type: ObjectType, lookup: RecordLookup): Promise<StoredRecord | null> {
+async function lookupRecord(
+  db: Kysely<any>,
+  connectorId: string,
+  type: ObjectType,
+  lookup: RecordLookup,
+): Promise<StoredRecord | null> {
   const prop = lookup.idProperty;
   if (prop !== undefined && prop !== 'hs_object_id') {
     if (!type.uniqueProperties.includes(prop)) {
       throw new ServiceError(
         'H400',
-        { message: `params.idProperty "${prop}" is not a unique property of ${type.key}; use one of: ${type.uniqueProperties.join(', ')}` },
+        {
+          message: `params.idProperty "${prop}" is not a unique property of ${type.key}; use one of: ${type.uniqueProperties.join(', ')}`,
+        },
         { field: 'params.idProperty', details: { allowed: type.uniqueProperties } },
       );
     }

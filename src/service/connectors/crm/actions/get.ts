@@ -5,7 +5,12 @@ import { renderRecords, splitList } from '../record-view.js';
 import { findRecord } from './find-record.js';
 
 /** get (and objects get): one record by id or idProperty; archived=true reads only archived records. */
-export async function getRecordAction(ctx: ActionContext, type: ObjectType, idField: string, params: Record<string, unknown>): Promise<ActionResult> {
+export async function getRecordAction(
+  ctx: ActionContext,
+  type: ObjectType,
+  idField: string,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   const rec = await findRecord(ctx.store.db, ctx.connector.id, type, {
     value: String(params[idField]),
     field: idField,

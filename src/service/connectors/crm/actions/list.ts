@@ -10,7 +10,12 @@ export const LIST_MAX_WITH_HISTORY = 50;
 export const LIST_DEFAULT = 25;
 
 /** list (and objects list): one page of records in id order, paged with params.after. */
-export async function listRecords(ctx: ActionContext, entity: string, type: ObjectType, params: Record<string, unknown>): Promise<ActionResult> {
+export async function listRecords(
+  ctx: ActionContext,
+  entity: string,
+  type: ObjectType,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   rejectCursor(params);
   const withHistory = splitList(params.propertiesWithHistory);
   const limit = withHistory

@@ -45,7 +45,13 @@ function containsToken(stored: string, pattern: string): boolean {
   const lower = stored.toLowerCase();
   const tokens = new Set([lower, ...lower.split(/\s+/), ...lower.split(/[^\p{L}\p{N}]+/u)].filter((t) => t.length > 0));
   if (!p.includes('*')) return tokens.has(p);
-  const re = new RegExp(`^${p.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  const re = new RegExp(
+    `^${p
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
   for (const t of tokens) if (re.test(t)) return true;
   return false;
 }
@@ -70,14 +76,29 @@ export function compileFilter(type: ObjectType, f: SearchFilter, field: string):
   };
   const plainText = (v: string) => !NUMERIC.test(v.trim()) && ASCII.test(v) && type.kinds[name] !== 'datetime';
   switch (f.operator) {
-    case 'EQ': case 'NEQ': case 'LT': case 'LTE': case 'GT': case 'GTE': {
+    case 'EQ':
+    case 'NEQ':
+    case 'LT':
+    case 'LTE':
+    case 'GT':
+    case 'GTE': {
       const value = need('value');
       const op = f.operator;
       const test = (p: Readonly<Record<string, string>>) => {
         const v = get(p);
         if (v === undefined) return op === 'NEQ';
         const c = compareValues(type, name, v, value);
-        return op === 'EQ' ? c === 0 : op === 'NEQ' ? c !== 0 : op === 'LT' ? c < 0 : op === 'LTE' ? c <= 0 : op === 'GT' ? c > 0 : c >= 0;
+        return op === 'EQ'
+          ? c === 0
+          : op === 'NEQ'
+            ? c !== 0
+            : op === 'LT'
+              ? c < 0
+              : op === 'LTE'
+                ? c <= 0
+                : op === 'GT'
+                  ? c > 0
+                  : c >= 0;
       };
       const pre = op === 'EQ' && col && plainText(value) ? sql<SqlBool>`lower(${col}) = ${value.toLowerCase()}` : null;
       return { sql: pre, test };
@@ -93,30 +114,39 @@ export function compileFilter(type: ObjectType, f: SearchFilter, field: string):
         },
       };
     }
-    case 'IN': case 'NOT_IN': {
-      if (!f.values || f.values.length === 0) throw bad(`${field}.values`, `operator ${f.operator} needs a non-empty values array`);
+    case 'IN':
+    case 'NOT_IN': {
+      if (!f.values || f.values.length === 0)
+        throw bad(`${field}.values`, `operator ${f.operator} needs a non-empty values array`);
       const values = f.values.map(String);
-      const isIn = (v: string | undefined) => v !== undefined && values.some((x) => compareValues(type, name, v, x) === 0);
-      const pre = f.operator === 'IN' && col && values.every(plainText)
-        ? sql<SqlBool>`lower(${col}) in (${sql.join(values.map((v) => v.toLowerCase()))})`
-        : null;
+      const isIn = (v: string | undefined) =>
+        v !== undefined && values.some((x) => compareValues(type, name, v, x) === 0);
+      const pre =
+        f.operator === 'IN' && col && values.every(plainText)
+          ? sql<SqlBool>`lower(${col}) in (${sql.join(values.map((v) => v.toLowerCase()))})`
+          : null;
       return { sql: pre, test: f.operator === 'IN' ? (p) => isIn(get(p)) : (p) => !isIn(get(p)) };
     }
     case 'HAS_PROPERTY':
       return { sql: col ? sql<SqlBool>`${col} is not null` : null, test: (p) => get(p) !== undefined };
     case 'NOT_HAS_PROPERTY':
       return { sql: null, test: (p) => get(p) === undefined };
-    case 'CONTAINS_TOKEN': case 'NOT_CONTAINS_TOKEN': {
+    case 'CONTAINS_TOKEN':
+    case 'NOT_CONTAINS_TOKEN': {
       const value = need('value');
       const has = (p: Readonly<Record<string, string>>) => {
         const v = get(p);
         return v !== undefined && containsToken(v, value);
       };
       // Any token match contains the pattern's literal pieces, so LIKE on them is a safe superset.
-      const pieces = value.toLowerCase().split('*').filter((s) => s.length > 0);
-      const pre = f.operator === 'CONTAINS_TOKEN' && col && ASCII.test(value) && pieces.length > 0
-        ? sql<SqlBool>`lower(${col}) like ${`%${pieces.map(escapeLike).join('%')}%`} escape '\\'`
-        : null;
+      const pieces = value
+        .toLowerCase()
+        .split('*')
+        .filter((s) => s.length > 0);
+      const pre =
+        f.operator === 'CONTAINS_TOKEN' && col && ASCII.test(value) && pieces.length > 0
+          ? sql<SqlBool>`lower(${col}) like ${`%${pieces.map(escapeLike).join('%')}%`} escape '\\'`
+          : null;
       return { sql: pre, test: f.operator === 'CONTAINS_TOKEN' ? has : (p) => !has(p) };
     }
     default:

@@ -11,14 +11,23 @@ import { assertEmailFree, isEmailConflict, Touched } from '../write-helpers.js';
 import { findRecord } from './find-record.js';
 
 /** update: changes only the given properties of a live record ("" clears one), in one transaction. */
-export async function updateRecord(ctx: ActionContext, type: ObjectType, idField: string, params: Record<string, unknown>): Promise<ActionResult> {
+export async function updateRecord(
+  ctx: ActionContext,
+  type: ObjectType,
+  idField: string,
+  params: Record<string, unknown>,
+): Promise<ActionResult> {
   const now = isoNow(ctx.now());
   const changes = validateProperties(type, (params.properties ?? {}) as Record<string, unknown>, 'update', now);
   const cid = ctx.connector.id;
   let rec: StoredRecord;
   try {
     rec = await ctx.store.transaction(async (trx) => {
-      const before = await findRecord(trx, cid, type, { value: String(params[idField]), field: idField, archived: false });
+      const before = await findRecord(trx, cid, type, {
+        value: String(params[idField]),
+        field: idField,
+        archived: false,
+      });
       const properties = { ...before.properties };
       const changed: string[] = [];
       for (const [k, v] of Object.entries(changes)) {
@@ -39,12 +48,17 @@ export async function updateRecord(ctx: ActionContext, type: ObjectType, idField
       return after;
     });
   } catch (err) {
-    if (isEmailConflict(err)) throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
+    if (isEmailConflict(err))
+      throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
     throw err;
   }
   const touched = new Touched();
   touched.add(type.key, rec.id);
   touched.notify(ctx);
-  const [out] = await renderRecords(ctx.store.db, cid, type, [rec], { properties: Object.keys(rec.properties), propertiesWithHistory: null, associations: null });
+  const [out] = await renderRecords(ctx.store.db, cid, type, [rec], {
+    properties: Object.keys(rec.properties),
+    propertiesWithHistory: null,
+    associations: null,
+  });
   return jsonResult(out, {});
 }
