@@ -1,0 +1,69 @@
+// Lint that keeps the house rules (docs/architecture.md) enforced rather than held by care.
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors'];
+
+/** Zones: `target` may not import from `from`. Folder names are relative to src/. */
+const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', '.recipe/', 'bench/results.json'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...engine.map((dir) => zone(dir, 'service', 'The engine never imports the service: they meet over HTTP.')),
+            ...engine.map((dir) => zone(dir, 'cli', 'Only the CLI edge imports cli/.')),
+            zone('source', 'schema', 'compile → schema → source: source/ is the bottom stage.'),
+            zone('source', 'compile', 'compile → schema → source: source/ is the bottom stage.'),
+            zone('schema', 'compile', 'compile → schema → source: schema/ does not import compile/.'),
+            zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
+            zone('service', 'cli', 'Only the CLI edge imports cli/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Until the service's store is typed (issue 14), its queries go through Kysely<any>.
+    files: ['src/service/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Tests read JSON bodies whose shape they then assert; `any` is allowed there, never in src/.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.base],
+  },
+  {
+    ...comments.recommended,
+    rules: {
+      ...comments.recommended.rules,
+      // A disabled rule says why on the same line: `// eslint-disable-next-line rule -- reason`.
+      '@eslint-community/eslint-comments/require-description': ['error', { ignore: [] }],
+    },
+  },
+);
