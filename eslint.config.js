@@ -4,7 +4,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors'];
+const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors', 'journal'];
 
 /** Zones: `target` may not import from `from`. Folder names are relative to src/. */
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
@@ -38,6 +38,14 @@ export default tseslint.config(
             zone('source', 'compile', 'compile → schema → source: source/ is the bottom stage.'),
             zone('schema', 'compile', 'compile → schema → source: schema/ does not import compile/.'),
             zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
+            zone('client', 'journal', 'run → journal: the journal sits above the client, at the run/client boundary.'),
+            ...['run', 'client', 'compile', 'expr', 'source', 'schema'].map((dir) =>
+              zone(
+                'journal',
+                dir,
+                'journal/ knows call keys and answers, not step semantics: it imports only errors/.',
+              ),
+            ),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
           ],
         },

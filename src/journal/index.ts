@@ -1,0 +1,26 @@
+/** journal/: the run journal (record, replay, history); an interface with a SQLite backend behind it. */
+export type {
+  AttemptCounters,
+  AttemptRecord,
+  AttemptStart,
+  CallEntry,
+  CallOutcome,
+  ExchangeRecord,
+  ExchangeState,
+  JournalReader,
+  JournalStore,
+  RecipeFileHash,
+  RecordedSite,
+  RunEnd,
+  RunFilter,
+  RunJournal,
+  RunRecord,
+  RunStart,
+  RunStatus,
+  RunSummary,
+  SeqRange,
+  SettledBy,
+  StepEvent,
+  StepEventRecord,
+} from './types.js';
+export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal } from './open.js';

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { SqliteJournalStore } from './sqlite/store.js';
+import type { JournalStore } from './types.js';
+
+/** Where runs are journaled when nothing says otherwise: `.recipe/runs.db` in the working directory. */
+export const DEFAULT_JOURNAL = '.recipe/runs.db';
+
+/** The environment variable that moves the journal (a path). */
+export const JOURNAL_ENV = 'RECIPE_JOURNAL';
+
+/**
+ * The journal's path: the flag, else RECIPE_JOURNAL, else the default, resolved against `cwd`
+ * (':memory:' stays as it is: a private journal that ends with the process).
+ */
+export function journalPath(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  const given = flag ?? (env[JOURNAL_ENV] || undefined) ?? DEFAULT_JOURNAL;
+  return given === ':memory:' ? given : resolve(cwd, given);
+}
+
+/** Opens the journal at `path` (the SQLite backend); J007 when it cannot be opened. */
+export function openJournal(path: string): JournalStore {
+  return SqliteJournalStore.open(path);
+}
