@@ -11,6 +11,8 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schema: async () => (await import('./schema.js')).registerSchema,
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
+  resume: async () => (await import('./resume.js')).registerResume,
+  runs: async () => (await import('./runs.js')).registerRuns,
 };
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */

@@ -50,6 +50,12 @@ export interface CallObserver {
 /** Per-call options. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * Sent as the Idempotency-Key header (writes). A service that honours it answers a repeat with the first
+   * answer instead of writing again; once it has said so (Idempotent-Replayed), the client also retries
+   * keyed writes after a lost answer, which it otherwise never does.
+   */
+  readonly idempotencyKey?: string;
   /** Replaces the client's retry policy for this call (a recipe step's `retry`). */
   readonly retry?: RetryPolicy;
   readonly observer?: CallObserver;
@@ -90,6 +96,8 @@ export class ConnectorClient {
   readonly redactor: Redactor;
   /** Totals over the client's life. */
   readonly stats = { requests: 0, retries: 0 };
+  /** True once the service answered a keyed write with Idempotent-Replayed: it honours Idempotency-Key. */
+  idempotencyHonoured = false;
 
   private readonly transport = new HttpTransport();
   private readonly tokens: TokenCache;
@@ -100,6 +108,7 @@ export class ConnectorClient {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private idempotencyProbe: Promise<boolean> | undefined;
 
   constructor(
     private readonly options: ClientOptions,
@@ -168,6 +177,22 @@ export class ConnectorClient {
   /** A connector id: as given, or found by workspace and definition (cached for the client's life). */
   async resolveConnector(ref: ConnectorLookup, opts: CallOptions = {}): Promise<string> {
     return this.resolver.resolve(ref, this.options.workspace, opts);
+  }
+
+  /**
+   * Whether the service honours Idempotency-Key on execute, asked once: true when it already said so
+   * (Idempotent-Replayed on an answer), else when its OpenAPI document (GET /api/v1/openapi.json)
+   * declares the header on the execute operation. False when it cannot tell (no document, no header).
+   */
+  async probeIdempotencyKeys(opts: CallOptions = {}): Promise<boolean> {
+    if (this.idempotencyHonoured) return true;
+    this.idempotencyProbe ??= this.getJson('api/v1/openapi.json', {}, 'openapi', opts).then(
+      (doc) => declaresIdempotencyKey(doc),
+      () => false,
+    );
+    const honoured = await this.idempotencyProbe;
+    if (honoured) this.idempotencyHonoured = true;
+    return honoured;
   }
 
   /** Closes pooled connections. */
@@ -241,6 +266,9 @@ export class ConnectorClient {
       if (opts.signal?.aborted) throw new RecipeError('C011');
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
       if (body !== undefined) headers['content-type'] = 'application/json';
+      if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
+      // A keyed write to a service that honours keys cannot be applied twice, so it may be repeated.
+      const safeToRepeat = spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured);
       const token = spec.auth ? await this.tokens.get(opts.signal) : null;
       if (token) headers.authorization = `Bearer ${token}`;
 
@@ -262,7 +290,7 @@ export class ConnectorClient {
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
-        if (!shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) {
+        if (!shouldRetry(outcome, attempt, policy, safeToRepeat)) {
           if (err.kind === 'timeout')
             throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs: this.timeoutMs });
           throw new RecipeError('C006', {
@@ -270,12 +298,15 @@ export class ConnectorClient {
             action: spec.action,
             origin: url.origin,
             reason: this.redactor.redact(err.reason),
+            sent: err.sent,
           });
         }
         await this.backoff(attempt, policy, undefined, err.kind, opts);
         continue;
       }
 
+      if (opts.idempotencyKey !== undefined && res.headers['idempotent-replayed'] !== undefined)
+        this.idempotencyHonoured = true;
       opts.observer?.response?.({
         method: spec.method,
         path: url.pathname,
@@ -298,7 +329,7 @@ export class ConnectorClient {
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
-      if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat))
+      if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat))
         throw errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
     }
@@ -333,6 +364,20 @@ function parseJson(res: HttpResponse, where: { entity: string; action: string },
       reason: redactor.redact(`the body is not JSON (${ct}, ${res.body.length} bytes)`),
     });
   }
+}
+
+/** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */
+function declaresIdempotencyKey(doc: unknown): boolean {
+  const paths = asObject(asObject(doc).paths);
+  const execute = Object.entries(paths).find(([path]) => /\/connectors\/\{[^}]+\}\/execute$/.test(path))?.[1];
+  const params = asObject(asObject(execute).post).parameters;
+  return (
+    Array.isArray(params) &&
+    params.some((p) => {
+      const o = asObject(p);
+      return o.in === 'header' && typeof o.name === 'string' && o.name.toLowerCase() === 'idempotency-key';
+    })
+  );
 }
 
 function asObject(v: unknown): Record<string, unknown> {

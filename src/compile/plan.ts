@@ -80,6 +80,21 @@ export interface ExecuteStep extends StepCommon {
   readonly params: Value;
   /** For context_store_search: poll inspect until the entity is searchable (bounded by timeoutMs). */
   readonly waitForContextStore: boolean;
+  /** How a resume finds the effect of this write when it is in doubt (sent, no answer recorded). */
+  readonly inDoubt?: InDoubtLookup;
+}
+
+/**
+ * `in_doubt:` of a writing execute step: a read that finds what the write did. Its params see the step's
+ * scope plus $request ({entity, action, params} as sent); `result` (over $result, the read's result) gives
+ * the write's result, or nothing when the write did not happen (default: a list's first item, else the value).
+ */
+export interface InDoubtLookup {
+  readonly entity: string;
+  readonly action: string;
+  readonly params: Value;
+  readonly result?: Value;
+  readonly loc: SourceLoc;
 }
 
 export interface PaginateStep extends StepCommon {

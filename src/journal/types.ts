@@ -236,8 +236,6 @@ export interface RunJournal {
   readonly resuming: boolean;
   /** The latest record of a call key (from any attempt), or undefined. */
   lookup(callKey: string): Promise<ExchangeRecord | undefined>;
-  /** Writes of earlier attempts that may have been applied but have no usable answer (see run/). */
-  writesInDoubt(): Promise<ExchangeRecord[]>;
   /** Records a write about to be sent; resolves once the record (and every append before it) is durable. */
   intend(call: CallEntry): Promise<void>;
   /** Records a call's outcome (after intend for writes, alone for reads). Batched. */
@@ -271,6 +269,11 @@ export interface JournalReader {
   /** Exchanges in order of their latest change (`seq`); one record per call key. */
   listExchanges(runId: string, range?: SeqRange & { readonly writes_only?: boolean }): Promise<ExchangeRecord[]>;
   getEffects(runId: string): Promise<Record<string, unknown>>;
+  /**
+   * Writes that may have been applied but have no usable answer: an intent never answered, a failure that
+   * may hide an applied write (no answer, a 5xx, a timeout), an answer that masking a secret changed.
+   */
+  writesInDoubt(runId: string): Promise<ExchangeRecord[]>;
   close(): Promise<void>;
 }
 

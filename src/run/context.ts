@@ -7,6 +7,10 @@ export interface ConnectorApi {
   download(connectorId: string, req: ExecuteRequest, opts?: CallOptions): Promise<Download>;
   inspect(connectorId: string, opts?: CallOptions): Promise<Record<string, unknown>>;
   resolveConnector(ref: ConnectorLookup, opts?: CallOptions): Promise<string>;
+  /** True once the service said it honours Idempotency-Key (the real client learns it from answers). */
+  readonly idempotencyHonoured?: boolean;
+  /** Asks whether the service honours Idempotency-Key (before a resume settles writes in doubt). */
+  probeIdempotencyKeys?(opts?: CallOptions): Promise<boolean>;
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';
@@ -55,5 +59,7 @@ export interface RunContext {
   writeFile(path: string, bytes: Buffer): Promise<void>;
   /** A log line, already redacted. */
   log(level: LogLevel, message: string): void;
+  /** Told about each environment variable the run reads (the journal records the names, never the values). */
+  onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;
 }

@@ -13,6 +13,7 @@ import { runLog } from './log.js';
 import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
 import type { Scope } from './scope.js';
+import { recordStep } from './step-events.js';
 import { runTransform } from './transform.js';
 
 /** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
@@ -68,11 +69,15 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     stats.skippedRuns++;
     if (stats.status === 'not_run') stats.status = 'skipped';
     exec.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
+    recordStep(exec, step, 'skipped', ctx.now(), 0);
     return undefined;
   }
 
   const started = ctx.now();
   exec.tracker.event({ type: 'step-start', step: stats.progress() });
+  recordStep(exec, step, 'running', started, null);
+  let visit = 'ok';
+  let errorCode: string | null = null;
   // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
   // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
   const deadline = step.timeoutMs !== undefined ? new AbortController() : undefined;
@@ -113,11 +118,14 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     return outcome.output;
   } catch (err) {
     const e = atStep(err, step.loc);
+    errorCode = e.code;
     if (isInterrupt(e) || exec.signal.aborted || step.onError === 'fail') {
       stats.status = 'failed';
+      visit = 'failed';
       throw e;
     }
     stats.status = 'continued';
+    visit = 'continued';
     const output = errorOutput(e, (s) => ctx.redactor.redact(s));
     ctx.log('warn', ctx.redactor.redact(`${stats.id}: ${e.message} (on_error: continue)`));
     if (step.id !== undefined) scope.set(step.id, output);
@@ -127,7 +135,9 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
       timer?.abort();
       exec.signal.removeEventListener('abort', onParentAbort);
     }
-    stats.durationMs += ctx.now() - started;
+    const duration = ctx.now() - started;
+    stats.durationMs += duration;
     exec.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
+    recordStep(exec, step, visit, started, duration, errorCode);
   }
 }

@@ -185,7 +185,7 @@ describe('SQLite journal store', () => {
     fail('y#0', false);
     await run.release();
     const again = await store.resume('d', { kind: 'resume', started_at: 2, options: {} });
-    expect((await again.writesInDoubt()).map((e) => e.call_key)).toEqual(['w#0', 'x#0']);
+    expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['w#0', 'x#0']);
     expect((await again.lookup('y#0'))?.state).toBe('failed');
     expect(await again.lookup('nothing#0')).toBeUndefined();
     await again.release();

@@ -46,7 +46,6 @@ export interface WriterStatements {
   readonly step: Database.Statement;
   readonly effect: Database.Statement;
   readonly lookup: Database.Statement;
-  readonly inDoubt: Database.Statement;
   readonly effects: Database.Statement;
   readonly progress: Database.Statement;
   readonly touch: Database.Statement;
@@ -62,13 +61,6 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     step: db.prepare(UPSERT_STEP),
     effect: db.prepare(UPSERT_EFFECT),
     lookup: db.prepare('SELECT * FROM exchanges WHERE run_id = ? AND call_key = ?'),
-    // A write that may have been applied and has no usable answer: an intent never answered, a failure
-    // that may hide an applied write, or an answer that masking secrets changed.
-    inDoubt: db.prepare(
-      `SELECT * FROM exchanges WHERE run_id = ? AND write = 1
-         AND (state = 'intent' OR (state = 'failed' AND doubt = 1) OR (state = 'answered' AND redacted = 1))
-       ORDER BY seq`,
-    ),
     effects: db.prepare('SELECT name, value FROM effects WHERE run_id = ?'),
     progress: db.prepare(
       'UPDATE attempts SET requests = ?, writes = ?, replayed_calls = ?, updated_at = ? WHERE run_id = ? AND attempt = ?',
@@ -124,11 +116,6 @@ export class SqliteRunJournal implements RunJournal {
     if (!this.resuming) return undefined;
     const row = this.owner.statements.lookup.get(this.run_id, callKey) as ExchangeRow | undefined;
     return row ? toExchange(row) : undefined;
-  }
-
-  async writesInDoubt(): Promise<ExchangeRecord[]> {
-    if (!this.resuming) return [];
-    return (this.owner.statements.inDoubt.all(this.run_id) as ExchangeRow[]).map(toExchange);
   }
 
   async intend(call: CallEntry): Promise<void> {

@@ -222,6 +222,17 @@ export class SqliteJournalStore implements JournalStore {
     return out;
   }
 
+  async writesInDoubt(runId: string): Promise<ExchangeRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM exchanges WHERE run_id = ? AND write = 1
+           AND (state = 'intent' OR (state = 'failed' AND doubt = 1) OR (state = 'answered' AND redacted = 1))
+         ORDER BY seq`,
+      )
+      .all(runId) as ExchangeRow[];
+    return rows.map(toExchange);
+  }
+
   async prune(before: number): Promise<number> {
     const candidates = this.db
       .prepare(
