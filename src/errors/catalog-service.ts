@@ -46,4 +46,10 @@ export const serviceCodes = {
     template: 'rate limit of {limit} requests per second exceeded; retry after {retryAfter} s',
   },
   H500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
+  H422_IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    errorCode: 'idempotency_key_reused',
+    template:
+      'this Idempotency-Key was used within the last 24 hours for a different request; use a new key for a new request',
+  },
 } satisfies Record<string, ServiceCatalogEntry>;

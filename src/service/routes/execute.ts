@@ -1,11 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ActionContext, ActionDescriptor, ConnectorType } from '../connectors/types.js';
+import type { ActionContext, ActionDescriptor, ActionResult, ConnectorType } from '../connectors/types.js';
 import { ServiceError } from '../errors.js';
+import { executeOnce, idempotencyKeyOf } from '../idempotency/idempotency-keys.js';
 import { applyFieldSelection } from '../http/field-selection.js';
 import { validateAgainst } from '../http/params-validator.js';
 import { findConnectorCached } from '../store/connector-lookup-cache.js';
 import { toConnectorInstance } from '../store/connectors.js';
+import type { Store } from '../store/store.js';
 
 interface ExecuteBody {
   entity: string;
@@ -79,14 +81,47 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       validateAgainst(descriptor.paramsSchema, params, 'params');
 
       const connector = toConnectorInstance(row);
-      const ctx: ActionContext = {
-        store: svc.store,
-        connector,
-        now: svc.now,
-        baseUrl: `${request.protocol}://${request.host}`,
-        notifyChange: (changedEntity, ids) => svc.emitChange({ connector, entity: changedEntity, ids }),
+      const act = (store: Store): Promise<ActionResult> => {
+        const ctx: ActionContext = {
+          store,
+          connector,
+          now: svc.now,
+          baseUrl: `${request.protocol}://${request.host}`,
+          notifyChange: (changedEntity, ids) => svc.emitChange({ connector, entity: changedEntity, ids }),
+        };
+        return type.execute(ctx, entity, action, params);
       };
-      const out = await type.execute(ctx, entity, action, params);
+      const envelope = (result: unknown, connectorMetadata: Record<string, unknown> | undefined) => ({
+        status: 'success',
+        result: applyFieldSelection(result, request.body.select_fields, request.body.exclude_fields),
+        connector_metadata: connectorMetadata ?? {},
+        execution_metadata: {
+          connector_instance_id: `source_id:${connector.id}`,
+          execution_time_ms: Math.round(performance.now() - started),
+        },
+      });
+      // A write with an Idempotency-Key runs at most once per key (idempotency/idempotency-keys.ts).
+      const key = descriptor.write ? idempotencyKeyOf(request.headers['idempotency-key']) : undefined;
+      if (key !== undefined) {
+        const answer = await executeOnce(
+          svc.store,
+          request.organizationId,
+          key,
+          { connector: request.params.id, body: request.body },
+          svc.now(),
+          async (store) => {
+            const out = await act(store);
+            if (out.kind === 'bytes') throw new ServiceError('H400', { message: 'a write answered bytes' });
+            return { status: 200, body: JSON.stringify(envelope(out.result, out.connectorMetadata)) };
+          },
+        );
+        return reply
+          .status(answer.status)
+          .header('idempotent-replayed', String(answer.replayed))
+          .type('application/json; charset=utf-8')
+          .send(answer.body);
+      }
+      const out = await act(svc.store);
       if (out.kind === 'bytes') {
         // Never an empty 200: a download with no content is a failure the client must see.
         if (out.body.length === 0) throw new ServiceError('H404', { message: 'the file has no content' });
@@ -96,15 +131,7 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
           .header('content-disposition', `attachment; filename="${filename}"`)
           .send(out.body);
       }
-      return {
-        status: 'success',
-        result: applyFieldSelection(out.result, request.body.select_fields, request.body.exclude_fields),
-        connector_metadata: out.connectorMetadata ?? {},
-        execution_metadata: {
-          connector_instance_id: `source_id:${connector.id}`,
-          execution_time_ms: Math.round(performance.now() - started),
-        },
-      };
+      return envelope(out.result, out.connectorMetadata);
     },
   );
 };

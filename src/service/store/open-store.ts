@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { connectorTypes } from '../connectors/registry.js';
 import type { Migration } from '../connectors/types.js';
 import { contextStoreMigrations } from '../context-store/migrations.js';
+import { idempotencyMigrations } from '../idempotency/idempotency-keys.js';
 import { coreMigrations } from './core-migrations.js';
 import { runMigrations } from './migrations.js';
 import { openSqliteKysely } from './sqlite.js';
@@ -16,7 +17,13 @@ export interface OpenStoreOptions {
 
 /** Every migration the service knows: core, then each connector type's, then the extras (sorted by name when run). */
 export function allMigrations(extra: readonly Migration[] = []): Migration[] {
-  return [...coreMigrations, ...connectorTypes.flatMap((t) => t.migrations ?? []), ...contextStoreMigrations, ...extra];
+  return [
+    ...coreMigrations,
+    ...connectorTypes.flatMap((t) => t.migrations ?? []),
+    ...contextStoreMigrations,
+    ...idempotencyMigrations,
+    ...extra,
+  ];
 }
 
 /** Opens (creating if needed) the service database and brings its schema up to date. */
