@@ -26,6 +26,7 @@ await build({
 });
 copyFileSync(path.join(web, 'index.html'), path.join(out, 'index.html'));
 
+/** @param {string} f */
 const size = (f) => statSync(path.join(out, f)).size;
 console.log(
   `console: app.js ${(size('app.js') / 1024).toFixed(1)} KiB, app.css ${(size('app.css') / 1024).toFixed(1)} KiB`,
