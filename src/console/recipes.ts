@@ -14,19 +14,22 @@ const MAX_LISTED = 500;
  * (`..`, absolute paths and symbolic links out of a folder are refused).
  */
 export class RecipeCatalog {
+  private readonly cwd: string;
   private readonly roots: string[];
   private readonly graphs = new Map<string, { mtimeMs: number; graph: RecipeGraph }>();
 
-  constructor(
-    private readonly cwd: string,
-    roots: readonly string[],
-  ) {
-    this.roots = roots.map((r) => realOrSelf(path.resolve(cwd, r)));
+  constructor(cwd: string, roots: readonly string[]) {
+    // Real paths on both sides, so refs stay relative where the working directory is reached by a link.
+    this.cwd = realOrSelf(cwd);
+    this.roots = roots.map((r) => realOrSelf(path.resolve(this.cwd, r)));
   }
 
-  /** The folders recipes are read from (absolute). */
+  /** The folders recipes are read from, as the user named them: relative to the working directory when inside it. */
   get folders(): readonly string[] {
-    return this.roots;
+    return this.roots.map((root) => {
+      const rel = path.relative(this.cwd, root);
+      return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? root : rel.split(path.sep).join('/');
+    });
   }
 
   /** Every recipe file under the folders, sorted, with its name (or the number of its problems). */

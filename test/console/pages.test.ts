@@ -67,6 +67,8 @@ describe.skipIf(!haveChromium)('console pages in Chromium', () => {
       expect.stringContaining('count-by-stage'),
     ]);
     await page.getByPlaceholder(/Filter/).fill('');
+    await page.getByPlaceholder(/Filter/).blur();
+    expect(await page.locator('.page-head .muted').innerText()).toBe('11 files under recipes');
     await screenshot(page, 'recipes');
     await context.close();
   });
