@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { collectRecipeFiles, loadRecipe } from '../compile/index.js';
+import type * as Compile from '../compile/index.js';
 import type { RecipeGraph, RecipeSummary } from './api-types.js';
 import { planGraph, valueText } from './plan-graph.js';
 
@@ -34,6 +34,7 @@ export class RecipeCatalog {
 
   /** Every recipe file under the folders, sorted, with its name (or the number of its problems). */
   async list(): Promise<RecipeSummary[]> {
+    const { collectRecipeFiles } = await compiler();
     const files = (await collectRecipeFiles(this.roots)).filter((f) => this.contains(f)).slice(0, MAX_LISTED);
     const out: RecipeSummary[] = [];
     for (const file of files) {
@@ -82,7 +83,7 @@ export class RecipeCatalog {
     const ref = this.refOf(abs);
     if (ref === undefined) return undefined;
     const source = await readFile(abs, 'utf8');
-    const { plan, diagnostics } = await loadRecipe(abs, { displayName: ref });
+    const { plan, diagnostics } = await (await compiler()).loadRecipe(abs, { displayName: ref });
     const graph: RecipeGraph = {
       ref,
       file: abs,
@@ -106,6 +107,14 @@ export class RecipeCatalog {
     this.graphs.set(abs, { mtimeMs: info.mtimeMs, graph });
     return graph;
   }
+}
+
+/**
+ * compile/ (YAML, the schema, JSONata) loaded on the first recipe page rather than at start: it is most of
+ * what the console would otherwise load before it can answer.
+ */
+function compiler(): Promise<typeof Compile> {
+  return import('../compile/index.js');
 }
 
 function realOrSelf(p: string): string {
