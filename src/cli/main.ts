@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   serve: async () => (await import('./serve.js')).registerServe,
   resume: async () => (await import('./resume.js')).registerResume,
   runs: async () => (await import('./runs.js')).registerRuns,
+  console: async () => (await import('./console.js')).registerConsole,
 };
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */
