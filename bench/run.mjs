@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { Figures, formatTable } from './lib/figures.mjs';
 import { RSS_SOURCE } from './lib/proc.mjs';
 import { startServer } from './lib/service.mjs';
-import { benchFanOut, benchPaging, benchStreaming } from './sections/engine.mjs';
+import { benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchStartup } from './sections/startup.mjs';
 import { benchThroughput } from './sections/throughput.mjs';
@@ -97,6 +97,7 @@ try {
         await benchPaging(ctx, opts.size);
         if (opts.streamSize === opts.size) await benchStreaming(ctx, opts.size);
         await benchFanOut(ctx, 2000);
+        await benchJournal(ctx, opts.size);
       }
       if (opts.only.has('throughput')) await benchThroughput(ctx, opts.seconds);
     } finally {

@@ -45,6 +45,8 @@ export interface CallObserver {
   /** An answer arrived (any status), for --verbose logs. */
   response?(info: { method: string; path: string; what: string; status: number; ms: number }): void;
   retry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
+  answer?(text: string): void;
 }
 
 /** Per-call options. */
@@ -134,22 +136,10 @@ export class ConnectorClient {
   /** POST .../execute: one envelope. */
   async execute(connectorId: string, req: ExecuteRequest, opts: CallOptions = {}): Promise<Envelope> {
     const res = await this.call(this.executeSpec(connectorId, req), opts);
-    const body = parseJson(res, req, this.redactor);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new RecipeError('C010', {
-        entity: req.entity,
-        action: req.action,
-        reason: 'the body is not a JSON object',
-      });
-    }
-    const env = body as Record<string, unknown>;
-    return {
-      ...env,
-      status: env.status,
-      result: env.result,
-      connector_metadata: asObject(env.connector_metadata),
-      execution_metadata: asObject(env.execution_metadata),
-    };
+    const text = res.body.toString('utf8');
+    const envelope = toEnvelope(parseJsonText(text, res, req, this.redactor), req);
+    opts.observer?.answer?.(text);
+    return envelope;
   }
 
   /** POST .../execute for a download action: the raw bytes, never empty. */
@@ -350,8 +340,17 @@ export class ConnectorClient {
 }
 
 function parseJson(res: HttpResponse, where: { entity: string; action: string }, redactor: Redactor): unknown {
+  return parseJsonText(res.body.toString('utf8'), res, where, redactor);
+}
+
+function parseJsonText(
+  text: string,
+  res: HttpResponse,
+  where: { entity: string; action: string },
+  redactor: Redactor,
+): unknown {
   try {
-    return JSON.parse(res.body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     const ct = res.headers['content-type'] ?? 'no content type';
     throw new RecipeError('C010', {
@@ -360,6 +359,29 @@ function parseJson(res: HttpResponse, where: { entity: string; action: string },
       reason: redactor.redact(`the body is not JSON (${ct}, ${res.body.length} bytes)`),
     });
   }
+}
+
+/**
+ * The envelope of an execute answer's parsed body: connector_metadata and execution_metadata made objects
+ * (the live service may send null). C010 when the body is not a JSON object. A replay from the journal
+ * goes through this too, so a recorded answer gives the very envelope the live one gave.
+ */
+export function toEnvelope(body: unknown, where: { entity: string; action: string }): Envelope {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new RecipeError('C010', {
+      entity: where.entity,
+      action: where.action,
+      reason: 'the body is not a JSON object',
+    });
+  }
+  const env = body as Record<string, unknown>;
+  return {
+    ...env,
+    status: env.status,
+    result: env.result,
+    connector_metadata: asObject(env.connector_metadata),
+    execution_metadata: asObject(env.execution_metadata),
+  };
 }
 
 /** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */

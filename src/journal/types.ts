@@ -127,10 +127,8 @@ export interface CallEntry extends RecordedSite {
   readonly action: string | null;
   readonly write: boolean;
   readonly idempotency_key: string | null;
-  /** The request as JSON text (redacted). */
+  /** The request as JSON text (masked): a replay compares it with the request the recipe makes now. */
   readonly request: string;
-  /** Hex SHA-256 of `request`: a replay compares it with the request the recipe makes now. */
-  readonly request_hash: string;
 }
 
 /** The outcome of a call. */

@@ -62,8 +62,3 @@ export class CallRecorder {
     this.journal.noteIdempotencyHonoured();
   }
 }
-
-/** Hex SHA-256 of a text (a request as journaled). */
-export function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}

@@ -76,26 +76,6 @@ export class StepExec {
     return `${this.path}#${this.calls++}`;
   }
 
-  /** Where a call of this step sits, for the journal. */
-  site(callKey: string): {
-    call_key: string;
-    step_path: string;
-    file: string;
-    line: number;
-    column: number;
-    pointer: string;
-  } {
-    const loc = this.step.loc;
-    return {
-      call_key: callKey,
-      step_path: this.path,
-      file: loc.file,
-      line: loc.line,
-      column: loc.column,
-      pointer: loc.pointer,
-    };
-  }
-
   /**
    * Options for client calls: cancellation, the step's retry policy, request/retry counting, the write's
    * Idempotency-Key, and an extra observer (the journal's: status and retries of the exchange).

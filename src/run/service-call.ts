@@ -1,7 +1,6 @@
 import type { CallObserver, CallOptions } from '../client/index.js';
 import { RecipeError, type ErrorCode } from '../errors/index.js';
 import type { CallEntry, CallOutcome, ExchangeRecord, SettledBy } from '../journal/index.js';
-import { hashText } from './call-recorder.js';
 import { isInterrupt } from './errors.js';
 import type { StepExec } from './exec.js';
 
@@ -68,8 +67,15 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
     return call.send(sx.callOptions(idempotencyKey));
   }
   const request = rec.redactor.redact(JSON.stringify(call.request) ?? 'null');
+  // Built whole, not spread: this runs once per call, and spreads into literals are slow paths in V8.
+  const loc = sx.step.loc;
   const entry: CallEntry = {
-    ...sx.site(key),
+    call_key: key,
+    step_path: sx.path,
+    file: loc.file,
+    line: loc.line,
+    column: loc.column,
+    pointer: loc.pointer,
     kind: call.kind,
     method: call.method,
     path: call.path,
@@ -78,7 +84,6 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
     write: call.write,
     idempotency_key: idempotencyKey ?? null,
     request,
-    request_hash: hashText(request),
   };
   if (call.write && sx.ctx.dryRun && call.dryRun) {
     const placeholder = call.dryRun();
@@ -101,7 +106,7 @@ type Decision = 'replay' | 'live' | SettledBy;
 /** What to do with a call the journal has a record of (only a resume gets here). */
 function decide<T>(sx: StepExec, call: ServiceCall<T>, entry: CallEntry, prior: ExchangeRecord): Decision {
   const replay = sx.exec.recorder.replay;
-  const same = prior.request_hash === entry.request_hash;
+  const same = prior.request === entry.request;
   const diverged = (): never => {
     throw new RecipeError(
       'J005',
@@ -186,27 +191,31 @@ async function live<T>(
     await journal?.intend(entry);
     rec.writes++;
   }
-  const seen = { status: null as number | null, retries: 0 };
+  const seen = { status: null as number | null, retries: 0, text: undefined as string | undefined };
   const observer: CallObserver = {
     response: (info) => void (seen.status = info.status),
     retry: () => void seen.retries++,
+    // The answer's JSON text as it came (execute): kept as is, not serialised again.
+    answer: (text) => void (seen.text = text),
   };
   const sentAt = Date.now();
   try {
     const answer = await call.send(sx.callOptions(idempotencyKey, observer));
     if (journal) {
-      const encoded = encodeAnswer(sx, call, answer);
-      journal.record(
-        entry,
-        outcome(entry, 'answered', {
-          ...encoded,
-          status: seen.status,
-          retries: seen.retries,
-          sent_at: sentAt,
-          latency_ms: Date.now() - sentAt,
-          settled_by: settledBy,
-        }),
-      );
+      const encoded = encodeAnswer(sx, call, answer, seen.text);
+      journal.record(entry, {
+        call_key: entry.call_key,
+        state: 'answered',
+        status: seen.status,
+        answer: encoded.answer,
+        error: null,
+        doubt: false,
+        redacted: encoded.redacted,
+        retries: seen.retries,
+        sent_at: sentAt,
+        latency_ms: Date.now() - sentAt,
+        settled_by: settledBy,
+      });
       if (call.write && sx.ctx.client.idempotencyHonoured === true) rec.noteHonoured();
       journal.progress(counters(sx));
     }
@@ -244,9 +253,14 @@ function mayHaveApplied(e: RecipeError): boolean {
 }
 
 /** The answer as journaled: masked; `redacted` says the mask changed it (then it cannot be replayed). */
-function encodeAnswer<T>(sx: StepExec, call: ServiceCall<T>, answer: T): { answer: string | null; redacted: boolean } {
+function encodeAnswer<T>(
+  sx: StepExec,
+  call: ServiceCall<T>,
+  answer: T,
+  raw?: string,
+): { answer: string | null; redacted: boolean } {
   if (!call.keepAnswer) return { answer: null, redacted: false };
-  const text = JSON.stringify(call.encode(answer)) ?? 'null';
+  const text = raw ?? JSON.stringify(call.encode(answer)) ?? 'null';
   const masked = sx.exec.recorder.redactor.redact(text);
   return { answer: masked, redacted: masked !== text };
 }

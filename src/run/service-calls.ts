@@ -1,4 +1,4 @@
-import { isWriteAction, type Download, type Envelope } from '../client/index.js';
+import { isWriteAction, toEnvelope, type Download, type Envelope } from '../client/index.js';
 import type { StepExec } from './exec.js';
 import { callService, type ServiceCall } from './service-call.js';
 
@@ -26,7 +26,8 @@ export function executeCall(
     keepAnswer: true,
     send: (opts) => sx.ctx.client.execute(connectorId, { entity, action, params }, opts),
     encode: (envelope) => envelope,
-    decode: (stored) => stored as Envelope,
+    // The recorded JSON text becomes the envelope exactly as a live answer does.
+    decode: (stored) => toEnvelope(stored, { entity, action }),
     ...(write
       ? {
           dryRun: (): Envelope => {

@@ -4,13 +4,11 @@ import { stepPathOf } from './exec.js';
 
 /** Steps that hold others: their start is recorded too, so a console following the run sees them running. */
 const CONTAINERS: ReadonlySet<string> = new Set(['foreach', 'paginate', 'call']);
-/** Steps that talk to the service; the pure ones (transform, set, log...) inside loops are not recorded. */
-const CALLERS: ReadonlySet<string> = new Set(['execute', 'paginate', 'download', 'call', 'foreach']);
-
 /**
- * Journals a step visit for the console's waterfall: every top-level step, every step that talks to the
- * service or holds others, and every failure. A transform run once per streamed record is left out: its
- * timing says little and a million of them would cost more than the run.
+ * Journals a step visit for the console's waterfall: every top-level step, every step that holds others,
+ * and every failure. Inside loops, a step that talks to the service needs no event of its own: its exchanges
+ * carry its step path, start and latency. A transform run once per streamed record is left out: its timing
+ * says little and a million of them would cost more than the run.
  */
 export function recordStep(
   exec: Exec,
@@ -41,5 +39,5 @@ export function recordStep(
 }
 
 function worthRecording(exec: Exec, step: Step, status: string): boolean {
-  return exec.depth === 0 || CALLERS.has(step.kind) || status === 'failed' || status === 'continued';
+  return exec.depth === 0 || CONTAINERS.has(step.kind) || status === 'failed' || status === 'continued';
 }

@@ -46,7 +46,6 @@ function entry(key: string, write = false): CallEntry {
     write,
     idempotency_key: write ? 'k' : null,
     request: '{"entity":"notes"}',
-    request_hash: 'h',
   };
 }
 

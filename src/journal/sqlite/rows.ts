@@ -28,7 +28,6 @@ export interface ExchangeRow {
   write: number;
   idempotency_key: string | null;
   request: string;
-  request_hash: string;
   state: ExchangeRecord['state'];
   status: number | null;
   answer: string | null;
@@ -115,7 +114,6 @@ export function toExchange(r: ExchangeRow): ExchangeRecord {
     write: r.write === 1,
     idempotency_key: r.idempotency_key,
     request: r.request,
-    request_hash: r.request_hash,
     state: r.state,
     status: r.status,
     answer: r.answer,

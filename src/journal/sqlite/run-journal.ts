@@ -11,21 +11,25 @@ import type {
 import { toExchange, type ExchangeRow } from './rows.js';
 import type { RunLock } from './run-locks.js';
 
-/** Appends are written when this many are pending, when they hold this many bytes, or after FLUSH_MS. */
+/** Appends are written at once past these (memory stays bounded whatever the run does)... */
 const FLUSH_ROWS = 1000;
 const FLUSH_BYTES = 4 * 1024 * 1024;
-const FLUSH_MS = 200;
+/** ...as soon as the event loop is idle past these (the write then overlaps the wait for the service)... */
+const IDLE_ROWS = 32;
+const IDLE_BYTES = 32 * 1024;
+/** ...and at the latest after this long, so that a console following the run sees it move. */
+const FLUSH_MS = 100;
 
 const UPSERT_EXCHANGE = `
   INSERT INTO exchanges (run_id, call_key, seq, attempt, step_path, file, line, col, pointer, kind, method, path,
-    entity, action, write, idempotency_key, request, request_hash, state, status, answer, error, doubt, redacted,
+    entity, action, write, idempotency_key, request, state, status, answer, error, doubt, redacted,
     retries, sent_at, latency_ms, settled_by)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (run_id, call_key) DO UPDATE SET seq = excluded.seq, attempt = excluded.attempt,
     step_path = excluded.step_path, file = excluded.file, line = excluded.line, col = excluded.col,
     pointer = excluded.pointer, kind = excluded.kind, method = excluded.method, path = excluded.path,
     entity = excluded.entity, action = excluded.action, write = excluded.write,
-    idempotency_key = excluded.idempotency_key, request = excluded.request, request_hash = excluded.request_hash,
+    idempotency_key = excluded.idempotency_key, request = excluded.request,
     state = excluded.state, status = excluded.status, answer = excluded.answer, error = excluded.error,
     doubt = excluded.doubt, redacted = excluded.redacted, retries = excluded.retries, sent_at = excluded.sent_at,
     latency_ms = excluded.latency_ms, settled_by = excluded.settled_by`;
@@ -99,6 +103,7 @@ export class SqliteRunJournal implements RunJournal {
   private seq: number;
   private counters: AttemptCounters | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private idle: NodeJS.Immediate | null = null;
   private done = false;
 
   constructor(
@@ -217,6 +222,8 @@ export class SqliteRunJournal implements RunJournal {
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.idle) clearImmediate(this.idle);
+    this.idle = null;
     this.lock.release();
     this.owner.letGo(this.run_id, ended);
   }
@@ -245,7 +252,6 @@ export class SqliteRunJournal implements RunJournal {
         call.write ? 1 : 0,
         call.idempotency_key,
         call.request,
-        call.request_hash,
         outcome?.state ?? 'intent',
         outcome?.status ?? null,
         outcome?.answer ?? null,
@@ -264,11 +270,25 @@ export class SqliteRunJournal implements RunJournal {
     this.pending.push(write);
     this.pendingBytes += bytes;
     if (this.pending.length >= FLUSH_ROWS || this.pendingBytes >= FLUSH_BYTES) this.flushNow();
+    else if (this.pending.length >= IDLE_ROWS || this.pendingBytes >= IDLE_BYTES) this.whenIdle();
     else this.schedule();
   }
 
+  /**
+   * Writes once the current turn of the event loop is over: by then the interpreter has sent the requests
+   * this turn made, so SQLite works while the service does, not while the run waits for SQLite.
+   */
+  private whenIdle(): void {
+    if (this.idle || this.done) return;
+    this.idle = setImmediate(() => {
+      this.idle = null;
+      this.flushNow();
+    });
+    this.idle.unref();
+  }
+
   private schedule(): void {
-    if (this.timer || this.done) return;
+    if (this.timer || this.idle || this.done) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flushNow();
@@ -279,6 +299,8 @@ export class SqliteRunJournal implements RunJournal {
   private flushNow(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.idle) clearImmediate(this.idle);
+    this.idle = null;
     const writes = this.pending;
     const counters = this.counters;
     if (writes.length === 0 && counters === null) return;

@@ -61,7 +61,6 @@ const MIGRATIONS: readonly string[] = [
      write INTEGER NOT NULL,
      idempotency_key TEXT,
      request TEXT NOT NULL,
-     request_hash TEXT NOT NULL,
      state TEXT NOT NULL,
      status INTEGER,
      answer TEXT,
@@ -75,7 +74,6 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (run_id, call_key)
    );
    CREATE INDEX exchanges_by_seq ON exchanges (run_id, seq);
-   CREATE INDEX exchanges_writes ON exchanges (run_id, write, state);
    CREATE TABLE steps (
      run_id TEXT NOT NULL,
      attempt INTEGER NOT NULL,
