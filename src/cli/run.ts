@@ -199,7 +199,9 @@ function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): 
       );
       for (const w of report.dry_run_writes)
         process.stdout.write(
-          `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
+          'url' in w
+            ? `  ${w.method} ${w.url} (step ${w.step}, line ${w.line})${w.body === undefined ? '' : ` ${JSON.stringify(w.body)}`}\n`
+            : `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
         );
     }
   }
