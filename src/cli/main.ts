@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schema: async () => (await import('./schema.js')).registerSchema,
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
+  init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
 };
 
