@@ -16,7 +16,9 @@ export interface FoundFiles {
 }
 
 const YAML_FILE = /\.ya?ml$/i;
+/** `recipe test` files and fixture files kept beside recipes (recipes/x.test.yaml, recipes/crm.fixtures.yaml). */
 const TEST_FILE = /\.test\.ya?ml$/i;
+const FIXTURES_FILE = /\.fixtures\.ya?ml$/i;
 const FIXTURE_FOLDERS = new Set(['fixtures', '__fixtures__']);
 const IGNORE_FILE = '.recipeignore';
 /** Top-level keys only recipes have; a YAML file with none of them (and some top-level key) is not one. */
@@ -26,8 +28,8 @@ const RECIPE_KEYS = new Set(['version', 'steps', 'connector', 'secrets']);
  * The recipe files named by `paths`. A file named on the command line is always taken (a path that does not
  * exist too, so loading it reports Y001). Folders are walked recursively for *.yaml and *.yml, sorted, and
  * skip: hidden entries and node_modules; what a `.recipeignore` (gitignore syntax; in the working directory
- * or in any walked folder, relative to its own folder) ignores; test files (*.test.yaml) and anything under a
- * `fixtures/` folder; and YAML whose top-level keys include none of `version`, `steps`, `connector`, `secrets`
+ * or in any walked folder, relative to its own folder) ignores; test files (*.test.yaml), fixture files
+ * (*.fixtures.yaml) and anything under a `fixtures/` folder; and YAML whose top-level keys include none of `version`, `steps`, `connector`, `secrets`
  * (a fixture file, a CI workflow, a compose file): a recipe has at least the first two.
  */
 export async function findRecipeFiles(paths: readonly string[], cwd = process.cwd()): Promise<FoundFiles> {
@@ -94,6 +96,7 @@ function readIgnoreFile(dir: string): Ignore | undefined {
 /** Why a YAML file found in a folder is not a recipe, or undefined when it may be one. */
 function notARecipe(file: string): string | undefined {
   if (TEST_FILE.test(file)) return 'a test file (*.test.yaml)';
+  if (FIXTURES_FILE.test(file)) return 'a fixtures file (*.fixtures.yaml)';
   if (
     path
       .dirname(file)

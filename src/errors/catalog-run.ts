@@ -37,7 +37,7 @@ export const runCodes = {
     class: 'config',
   },
   X016: {
-    template: 'http {method}: the host {host} is not in the recipe\'s http.allow list ({allowed})',
+    template: "http {method}: the host {host} is not in the recipe's http.allow list ({allowed})",
     class: 'run',
   },
 

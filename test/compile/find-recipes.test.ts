@@ -23,6 +23,7 @@ describe('findRecipeFiles (recipe validate DIR)', () => {
       'recipes/a.test.yaml': 'recipe: a.yaml\ncases: []\n',
       'fixtures/crm.yaml': 'connectors: []\n',
       'recipes/fixtures/other.yaml': recipe,
+      'recipes/crm-small.fixtures.yaml': 'connectors: []\n',
       'compose.yaml': 'services:\n  db: { image: postgres }\n',
       'broken.yaml': 'name: oops\nsteps: [\n', // a recipe with a syntax error is still a recipe
       'flow.yaml': '{version: 1, name: f, steps: [{log: hi}]}\n',
@@ -41,6 +42,7 @@ describe('findRecipeFiles (recipe validate DIR)', () => {
       'compose.yaml': 'not a recipe (top-level services; no version or steps)',
       'fixtures/crm.yaml': 'in a fixtures folder',
       'recipes/a.test.yaml': 'a test file (*.test.yaml)',
+      'recipes/crm-small.fixtures.yaml': 'a fixtures file (*.fixtures.yaml)',
       'recipes/fixtures/other.yaml': 'in a fixtures folder',
     });
   });
