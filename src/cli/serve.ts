@@ -19,7 +19,7 @@ export function registerServe(program: Command): void {
       '--db <path>',
       `SQLite database file, or :memory: (default: the nearest ${EMBEDDED_DB}, as recipe run finds it)`,
     )
-    .option('--seed <kind>', 'demo | none (default: demo when the database is new, else none)')
+    .option('--seed <kind>', 'demo | none (default: demo when the database is new and no --fixtures, else none)')
     .option('--seed-size <n>', 'contacts in the demo CRM (other records scale from it)')
     .option('--fixtures <file>', 'load a JSON or YAML dataset (format: docs/service.md)')
     .option('--client-id <id>', 'application client id (or CONNECTOR_CLIENT_ID)')
