@@ -44,7 +44,10 @@ export function bash(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      stderr += `\n[doc example] killed after ${timeoutMs} ms: a command that does not end by itself (a server?) cannot be marked runnable\n`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
