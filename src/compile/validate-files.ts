@@ -1,14 +1,22 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ConnectorCatalog } from '../catalog/index.js';
 import type { Diagnostic } from '../errors/index.js';
+import { sortDiagnostics } from '../source/index.js';
 import { loadRecipe } from './load-recipe.js';
 import type { Plan } from './plan.js';
 
-/** The outcome of validating one file. */
+/** The outcome of validating one file: its errors and warnings (severity tells them apart), in file order. */
 export interface FileResult {
   readonly file: string;
   readonly valid: boolean;
   readonly diagnostics: Diagnostic[];
+}
+
+/** How to validate: the connector catalog to check calls against, and whether warnings fail a file. */
+export interface ValidateOptions {
+  readonly catalog?: ConnectorCatalog;
+  readonly strict?: boolean;
 }
 
 const RECIPE_FILE = /\.ya?ml$/i;
@@ -47,13 +55,20 @@ async function walk(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Validates every recipe file named by `paths` (see collectRecipeFiles); never throws for a bad file. */
-export async function validateFiles(paths: readonly string[]): Promise<FileResult[]> {
+/**
+ * Validates every recipe file named by `paths` (see collectRecipeFiles); never throws for a bad file.
+ * A file is valid without errors (and, with `strict`, without warnings).
+ */
+export async function validateFiles(paths: readonly string[], opts: ValidateOptions = {}): Promise<FileResult[]> {
   const results: FileResult[] = [];
   const calledPlans = new Map<string, Plan>();
   for (const file of await collectRecipeFiles(paths)) {
-    const { diagnostics } = await loadRecipe(file, { calledPlans });
-    results.push({ file, valid: diagnostics.length === 0, diagnostics });
+    const { diagnostics, warnings } = await loadRecipe(file, {
+      calledPlans,
+      ...(opts.catalog ? { catalog: opts.catalog } : {}),
+    });
+    const valid = diagnostics.length === 0 && (opts.strict !== true || warnings.length === 0);
+    results.push({ file, valid, diagnostics: sortDiagnostics([...diagnostics, ...warnings]) });
   }
   return results;
 }
