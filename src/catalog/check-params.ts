@@ -35,11 +35,12 @@ export function checkParams(action: CatalogAction, params: Value, entity?: Catal
 
 /** `tasks.create params.properties.hs_task_title`: how messages name a place inside params. */
 export function describePath(action: { entity: string; action: string }, path: ParamPath): string {
-  const text = path.reduce<string>(
-    (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${seg}`),
-    'params',
-  );
-  return `${action.entity}.${action.action} ${text}`;
+  return `${action.entity}.${action.action} ${fieldPath(path)}`;
+}
+
+/** `params.associations[0].to.id`: a place inside params as the service's error fields name it. */
+export function fieldPath(path: ParamPath): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${seg}`), 'params');
 }
 
 type Members = ReadonlyMap<string, Value>;

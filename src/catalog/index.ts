@@ -6,7 +6,7 @@
 export type * from './types.js';
 export { embeddedCatalog } from './embedded.js';
 export { findType, findEntity, findAction } from './lookup.js';
-export { checkParams, describePath, type ParamProblem, type ParamPath } from './check-params.js';
+export { checkParams, describePath, fieldPath, type ParamProblem, type ParamPath } from './check-params.js';
 export { checkAssociations } from './check-associations.js';
 export { checkReadProperties } from './check-properties.js';
 export { hintFor, listNames } from './names.js';

@@ -1,17 +1,10 @@
-import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import {
-  catalogCacheFile,
-  catalogFromOpenApi,
-  embeddedCatalog,
-  readCachedCatalog,
-  writeCachedCatalog,
-  type ConnectorCatalog,
-} from '../catalog/index.js';
-import { ENV, fetchOpenApiDocument, readConnectionConfig } from '../client/index.js';
+import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
+import { ENV, readConnectionConfig } from '../client/index.js';
 import { validateFiles } from '../compile/index.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { formatDiagnostic } from '../source/index.js';
+import { serviceCatalog } from './connector-catalog.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 interface ValidateFlags {
@@ -83,11 +76,7 @@ Examples:
     });
 }
 
-/**
- * The catalog to check connector calls against: the embedded types, or the one a service publishes. A
- * service's catalog is cached in .recipe/catalogs/; when the service cannot be reached, the cached copy
- * is used (with a note), else the error says why (exit 3).
- */
+/** The catalog to check connector calls against: the embedded types, or the one a service publishes. */
 async function catalogFor(flags: ValidateFlags): Promise<ConnectorCatalog> {
   let url = flags.against;
   if (url === undefined && flags.online) {
@@ -96,17 +85,5 @@ async function catalogFor(flags: ValidateFlags): Promise<ConnectorCatalog> {
   }
   if (url === undefined) return embeddedCatalog();
   readConnectionConfig({ baseUrl: url }, {}); // the same URL checks as a run (C001 on a bad one)
-  const file = catalogCacheFile(join(process.cwd(), '.recipe'), url);
-  try {
-    const catalog = catalogFromOpenApi(await fetchOpenApiDocument(url), url);
-    writeCachedCatalog(file, catalog);
-    return catalog;
-  } catch (err) {
-    const cached = readCachedCatalog(file);
-    if (!cached || !(err instanceof RecipeError)) throw err;
-    process.stderr.write(
-      `${err.code} ${err.message}; using the catalog cached at ${cached.fetchedAt.toISOString()} (${file})\n`,
-    );
-    return cached.catalog;
-  }
+  return serviceCatalog(url);
 }

@@ -36,6 +36,10 @@ export const runCodes = {
       'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID',
     class: 'config',
   },
+  X016: {
+    template: 'dry run: {invalid} of {total} write{s} would be refused by the connector',
+    class: 'run',
+  },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

@@ -27,9 +27,26 @@ export type StepStatus = 'ok' | 'failed' | 'continued' | 'skipped' | 'not_run';
 export interface DryRunWrite {
   readonly step: string;
   readonly line: number;
+  /** The recipe file of the step (a called recipe's own file for its steps), and the step's column. */
+  readonly file: string;
+  readonly column: number;
+  /** Index of the item in each enclosing loop (foreach, streaming paginate), outermost first. */
+  readonly loop_index?: number[];
   readonly method: 'POST';
   readonly path: string;
   readonly body: { readonly entity: string; readonly action: string; readonly params: unknown };
+  /** Checked against the connector catalog: false when the service would refuse it (absent: not checked). */
+  readonly valid?: boolean;
+  /** Why the service would refuse it. */
+  readonly problems?: DryRunProblem[];
+}
+
+/** One reason a dry-run write would be refused: a code of the A (connector calls) catalog, and the param. */
+export interface DryRunProblem {
+  readonly code: string;
+  readonly message: string;
+  /** The param it concerns, e.g. params.properties.hs_task_priority. */
+  readonly field: string;
 }
 
 /** The machine-readable result of a run (`recipe run --json` prints exactly this). */
