@@ -10,10 +10,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist', 'service', 'connectors');
-const load = (file) => import(pathToFileURL(join(dist, file)).href);
-const { connectorTypes } = await load('registry.js');
-const { catalogDataFile } = await load('catalog-data.js');
-const { crmDataExtras } = await load('crm/catalog-data.js');
+/** @type {typeof import('../src/service/connectors/registry.js')} */
+const { connectorTypes } = await import(pathToFileURL(join(dist, 'registry.js')).href);
+/** @type {typeof import('../src/service/connectors/catalog-data.js')} */
+const { catalogDataFile } = await import(pathToFileURL(join(dist, 'catalog-data.js')).href);
+/** @type {typeof import('../src/service/connectors/crm/catalog-data.js')} */
+const { crmDataExtras } = await import(pathToFileURL(join(dist, 'crm', 'catalog-data.js')).href);
 
 const file = join(root, 'schemas', 'connectors', 'catalog.json');
 const data = catalogDataFile(connectorTypes, (t) => (t.definition.slug === 'crm' ? crmDataExtras() : {}));
