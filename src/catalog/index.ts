@@ -12,3 +12,4 @@ export { checkReadProperties } from './check-properties.js';
 export { hintFor, listNames } from './names.js';
 export { catalogFromOpenApi } from './openapi.js';
 export { catalogCacheFile, readCachedCatalog, writeCachedCatalog } from './cache.js';
+export { editorSchema, editorSchemaText } from './editor-schema.js';
