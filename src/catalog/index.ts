@@ -13,3 +13,4 @@ export { hintFor, listNames } from './names.js';
 export { catalogFromOpenApi } from './openapi.js';
 export { catalogCacheFile, readCachedCatalog, writeCachedCatalog } from './cache.js';
 export { editorSchema, editorSchemaText } from './editor-schema.js';
+export { renderAction, renderAssociationTypes, renderCatalogIndex, renderEntity } from './render-docs.js';
