@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
   docs: async () => (await import('./docs.js')).registerDocs,
+  console: async () => (await import('./console.js')).registerConsole,
 };
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */
