@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
 import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
-import { ENV, readConnectionConfig } from '../client/index.js';
+// config.js, not the client's index: validate must not load the HTTP client (undici) unless it fetches a catalog.
+import { ENV, readConnectionConfig } from '../client/config.js';
 import { validateFiles } from '../compile/index.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { formatDiagnostic } from '../source/index.js';
-import { serviceCatalog } from './connector-catalog.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 interface ValidateFlags {
@@ -85,5 +85,6 @@ async function catalogFor(flags: ValidateFlags): Promise<ConnectorCatalog> {
   }
   if (url === undefined) return embeddedCatalog();
   readConnectionConfig({ baseUrl: url }, {}); // the same URL checks as a run (C001 on a bad one)
+  const { serviceCatalog } = await import('./connector-catalog.js');
   return serviceCatalog(url);
 }
