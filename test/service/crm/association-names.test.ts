@@ -1,6 +1,7 @@
 /** Symbolic association type names (deal_to_company) accepted wherever a numeric associationTypeId is. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { crmHarness, errorText, type CrmHarness } from './crm-helpers.js';
+import { crmConnector } from '../../../src/service/connectors/crm/index.js';
+import { crmHarness, directContext, errorText, type CrmHarness } from './crm-helpers.js';
 
 let h: CrmHarness;
 let company: string;
@@ -83,5 +84,32 @@ describe('association type names', () => {
     });
     expect(wrong.status).toBe(400);
     expect(errorText(wrong.body)).toContain('task_to_deal');
+  });
+
+  it('a fixtures file takes names for typeId too', async () => {
+    const fixtures = {
+      companies: [{ id: '700', properties: { name: 'F' } }],
+      deals: [{ id: '701', properties: { dealname: 'G' } }],
+      associations: [
+        { from: { type: 'deals', id: '701' }, to: { type: 'companies', id: '700' }, typeId: 'deal_to_company' },
+      ],
+    };
+    const fresh = await crmHarness();
+    const other = await crmHarness();
+    try {
+      await crmConnector.loadFixtures!(directContext(fresh), fixtures);
+      const out = await fresh.ok('associations', 'list', {
+        fromObjectType: 'deals',
+        fromObjectId: '701',
+        toObjectType: 'companies',
+      });
+      const ids = out.result.results[0].associationTypes.map((t: { typeId: number }) => t.typeId);
+      expect(ids.sort((a: number, b: number) => a - b)).toEqual([5, 341]);
+      const wrong = { ...fixtures, associations: [{ ...fixtures.associations[0], typeId: 'task_to_deal' }] };
+      await expect(crmConnector.loadFixtures!(directContext(other), wrong)).rejects.toThrow(/typeId/);
+    } finally {
+      await fresh.close();
+      await other.close();
+    }
   });
 });
