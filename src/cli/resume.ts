@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RecipeError } from '../errors/index.js';
 import { journalPath } from '../journal/index.js';
+import { findRecipeDir } from './run-embedded.js';
 import { commandOutput, runEdges, type RunFlags } from './run.js';
 import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
 
@@ -18,6 +19,9 @@ export function registerResume(program: Command): void {
     .description('resume an interrupted or failed run from the journal: recorded calls replay, the rest is sent')
     .argument('<run-id>', 'the run to resume (`recipe runs` lists them)')
     .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--db <path>', "the embedded service's database file (default: the nearest .recipe/local.db)")
+    .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
+    .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')

@@ -6,6 +6,7 @@ import { journalPath, openJournal, type JournalStore, type RunRecord } from '../
 import { isValidRunId, resumeRun, type ConnectorApi, type ResumeFlags, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
+import { findRecipeDir } from './run-embedded.js';
 import type { CommandOutput, PreparedRun, RunFlags } from './run.js';
 
 /** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
@@ -31,7 +32,7 @@ export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
       throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
     return undefined;
   }
-  return openJournal(journalPath(flags.journal, process.env, process.cwd()));
+  return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
 }
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */
@@ -40,7 +41,10 @@ export interface RunEdges {
     plan: Plan,
     flags: RunFlags,
     out: CommandOutput,
-    prepare: (client: ConnectorClient & ConnectorApi) => Promise<PreparedRun>,
+    prepare: (
+      client: ConnectorClient & ConnectorApi,
+      env: Readonly<Record<string, string | undefined>>,
+    ) => Promise<PreparedRun>,
   ): Promise<number>;
   print(report: RunReport, flags: RunFlags, interrupted: boolean): number;
 }
@@ -92,16 +96,8 @@ export async function resumeRecorded(
     if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
     return ExitCode.invalid;
   }
-  return edges.run(plan, flags, out, async (client) => {
-    const prepared = await resumeRun({
-      store,
-      record,
-      plan,
-      client,
-      flags: resume,
-      redactor: client.redactor,
-      env: process.env,
-    });
+  return edges.run(plan, flags, out, async (client, env) => {
+    const prepared = await resumeRun({ store, record, plan, client, flags: resume, redactor: client.redactor, env });
     // The recorded values were resolved when the run started; resolving them again applies today's defaults
     // to inputs the recipe (changed, with --allow-changed) declares now.
     const resolved = resolveInputs(plan, prepared.inputs);

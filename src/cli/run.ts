@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
 import {
   ConnectorClient,
   completeConnectionConfig,
@@ -13,9 +13,15 @@ import type { JournalStore } from '../journal/index.js';
 import { beginRun, runPlan, type ConnectorApi, type DurableRun, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
+import { clockFrom, parseNow } from './clock.js';
+import { useColor } from './color.js';
+import { readCommandEnv } from './env-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
-import { JOURNAL_HELP, openRunJournal, reuseRun, type JournalFlags, type RunEdges } from './run-journal.js';
+import { serviceCatalog } from './connector-catalog.js';
+import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
+import { readGivenInputs } from './run-inputs.js';
+import { JOURNAL_HELP, openRunJournal, reuseRun, type JournalFlags, type RunEdges } from './run-journal.js';
 import { formatOutputs, ProgressView } from './run-output.js';
 
 /** The flags of `recipe run` (`recipe resume` takes the connection and output ones). */
@@ -28,6 +34,11 @@ export interface RunFlags extends JournalFlags {
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  fixtures?: string;
+  db?: string;
+  now?: number;
+  /** A file name, or false for --no-env-file. */
+  envFile?: string | false;
 }
 
 /** `recipe run FILE`: runs a recipe against the configured connector service, or the embedded one. */
@@ -37,13 +48,23 @@ export function registerRun(program: Command): void {
     .description('run a recipe against the connector service (the embedded one when none is configured)')
     .argument('<file>', 'the recipe file')
     .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect)
-    .option('--inputs <file.json>', 'input values from a JSON object file (-i wins)')
-    .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        'connector service URL (else CONNECTOR_API_URL, else the embedded service)',
+      ).conflicts(['fixtures', 'db']),
+    )
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
     .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
+    .option('--fixtures <file>', 'run on an embedded service holding only this dataset (in memory unless --db)')
+    .option('--db <path>', `the embedded service's database file, or :memory: (default: the nearest ${EMBEDDED_DB})`)
+    .option('--now <iso>', 'pin the clock the run and the embedded service see, e.g. 2026-07-15T09:00:00Z', parseNow)
+    .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
+    .option('--no-env-file', 'do not read .env')
     .option('--run-id <id>', 'the run id: a new run, the resume of an unfinished one, or the report of a finished one')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
@@ -55,6 +76,8 @@ Configuration (flags win over the environment):
   CONNECTOR_CLIENT_ID       application client id (required with a URL)
   CONNECTOR_CLIENT_SECRET   application client secret (required with a URL)
   CONNECTOR_WORKSPACE       workspace for {definition} connector lookups (default "default")
+  .env in the working directory (or --env-file FILE) fills in variables the environment does not set.
+  The embedded database is ${EMBEDDED_DB} in the nearest folder (this one or above) that has one, else here.
 ${JOURNAL_HELP}
 Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid,
 3 configuration or authentication, 130 interrupted (Ctrl-C).
@@ -62,11 +85,26 @@ Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid
 Examples:
   recipe run recipes/pipeline-report.yaml
   recipe run recipes/stale-deals-follow-up.yaml -i days=30 --dry-run
-  recipe run recipes/pipeline-report.yaml --json | jq .outputs`,
+  recipe run recipes/pipeline-report.yaml --json | jq .outputs
+  recipe run recipes/pipeline-report.yaml --fixtures ci/crm.yaml --now 2026-07-15T09:00:00Z   hermetic`,
     )
     .action(async (file: string, flags: RunFlags) => {
       process.exitCode = await runCommand(file, flags);
     });
+}
+
+/**
+ * What --dry-run checks writes against: the embedded types for the embedded service, else the catalog the
+ * service publishes (or its cached copy). Without either, writes are listed unchecked.
+ */
+async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorCatalog | undefined> {
+  if (serviceUrl === undefined) return embeddedCatalog();
+  try {
+    return await serviceCatalog(serviceUrl);
+  } catch (err) {
+    process.stderr.write(`dry run: writes are not checked (${(err as Error).message})\n`);
+    return undefined;
+  }
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -83,7 +121,7 @@ export interface CommandOutput {
 /** A progress view on stderr and an error printer that keeps --json's promise of one report on stdout. */
 export function commandOutput(flags: RunFlags): CommandOutput {
   const stdoutTty = process.stdout.isTTY === true && process.stderr.isTTY === true;
-  const color = stdoutTty && !process.env.NO_COLOR;
+  const color = useColor(process.env, stdoutTty);
   const view = new ProgressView({
     animate: stdoutTty && color && !flags.json && !flags.quiet,
     color,
@@ -114,7 +152,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (!plan) return invalid(diagnostics, flags);
   let given: Record<string, unknown>;
   try {
-    given = await readInputs(flags);
+    const read = await readGivenInputs(flags.inputs, flags.input);
+    if (!read.values) return invalid(read.diagnostics, flags);
+    given = read.values;
   } catch (err) {
     return fail(err);
   }
@@ -124,13 +164,15 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
   let store: JournalStore | undefined;
   try {
-    store = openRunJournal(flags);
+    store = openRunJournal(
+      flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
+    );
     if (flags.runId !== undefined && store) {
       const known = await store.getRun(flags.runId);
       if (known) return await reuseRun(store, known, plan, inputs.values, flags, out, runEdges);
     }
     const journal = store;
-    return await connectAndRun(plan, flags, out, async (client) => ({
+    return await connectAndRun(plan, flags, out, async (client, env) => ({
       inputs: inputs.values,
       dryRun: flags.dryRun === true,
       ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
@@ -144,7 +186,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
               dryRun: flags.dryRun === true,
               ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
               redactor: client.redactor,
-              env: process.env,
+              env,
+              // --now pins $run.started_at, which the journal records as the run's clock.
+              ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
             }),
           }
         : {}),
@@ -156,6 +200,17 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   }
 }
 
+/**
+ * A hermetic run (--fixtures without a database file) leaves nothing behind, its journal included: it is kept
+ * in memory (a run against a service that ends with it has nothing to resume), unless --journal or
+ * RECIPE_JOURNAL names a file.
+ */
+function inMemoryService(flags: RunFlags): boolean {
+  return (
+    flags.fixtures !== undefined && (flags.db === undefined || flags.db === ':memory:') && !process.env.RECIPE_JOURNAL
+  );
+}
+
 /** What a run starts with once the client exists: its inputs and options, and its journal when there is one. */
 export interface PreparedRun {
   readonly inputs: Readonly<Record<string, unknown>>;
@@ -165,27 +220,44 @@ export interface PreparedRun {
 }
 
 /**
- * Connects (the configured service, else the embedded one), prepares the run with the client (a new run
- * or a resume), runs it with Ctrl-C wired to cancel, and prints the report. Returns the exit code.
+ * Connects (the configured service, else the embedded one), prepares the run with the client and the
+ * environment (a new run or a resume), runs it with Ctrl-C wired to cancel, and prints the report.
  */
 export async function connectAndRun(
   plan: Plan,
   flags: RunFlags,
   out: CommandOutput,
-  prepare: (client: ConnectorClient & ConnectorApi) => Promise<PreparedRun>,
+  prepare: (
+    client: ConnectorClient & ConnectorApi,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => Promise<PreparedRun>,
 ): Promise<number> {
   const { view, fail } = out;
-  // Where the service is: flags, environment, else the embedded service.
+  // Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
+  // ask for the embedded service, so they win over CONNECTOR_API_URL (flags win over the environment).
+  const embeddedAsked = flags.fixtures !== undefined || flags.db !== undefined;
   let service: RunningService | undefined;
   let config: ConnectionConfig;
+  let env: Readonly<Record<string, string | undefined>>;
+  const notes: string[] = [];
   try {
+    const read = readCommandEnv(flags.envFile, process.cwd());
+    env = read.env;
+    if (read.note) notes.push(read.note);
     const partial = readConnectionConfig(
       { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) },
-      process.env,
+      embeddedAsked ? { ...env, CONNECTOR_API_URL: undefined } : env,
     );
     if (partial.baseUrl === undefined) {
-      service = await startEmbedded(process.cwd());
-      view.note(`no CONNECTOR_API_URL: using the embedded service at ${service.url} (database ${EMBEDDED_DB})`);
+      const embedded = await startEmbedded(process.cwd(), {
+        ...(flags.db !== undefined ? { db: flags.db } : {}),
+        ...(flags.fixtures !== undefined ? { fixtures: flags.fixtures } : {}),
+        ...(flags.now !== undefined ? { nowMs: flags.now } : {}),
+      });
+      service = embedded.service;
+      const why = embeddedAsked ? (flags.fixtures !== undefined ? '--fixtures' : '--db') : 'no CONNECTOR_API_URL';
+      // First on stderr: which database this run reads and writes.
+      notes.unshift(`${why}: using the embedded service at ${service.url} (${embedded.what})`);
       config = { baseUrl: service.url, ...service.credentials, workspace: partial.workspace };
     } else {
       config = completeConnectionConfig(partial);
@@ -194,6 +266,7 @@ export async function connectAndRun(
     await service?.close();
     return fail(err);
   }
+  for (const note of notes) view.note(note);
 
   // 3. Run, with Ctrl-C aborting everything in flight.
   const abort = new AbortController();
@@ -205,13 +278,17 @@ export async function connectAndRun(
   const client = new ConnectorClient(config);
   let report: RunReport;
   try {
-    const prepared = await prepare(client);
+    const prepared = await prepare(client, env);
+    const catalog = prepared.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
     report = await runPlan(plan, {
+      ...(catalog ? { catalog } : {}),
       client,
       redactor: client.redactor,
       inputs: prepared.inputs,
+      env,
       signal: abort.signal,
       dryRun: prepared.dryRun,
+      ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
       ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
       ...(prepared.durable ? { durable: prepared.durable } : {}),
       log: (level, message) => view.log(level, message),
@@ -237,17 +314,9 @@ export const runEdges: RunEdges = { run: connectAndRun, print: printReport };
 /** Prints a report (text or --json) and returns the exit code its status and error call for. */
 export function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (report.status === 'ok') {
-    process.stdout.write(formatOutputs(report.outputs));
-    if (report.dry_run_writes) {
-      process.stdout.write(
-        `dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`,
-      );
-      for (const w of report.dry_run_writes)
-        process.stdout.write(
-          `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
-        );
-    }
+  else {
+    if (report.status === 'ok') process.stdout.write(formatOutputs(report.outputs));
+    if (report.dry_run_writes) process.stdout.write(formatDryRunWrites(report.dry_run_writes));
   }
   if (report.error) {
     const e = report.error;
@@ -265,35 +334,4 @@ function invalid(diagnostics: Diagnostic[], flags: RunFlags): number {
   process.stderr.write(`${lines.join('\n')}\n`);
   if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
   return ExitCode.invalid;
-}
-
-/** --inputs FILE.json (an object), then each -i name=value over it. */
-async function readInputs(flags: RunFlags): Promise<Record<string, unknown>> {
-  const given: Record<string, unknown> = {};
-  if (flags.inputs !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(flags.inputs, 'utf8'));
-    } catch (err) {
-      throw new RecipeError(
-        'I001',
-        { name: flags.inputs, reason: `cannot read the inputs file: ${(err as Error).message}` },
-        { file: flags.inputs },
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new RecipeError(
-        'I001',
-        { name: flags.inputs, reason: 'the inputs file must hold a JSON object' },
-        { file: flags.inputs },
-      );
-    }
-    Object.assign(given, parsed);
-  }
-  for (const pair of flags.input ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
-    given[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return given;
 }

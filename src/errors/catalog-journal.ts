@@ -24,4 +24,9 @@ export const journalCodes = {
   J006: { template: 'run id "{runId}" is already used in the journal {journal}', class: 'invalid' },
   J007: { template: 'cannot open the run journal {journal}: {reason}', class: 'config' },
   J008: { template: '{flag}: {reason}', class: 'invalid' },
+  J009: {
+    template:
+      'the run journal could not record run {runId} ({reason}); the run stops, as it could not be resumed safely',
+    class: 'run',
+  },
 } satisfies Record<string, CatalogEntry>;

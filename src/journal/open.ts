@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SqliteJournalStore } from './sqlite/store.js';
 import type { JournalStore } from './types.js';
 
@@ -9,16 +9,20 @@ export const DEFAULT_JOURNAL = '.recipe/runs.db';
 export const JOURNAL_ENV = 'RECIPE_JOURNAL';
 
 /**
- * The journal's path: the flag, else RECIPE_JOURNAL, else the default, resolved against `cwd`
- * (':memory:' stays as it is: a private journal that ends with the process).
+ * The journal's path: the flag, else RECIPE_JOURNAL, else runs.db in `recipeDir` (the project's `.recipe/`
+ * folder, found like git finds `.git`), else the default in `cwd`. Relative paths are resolved against
+ * `cwd`; ':memory:' stays as it is: a private journal that ends with the process.
  */
 export function journalPath(
   flag: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  recipeDir?: string,
 ): string {
-  const given = flag ?? (env[JOURNAL_ENV] || undefined) ?? DEFAULT_JOURNAL;
-  return given === ':memory:' ? given : resolve(cwd, given);
+  const given = flag ?? (env[JOURNAL_ENV] || undefined);
+  if (given === ':memory:') return given;
+  if (given !== undefined) return resolve(cwd, given);
+  return recipeDir !== undefined ? join(recipeDir, 'runs.db') : resolve(cwd, DEFAULT_JOURNAL);
 }
 
 /** Opens the journal at `path` (the SQLite backend); J007 when it cannot be opened. */

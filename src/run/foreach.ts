@@ -29,7 +29,11 @@ export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec):
     if (step.indexAs !== undefined) frame.set(step.indexAs, index);
     try {
       // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
-      const last = await runSteps(step.steps, frame, { ...nested, frame: `${sx.path}[${index}]` });
+      const last = await runSteps(step.steps, frame, {
+        ...nested,
+        loop: [...(nested.loop ?? []), index],
+        frame: `${sx.path}[${index}]`,
+      });
       results[index] = step.collect ? await evaluate(step.collect, frame) : last;
     } catch (err) {
       const e = atStep(err, step.loc);

@@ -71,12 +71,16 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     count += page.length;
     sx.stats.records += page.length;
     if (streaming && nested && step.steps && step.as) {
-      let index = count - page.length;
-      for (const item of page) {
+      for (const [i, item] of page.entries()) {
         const frame = scope.child();
         frame.set(step.as, item);
         // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
-        await runSteps(step.steps, frame, { ...nested, frame: `${sx.path}[${index++}]` });
+        const index = count - page.length + i;
+        await runSteps(step.steps, frame, {
+          ...nested,
+          loop: [...(nested.loop ?? []), index],
+          frame: `${sx.path}[${index}]`,
+        });
         sx.stats.done++;
       }
     } else {

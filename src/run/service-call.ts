@@ -31,7 +31,7 @@ export interface ServiceCall<T> {
   encode(answer: T): unknown;
   decode(stored: unknown): T;
   /** Under --dry-run a write is not sent: its placeholder answer. */
-  dryRun?(): T;
+  dryRun?(): T | Promise<T>;
   /** What a write settled with --assume-sent answers (no answer was ever seen). */
   assumed?(): T;
   /** Looks for the effect of a write in doubt (the step's in_doubt); undefined when there is none. */
@@ -62,7 +62,7 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
   const journal = rec.journal;
   const idempotencyKey = call.write ? rec.idempotencyKey(key) : undefined;
   if (!journal) {
-    if (call.write && sx.ctx.dryRun && call.dryRun) return call.dryRun();
+    if (call.write && sx.ctx.dryRun && call.dryRun) return await call.dryRun();
     if (call.write) rec.writes++;
     return call.send(sx.callOptions(idempotencyKey));
   }
@@ -86,7 +86,7 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
     request,
   };
   if (call.write && sx.ctx.dryRun && call.dryRun) {
-    const placeholder = call.dryRun();
+    const placeholder = await call.dryRun();
     journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(sx, call, placeholder).answer }));
     return placeholder;
   }

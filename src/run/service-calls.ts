@@ -1,4 +1,11 @@
-import { isWriteAction, toEnvelope, type Download, type Envelope } from '../client/index.js';
+import {
+  isWriteAction,
+  toEnvelope,
+  type Download,
+  type Envelope,
+  type HttpAnswer,
+  type HttpCallRequest,
+} from '../client/index.js';
 import type { StepExec } from './exec.js';
 import { callService, type ServiceCall } from './service-call.js';
 
@@ -30,8 +37,8 @@ export function executeCall(
     decode: (stored) => toEnvelope(stored, { entity, action }),
     ...(write
       ? {
-          dryRun: (): Envelope => {
-            const result = sx.exec.dryRun.record(sx.stats, connectorId, entity, action, params);
+          dryRun: async (): Promise<Envelope> => {
+            const result = await sx.exec.dryRun.record(sx, connectorId, entity, action, params);
             sx.ctx.log(
               'info',
               sx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
@@ -111,4 +118,34 @@ export function resolveConnector(sx: StepExec, workspace: string | undefined, de
     encode: (id) => id,
     decode: (stored) => String(stored),
   });
+}
+
+/** Request headers whose values are credentials even when no declared secret shows in them. */
+const CREDENTIAL_HEADER = /authorization|cookie|token|secret|api[-_]?key|password|signature/i;
+
+/**
+ * An http step's request as a journaled call: GET and HEAD are reads, anything else a write (journaled as an
+ * intent first, sent with an Idempotency-Key, which a webhook may honour or ignore). Only the flags settle
+ * such a write in doubt: the connector service's key support says nothing about another server. The journal
+ * gets the URL and body masked like everything else, and credential-like header values masked by name.
+ */
+export function httpCall(sx: StepExec, req: HttpCallRequest, requestTimeoutMs?: number): ServiceCall<HttpAnswer> {
+  const url = new URL(req.url);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = CREDENTIAL_HEADER.test(name) ? '***' : value;
+  return {
+    kind: 'http',
+    method: req.method,
+    path: `${url.origin}${url.pathname}`,
+    entity: null,
+    action: null,
+    write: req.method !== 'GET' && req.method !== 'HEAD',
+    request: { method: req.method, url: req.url, headers, body: req.body ?? null },
+    keepAnswer: true,
+    send: (opts) => sx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
+    encode: (answer) => answer,
+    decode: (stored) => stored as HttpAnswer,
+    // No answer was ever seen: no status, no body.
+    assumed: (): HttpAnswer => ({ status: 0, headers: {}, body: null }),
+  };
 }

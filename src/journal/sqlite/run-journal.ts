@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RecipeError } from '../../errors/index.js';
 import type {
   AttemptCounters,
   CallEntry,
@@ -105,6 +106,8 @@ export class SqliteRunJournal implements RunJournal {
   private timer: NodeJS.Timeout | null = null;
   private idle: NodeJS.Immediate | null = null;
   private done = false;
+  /** A write that failed in the background (a full disk): the next call that can report it throws it. */
+  private failure: Error | null = null;
 
   constructor(
     private readonly owner: HeldRunOwner,
@@ -126,6 +129,7 @@ export class SqliteRunJournal implements RunJournal {
   async intend(call: CallEntry): Promise<void> {
     this.push(call.request.length, this.exchangeWriter(call, null));
     this.flushNow();
+    this.throwFailure();
   }
 
   record(call: CallEntry, outcome: CallOutcome): void {
@@ -181,11 +185,13 @@ export class SqliteRunJournal implements RunJournal {
 
   async flush(): Promise<void> {
     this.flushNow();
+    this.throwFailure();
   }
 
   async finish(end: RunEnd): Promise<void> {
     if (this.done) return;
     this.flushNow();
+    this.throwFailure();
     const st = this.owner.statements;
     const status = end.status === 'ok' ? 'succeeded' : end.status === 'failed' ? 'failed' : 'cancelled';
     this.owner.db.transaction(() => {
@@ -296,7 +302,23 @@ export class SqliteRunJournal implements RunJournal {
     this.timer.unref();
   }
 
+  /** Writes what is pending; a failure is kept for the next intend/flush/finish (never thrown from a timer). */
   private flushNow(): void {
+    try {
+      this.writePending();
+    } catch (err) {
+      this.failure ??= err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  private throwFailure(): void {
+    if (this.failure)
+      throw new RecipeError('J009', { runId: this.run_id, reason: this.failure.message }, undefined, {
+        cause: this.failure,
+      });
+  }
+
+  private writePending(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.idle) clearImmediate(this.idle);
