@@ -15,6 +15,7 @@ import {
 } from '../../src/run/index.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { compile, tempDir, testClient, writeFiles } from './helpers.js';
+import { startWebhookServer } from './webhook-server.js';
 
 /** The journal through the real interpreter, a real service (in-process, over HTTP) and a real SQLite file. */
 let service: RunningService;
@@ -310,5 +311,49 @@ describe('the run journal', () => {
     expect(retried.requests).toBe(2);
     expect(await notesTagged('items')).toHaveLength(7);
     await s.store.close();
+  });
+
+  it('journals http steps: a GET replays on resume; a POST in doubt is settled only by the flags', async () => {
+    const hook = await startWebhookServer();
+    let held: import('node:http').ServerResponse | undefined;
+    const abort = new AbortController();
+    hook.answer = (req, res) => {
+      if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"v":1}');
+      if (!held) {
+        held = res; // the first POST is taken in and never answered: the run is cancelled meanwhile
+        abort.abort();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    };
+    try {
+      const s = await setup(`version: 1
+name: hooks
+inputs:
+  tag: { type: string, required: true }
+steps:
+  - id: got
+    http: { url: "${hook.url}/data" }
+  - id: posted
+    http: { method: POST, url: "${hook.url}/hook", json: { v: "\${ $got.v }" } }
+outputs:
+  ok: "\${ $posted.ok }"
+`);
+      const cut = await firstRun(s, { tag: 'h' }, { signal: abort.signal }, 'hooks');
+      expect(cut.status).toBe('interrupted');
+      // The connector service honours Idempotency-Key, but that says nothing about the webhook: J004.
+      await expect(resume(s, 'hooks')).rejects.toMatchObject({ code: 'J004' });
+      const settled = await resume(s, 'hooks', { ...noFlags, assumeNotSent: ['posted'] });
+      expect(settled).toMatchObject({ status: 'ok', outputs: { ok: true }, replayed_calls: 1 });
+      const gets = hook.received.filter((r) => r.method === 'GET');
+      const posts = hook.received.filter((r) => r.method === 'POST');
+      expect(gets).toHaveLength(1);
+      expect(posts).toHaveLength(2);
+      expect(posts[1]?.headers['idempotency-key']).toBe(posts[0]?.headers['idempotency-key']);
+      await s.store.close();
+    } finally {
+      held?.end();
+      await hook.close();
+    }
   });
 });
