@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorClient } from '../../src/client/index.js';
@@ -315,7 +316,7 @@ describe('the run journal', () => {
 
   it('journals http steps: a GET replays on resume; a POST in doubt is settled only by the flags', async () => {
     const hook = await startWebhookServer();
-    let held: import('node:http').ServerResponse | undefined;
+    let held: ServerResponse | undefined;
     const abort = new AbortController();
     hook.answer = (req, res) => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"v":1}');
