@@ -28,9 +28,10 @@ import {
   type RunRow,
   type StepRow,
 } from './rows.js';
-import { prepareWriter, SqliteRunJournal, type HeldRunOwner, type WriterStatements } from './run-journal.js';
+import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatements } from './run-journal.js';
 import { RunLocks } from './run-locks.js';
 import { migrate } from './schema.js';
+import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
 
 /** How long a journal write waits for another process's transaction (runs sharing one journal file). */
 const BUSY_TIMEOUT_MS = 5000;
@@ -50,7 +51,8 @@ const RUN_COLUMNS = `r.*,
 export class SqliteJournalStore implements JournalStore {
   private readonly locks: RunLocks;
   private readonly open = new Set<RunJournal>();
-  private writer: WriterStatements | undefined;
+  private reader: ReaderStatements | undefined;
+  private sink: WriteSink | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -256,6 +258,7 @@ export class SqliteJournalStore implements JournalStore {
 
   async close(): Promise<void> {
     for (const j of [...this.open]) await j.release();
+    await this.sink?.close();
     this.locks.releaseAll();
     if (this.db.open) this.db.close();
   }
@@ -266,10 +269,12 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   private owner(): HeldRunOwner {
-    this.writer ??= prepareWriter(this.db);
+    this.reader ??= prepareReader(this.db);
+    // A file journal is written by a worker thread; an in-memory one can only be written on this connection.
+    this.sink ??= this.path === ':memory:' ? new InThreadSink(this.db) : new WorkerSink(this.path, BUSY_TIMEOUT_MS);
     return {
-      db: this.db,
-      statements: this.writer,
+      reader: this.reader,
+      sink: this.sink,
       now: Date.now,
       letGo: (runId, ended) => {
         for (const j of this.open) if (j.run_id === runId) this.open.delete(j);
