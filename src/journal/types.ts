@@ -236,8 +236,12 @@ export interface RunJournal {
   lookup(callKey: string): Promise<ExchangeRecord | undefined>;
   /** Records a write about to be sent; resolves once the record (and every append before it) is durable. */
   intend(call: CallEntry): Promise<void>;
-  /** Records a call's outcome (after intend for writes, alone for reads). Batched. */
-  record(call: CallEntry, outcome: CallOutcome): void;
+  /**
+   * Records a call's outcome (after intend for writes, alone for reads). Batched: it returns at once, or a
+   * Promise when the backend is too far behind (its writer falls behind a slow disk), which the caller awaits
+   * before its next call, so that memory stays bounded however fast answers come.
+   */
+  record(call: CallEntry, outcome: CallOutcome): void | Promise<void>;
   /** Records a step visit. Batched. */
   step(event: StepEvent): void;
   /** Records a non-deterministic value the run used (clock, random, environment read). Batched. */

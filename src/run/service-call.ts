@@ -203,7 +203,7 @@ async function live<T>(
     const answer = await call.send(sx.callOptions(idempotencyKey, observer));
     if (journal) {
       const encoded = encodeAnswer(sx, call, answer, seen.text);
-      journal.record(entry, {
+      const backlog = journal.record(entry, {
         call_key: entry.call_key,
         state: 'answered',
         status: seen.status,
@@ -218,6 +218,8 @@ async function live<T>(
       });
       if (call.write && sx.ctx.client.idempotencyHonoured === true) rec.noteHonoured();
       journal.progress(counters(sx));
+      // The journal's writer is far behind (a slow disk): wait, so that answers do not pile up in memory.
+      if (backlog) await backlog;
     }
     return answer;
   } catch (err) {

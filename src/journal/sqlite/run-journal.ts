@@ -84,8 +84,9 @@ export class SqliteRunJournal implements RunJournal {
     await this.sync();
   }
 
-  record(call: CallEntry, outcome: CallOutcome): void {
+  record(call: CallEntry, outcome: CallOutcome): void | Promise<void> {
     this.push(call.request.length + (outcome.answer?.length ?? 0), this.exchange(call, outcome));
+    return this.owner.sink.backlog();
   }
 
   step(e: StepEvent): void {
@@ -271,6 +272,7 @@ export class SqliteRunJournal implements RunJournal {
     this.clearTimers();
     const batch = this.pending;
     const counters = this.counters;
+    const bytes = this.pendingBytes;
     if (batch.length === 0 && counters === null) return;
     this.pending = [];
     this.pendingBytes = 0;
@@ -281,6 +283,6 @@ export class SqliteRunJournal implements RunJournal {
         ? ['progress', counters.requests, counters.writes, counters.replayed_calls, now, this.run_id, this.attempt]
         : ['touch', now, this.run_id, this.attempt],
     );
-    this.owner.sink.write(batch);
+    this.owner.sink.write(batch, bytes);
   }
 }

@@ -8,10 +8,17 @@ import { APPEND_SQL, type Append, type AppendName } from './append-sql.js';
  * everything handed over before it is committed, and rejects with the first write that failed.
  */
 export interface WriteSink {
-  write(batch: readonly Append[]): void;
+  /** `bytes`: about how much the batch holds, for backpressure. */
+  write(batch: readonly Append[], bytes: number): void;
   sync(): Promise<void>;
+  /** A Promise while the writer is too far behind (resolves once it caught up), else undefined. */
+  backlog(): Promise<void> | undefined;
   close(): Promise<void>;
 }
+
+/** The writer thread may fall this far behind before producers wait, and they go on below LOW_WATER. */
+const HIGH_WATER = 64 * 1024 * 1024;
+const LOW_WATER = 16 * 1024 * 1024;
 
 /** Applies batches at once on the store's own connection (an in-memory journal, which no thread can share). */
 export class InThreadSink implements WriteSink {
@@ -24,6 +31,10 @@ export class InThreadSink implements WriteSink {
     this.apply = db.transaction((batch: readonly Append[]) => {
       for (const [name, ...params] of batch) this.statements[name].run(...params);
     });
+  }
+
+  backlog(): undefined {
+    return undefined;
   }
 
   write(batch: readonly Append[]): void {
@@ -66,8 +77,11 @@ const apply = db.transaction((batch) => { for (const [name, ...params] of batch)
 let failed = null;
 parentPort.on('message', (m) => {
   if (m.close) { db.close(); parentPort.postMessage({ closed: true }); return; }
-  if (m.batch && !failed) {
-    try { apply(m.batch); } catch (err) { failed = String((err && err.message) || err); }
+  if (m.batch) {
+    if (!failed) {
+      try { apply(m.batch); } catch (err) { failed = String((err && err.message) || err); }
+    }
+    parentPort.postMessage({ written: m.bytes });
   }
   if (m.sync !== undefined) parentPort.postMessage({ sync: m.sync, error: failed });
 });
@@ -79,12 +93,19 @@ export class WorkerSink implements WriteSink {
   private nextSync = 0;
   private closed: Promise<void> | null = null;
   private dead: Error | null = null;
+  private outstanding = 0;
+  private caughtUp: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(path: string, busyMs: number) {
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, busyMs, sqlite, sql: APPEND_SQL } });
     this.worker.unref();
-    this.worker.on('message', (m: { sync?: number; error?: string | null }) => {
+    this.worker.on('message', (m: { sync?: number; error?: string | null; written?: number }) => {
+      if (m.written !== undefined) {
+        this.outstanding -= m.written;
+        if (this.caughtUp && this.outstanding < LOW_WATER) this.release();
+        return;
+      }
       if (m.sync === undefined) return;
       const waiter = this.waiting.get(m.sync);
       this.waiting.delete(m.sync);
@@ -97,8 +118,26 @@ export class WorkerSink implements WriteSink {
     });
   }
 
-  write(batch: readonly Append[]): void {
-    if (!this.dead) this.worker.postMessage({ batch });
+  write(batch: readonly Append[], bytes: number): void {
+    if (this.dead) return;
+    this.outstanding += bytes;
+    this.worker.postMessage({ batch, bytes });
+  }
+
+  backlog(): Promise<void> | undefined {
+    if (this.outstanding < HIGH_WATER || this.dead) return this.caughtUp?.promise;
+    if (!this.caughtUp) {
+      let resolve = (): void => undefined;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.caughtUp = { promise, resolve };
+    }
+    return this.caughtUp.promise;
+  }
+
+  private release(): void {
+    const waiting = this.caughtUp;
+    this.caughtUp = null;
+    waiting?.resolve();
   }
 
   sync(): Promise<void> {
@@ -126,6 +165,7 @@ export class WorkerSink implements WriteSink {
 
   private fail(err: Error): void {
     this.dead ??= err;
+    this.release();
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
   }
