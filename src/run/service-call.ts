@@ -87,7 +87,7 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
   };
   if (call.write && sx.ctx.dryRun && call.dryRun) {
     const placeholder = await call.dryRun();
-    journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(sx, call, placeholder).answer }));
+    await journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(sx, call, placeholder).answer }));
     return placeholder;
   }
   if (journal.resuming) {
@@ -163,13 +163,13 @@ async function settle<T>(
   const journal = sx.exec.recorder.journal;
   if (method === 'assume_sent' && call.assumed) {
     const answer = call.assumed();
-    journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, answer), settled_by: method }));
+    await journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, answer), settled_by: method }));
     return answer;
   }
   if (method === 'lookup' && call.findEffect) {
     const found = await call.findEffect(sx.callOptions());
     if (found !== undefined) {
-      journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, found), settled_by: method }));
+      await journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, found), settled_by: method }));
       return found;
     }
   }
@@ -227,7 +227,7 @@ async function live<T>(
     if (!isInterrupt(err) && journal) {
       const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: String(err) });
       const status = typeof e.params.status === 'number' ? e.params.status : seen.status;
-      journal.record(
+      await journal.record(
         entry,
         outcome(entry, 'failed', {
           error: rec.redactor.redact(JSON.stringify({ code: e.code, params: e.params })),
