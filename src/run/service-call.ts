@@ -169,7 +169,10 @@ async function settle<T>(
   if (method === 'lookup' && call.findEffect) {
     const found = await call.findEffect(sx.callOptions());
     if (found !== undefined) {
-      await journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, found), settled_by: method }));
+      await journal?.record(
+        entry,
+        outcome(entry, 'answered', { ...encodeAnswer(sx, call, found), settled_by: method }),
+      );
       return found;
     }
   }
