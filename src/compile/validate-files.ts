@@ -12,10 +12,12 @@ export interface FileResult {
 }
 
 const RECIPE_FILE = /\.ya?ml$/i;
+/** Test files (`recipe test`) and fixture files sit beside recipes but are not recipes: a folder walk skips them. */
+const NOT_A_RECIPE = /\.(test|fixtures)\.ya?ml$/i;
 
 /**
  * The recipe files named by `paths`: files as given, directories walked recursively for *.yaml and *.yml
- * (hidden folders and node_modules skipped), sorted for stable output. A path that does not exist is kept,
+ * (hidden folders, node_modules, *.test.yaml and *.fixtures.yaml skipped), sorted for stable output. A path that does not exist is kept,
  * so that loading it reports Y001.
  */
 export async function collectRecipeFiles(paths: readonly string[]): Promise<string[]> {
@@ -42,7 +44,7 @@ async function walk(dir: string): Promise<string[]> {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await walk(full)));
-    else if (entry.isFile() && RECIPE_FILE.test(entry.name)) out.push(full);
+    else if (entry.isFile() && RECIPE_FILE.test(entry.name) && !NOT_A_RECIPE.test(entry.name)) out.push(full);
   }
   return out;
 }

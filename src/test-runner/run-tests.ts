@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
+import type { Plan } from '../compile/plan.js';
+import { RecipeError, type Diagnostic } from '../errors/index.js';
+import { makeDiagnostic, sortDiagnostics } from '../source/index.js';
+import { computeCoverage } from './coverage.js';
+import { findTestFiles } from './discover.js';
+import { Executor, type WorkUnit } from './executor.js';
+import { loadTestFile } from './load-test-file.js';
+import type { CaseResult, TestRunResult } from './results.js';
+import { planUnits } from './schedule.js';
+import { applySnapshotUpdates } from './snapshot-update.js';
+import { TemplateError, Templates } from './templates.js';
+import type { TestFile } from './test-file.js';
+
+/** What `recipe test` does. */
+export interface RunTestsOptions {
+  /** Files and folders (default: the working directory). */
+  readonly paths?: readonly string[];
+  /** Only cases whose name contains this (and the cases they run after). */
+  readonly filter?: string;
+  /** Rewrite the expectations of snapshot cases from what they did. */
+  readonly update?: boolean;
+  /** Run cases that name a cassette against the live service (CONNECTOR_API_URL) and record it. */
+  readonly record?: boolean;
+  readonly coverage?: boolean;
+  /** Parallel workers, each with its own embedded service (default 1: all in this process). */
+  readonly jobs?: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Told about each file's results as soon as they are all in, in file order. */
+  readonly onFile?: (results: CaseResult[]) => void;
+}
+
+/**
+ * Runs every case of every test file found and reports: results per case, the problems of invalid files,
+ * coverage when asked. Never throws for a failing case or an invalid file; throws C001 when --record has no
+ * live service configured.
+ */
+export async function runTests(options: RunTestsOptions = {}): Promise<TestRunResult> {
+  const started = performance.now();
+  const paths = options.paths && options.paths.length > 0 ? options.paths : ['.'];
+  const found = await findTestFiles(paths);
+  const diagnostics: Diagnostic[] = [];
+  if (found.length === 0) {
+    diagnostics.push(
+      makeDiagnostic('T010', { paths: paths.join(', ') }, { file: paths[0] ?? '.', line: 1, column: 1 }),
+    );
+    return { results: [], diagnostics, files: 0, durationMs: 0, updated: [] };
+  }
+  const live = options.record ? liveConfig(options.env ?? process.env) : undefined;
+  const plans = new Map<string, Promise<{ plan?: Plan; diagnostics: Diagnostic[] }>>();
+  const files: TestFile[] = [];
+  for (const f of found) {
+    const loaded = await loadTestFile(f, { recording: options.record === true, plans });
+    if (loaded.file) files.push(loaded.file);
+    else diagnostics.push(...loaded.diagnostics);
+  }
+  const tmp = mkdtempSync(path.join(tmpdir(), 'recipe-test-'));
+  const templates = new Templates(tmp);
+  const results: CaseResult[] = [];
+  try {
+    const runnable: { file: TestFile; units: WorkUnit[] }[] = [];
+    for (const file of files) {
+      try {
+        runnable.push({ file, units: await planUnits(file, templates, options) });
+      } catch (err) {
+        if (!(err instanceof TemplateError)) throw err;
+        const at = file.data.kind === 'fixtures' ? '/fixtures' : '/seed';
+        diagnostics.push(
+          makeDiagnostic(
+            'T003',
+            {
+              path: file.data.kind === 'fixtures' ? path.relative(path.dirname(file.path), file.data.path) : 'seed',
+              reason: err.message,
+            },
+            { file: file.display, line: 1, column: 1, pointer: at },
+          ),
+        );
+      }
+    }
+    const executor = new Executor({
+      tmp,
+      initialTemplate: () => templates.any(),
+      update: options.update === true,
+      ...(live ? { live } : {}),
+    });
+    try {
+      for (const { file, units } of runnable) {
+        const fileResults: CaseResult[] = [];
+        for (const unit of units) fileResults.push(...(await executor.run(unit, file)));
+        fileResults.sort((a, b) => a.line - b.line);
+        options.onFile?.(fileResults);
+        results.push(...fileResults);
+      }
+    } finally {
+      await executor.close();
+    }
+    const updated = options.update ? applySnapshotUpdates(files, results) : [];
+    return {
+      results,
+      diagnostics: sortDiagnostics(diagnostics),
+      files: found.length,
+      durationMs: Math.round(performance.now() - started),
+      ...(options.coverage
+        ? {
+            coverage: computeCoverage(
+              uniquePlans(files),
+              results.map((r) => r.hits ?? {}),
+              displayName,
+            ),
+          }
+        : {}),
+      updated,
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function liveConfig(env: Readonly<Record<string, string | undefined>>): ConnectionConfig {
+  const partial = readConnectionConfig({}, env);
+  if (partial.baseUrl === undefined)
+    throw new RecipeError('C001', {
+      reason: '--record needs a live service: set CONNECTOR_API_URL and its credentials',
+    });
+  return completeConnectionConfig(partial);
+}
+
+function uniquePlans(files: readonly TestFile[]): Plan[] {
+  return [...new Set(files.map((f) => f.recipe))];
+}
+
+function displayName(absolute: string): string {
+  const relative = path.relative(process.cwd(), absolute);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+}
