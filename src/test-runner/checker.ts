@@ -15,6 +15,11 @@ export class Checker {
     return { file: this.file, ...this.locator.locate(pointer), pointer };
   }
 
+  /** The position of a member's key (where a misspelt name is). */
+  atKey(pointer: string): TestLoc {
+    return { file: this.file, ...this.locator.locateKey(pointer), pointer };
+  }
+
   report(code: Parameters<typeof makeDiagnostic>[0], params: Record<string, unknown>, pointer: string): void {
     this.diagnostics.push(makeDiagnostic(code, params, this.at(pointer)));
   }

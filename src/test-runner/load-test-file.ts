@@ -149,7 +149,7 @@ function checkInputs(plan: Plan, inputs: Raw, pointer: string, ctx: Checker): vo
   for (const d of resolveInputs(plan, inputs).diagnostics) {
     const name = /input "([^"]+)"/.exec(d.message)?.[1];
     const at = name !== undefined && Object.hasOwn(inputs, name) ? `${pointer}/${escapePointer(name)}` : pointer;
-    ctx.diagnostics.push({ ...d, ...ctx.at(at) });
+    ctx.diagnostics.push({ ...d, ...(d.code === 'I003' ? ctx.atKey(at) : ctx.at(at)) });
   }
 }
 
