@@ -66,6 +66,7 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
     dispatcher: interceptTraffic(env.agent, traffic),
     deps: { now: () => env.clock.now(), random, sleep: (ms, signal) => env.clock.sleep(ms, signal) },
   });
+  if (player) player.redact = (value) => client.redactor.redactValue(value);
   const secretsEnv: Record<string, string | undefined> = { ...c.secrets };
   if (env.target.kind === 'live')
     for (const name of file.recipe.secrets) if (process.env[name] !== undefined) secretsEnv[name] = process.env[name];
