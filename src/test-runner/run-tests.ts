@@ -10,6 +10,7 @@ import { findTestFiles } from './discover.js';
 import { Executor, type WorkUnit } from './executor.js';
 import { loadTestFile } from './load-test-file.js';
 import type { CaseResult, TestRunResult } from './results.js';
+import { canUseWorkers, runInWorkers } from './pool.js';
 import { planUnits } from './schedule.js';
 import { applySnapshotUpdates } from './snapshot-update.js';
 import { TemplateError, Templates } from './templates.js';
@@ -80,23 +81,10 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
         );
       }
     }
-    const executor = new Executor({
-      tmp,
-      initialTemplate: () => templates.any(),
-      update: options.update === true,
-      ...(live ? { live } : {}),
+    await execute(runnable, templates, tmp, options, live, (fileResults) => {
+      options.onFile?.(fileResults);
+      results.push(...fileResults);
     });
-    try {
-      for (const { file, units } of runnable) {
-        const fileResults: CaseResult[] = [];
-        for (const unit of units) fileResults.push(...(await executor.run(unit, file)));
-        fileResults.sort((a, b) => a.line - b.line);
-        options.onFile?.(fileResults);
-        results.push(...fileResults);
-      }
-    } finally {
-      await executor.close();
-    }
     const updated = options.update ? applySnapshotUpdates(files, results) : [];
     return {
       results,
@@ -116,6 +104,64 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs every unit, in this process (jobs 1) or in worker threads, and hands each file's results over in file
+ * order as soon as all of its units are done.
+ */
+async function execute(
+  runnable: readonly { file: TestFile; units: WorkUnit[] }[],
+  templates: Templates,
+  tmp: string,
+  options: RunTestsOptions,
+  live: ConnectionConfig | undefined,
+  onFile: (results: CaseResult[]) => void,
+): Promise<void> {
+  const pending = runnable.map(({ units }) => ({ left: units.length, results: [] as CaseResult[] }));
+  const fileIndex = new Map(runnable.map(({ file }, i) => [file.path, i]));
+  let flushed = 0;
+  const onUnit = (unit: WorkUnit, results: CaseResult[]) => {
+    const entry = pending[fileIndex.get(unit.file) ?? -1];
+    if (!entry) return;
+    entry.results.push(...results);
+    entry.left--;
+    while (flushed < pending.length && pending[flushed]?.left === 0) {
+      onFile((pending[flushed]?.results ?? []).sort((a, b) => a.line - b.line));
+      flushed++;
+    }
+  };
+  // Files with no unit to run (every case filtered out) are flushed at once.
+  onUnit({ file: '', cases: [], templates: {} }, []);
+  const units = runnable.flatMap(({ units: u }) => u);
+  const jobs = Math.min(options.jobs ?? 1, units.length);
+  if (jobs > 1 && canUseWorkers()) {
+    await runInWorkers(
+      units,
+      jobs,
+      {
+        tmp,
+        initialTemplate: await templates.any(),
+        update: options.update === true,
+        recording: options.record === true,
+        ...(live ? { live } : {}),
+      },
+      onUnit,
+    );
+    return;
+  }
+  const executor = new Executor({
+    tmp,
+    initialTemplate: () => templates.any(),
+    update: options.update === true,
+    ...(live ? { live } : {}),
+  });
+  try {
+    for (const [i, { file, units: fileUnits }] of runnable.entries())
+      for (const unit of fileUnits) onUnit(unit, await executor.run(unit, runnable[i]?.file ?? file));
+  } finally {
+    await executor.close();
   }
 }
 

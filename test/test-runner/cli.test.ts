@@ -161,3 +161,20 @@ describe('recipe test: coverage and snapshots', () => {
     expect((await recipe(['test', file], { cwd: path.dirname(dir) })).code).toBe(0);
   });
 });
+
+describe('recipe test --jobs', () => {
+  it('runs cases in worker threads, each with its own embedded service, with the same results', async () => {
+    const dir = copyRecipes();
+    const file = path.join(dir, 'stale-deals-follow-up.test.yaml');
+    const one = await recipe(['test', file, '--reporter', 'json'], { cwd: path.dirname(dir) });
+    const two = await recipe(['test', file, '--reporter', 'json', '--jobs', '2'], { cwd: path.dirname(dir) });
+    expect(two.code).toBe(0);
+    const strip = (text: string) =>
+      (JSON.parse(text) as { cases: { name: string; status: string; writes?: unknown }[] }).cases.map((c) => ({
+        name: c.name,
+        status: c.status,
+        writes: c.writes,
+      }));
+    expect(strip(two.stdout)).toEqual(strip(one.stdout));
+  });
+});
