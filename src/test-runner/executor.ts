@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { Agent } from 'undici';
 import type { ConnectionConfig } from '../client/index.js';
 import { checkCase } from './check-case.js';
@@ -38,78 +40,73 @@ export class Executor {
   private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   private readonly tokens = new TokenCache();
   private readonly clock = new TestClock();
+  private readonly downloads: string;
 
-  constructor(private readonly options: ExecutorOptions) {}
+  constructor(private readonly options: ExecutorOptions) {
+    this.downloads = path.join(options.tmp, 'downloads');
+    mkdirSync(this.downloads, { recursive: true });
+  }
 
   async run(unit: WorkUnit, file: TestFile): Promise<CaseResult[]> {
     const results: CaseResult[] = [];
-    const byName = new Map<string, { result: CaseResult; snapshot?: string }>();
+    /** Per case that ran: its result, and where its data came from and went (for the cases after it). */
+    const done = new Map<string, { result: CaseResult; start?: Start }>();
     const needed = new Set(unit.cases.map((i) => file.cases[i]?.after).filter((n): n is string => n !== undefined));
     for (const index of unit.cases) {
       const c = file.cases[index] as TestCase;
-      const before = c.after !== undefined ? byName.get(c.after) : undefined;
+      const before = c.after !== undefined ? done.get(c.after) : undefined;
+      const template = unit.templates[index];
+      let start: Start | undefined;
+      if (before?.start) start = before.start;
+      else if (template) start = { data: template, from: template };
       let result: CaseResult;
       if (c.skip !== undefined) result = skipped(file, c, c.skip);
       else if (c.after !== undefined && before?.result.status !== 'passed' && before?.result.status !== 'updated')
         result = skipped(file, c, `after: "${c.after}" did not pass`);
       else {
-        const started = performance.now();
-        let snapshot: string | undefined;
-        result = await this.runOne(
-          file,
-          c,
-          unit.templates[index],
-          before?.snapshot,
-          started,
-          needed.has(c.name),
-          (s) => {
-            snapshot = s;
-          },
-        );
-        byName.set(c.name, { result, ...(snapshot ? { snapshot } : {}) });
-        results.push(result);
-        continue;
+        const outcome = await this.runOne(file, c, start, needed.has(c.name));
+        result = outcome.result;
+        start = outcome.next;
       }
-      byName.set(c.name, { result });
+      done.set(c.name, { result, ...(start ? { start } : {}) });
       results.push(result);
     }
     return results;
   }
 
+  /** Runs one case; `next` is where the cases after it start (a snapshot of its data), when any does. */
   private async runOne(
     file: TestFile,
     c: TestCase,
-    template: string | undefined,
-    afterSnapshot: string | undefined,
-    started: number,
+    start: Start | undefined,
     keep: boolean,
-    kept: (snapshot: string) => void,
-  ): Promise<CaseResult> {
+  ): Promise<{ result: CaseResult; next?: Start }> {
+    const started = performance.now();
     let target: CaseTarget;
     let slot: ServiceSlot | undefined;
     if (c.cassette && this.options.live) target = { kind: 'live', config: this.options.live, record: true };
     else if (c.cassette) target = { kind: 'cassette' };
+    else if (!start) throw new Error(`no data for case "${c.name}"`);
     else {
       slot = await this.service();
-      await slot.restore((afterSnapshot ?? template) as string);
-      target = { kind: 'embedded', url: slot.url };
+      await slot.restore(start.from);
+      target = { kind: 'embedded', url: slot.url, data: start.data };
     }
+    const base = { file: file.display, name: c.name, line: c.at.line };
     try {
       const run = await runCase(file, c, {
         target,
         agent: this.agent,
         tokens: this.tokens,
         clock: this.clock,
-        tmp: this.options.tmp,
+        downloads: this.downloads,
       });
       slot?.touched();
-      if (keep && slot) kept(await slot.snapshot());
+      const next = keep && slot && start ? { data: start.data, from: await slot.snapshot() } : undefined;
       const failures: Failure[] = await checkCase(c, run);
       const status = c.snapshot && this.options.update ? 'updated' : failures.length > 0 ? 'failed' : 'passed';
-      return {
-        file: file.display,
-        name: c.name,
-        line: c.at.line,
+      const result: CaseResult = {
+        ...base,
         status,
         durationMs: Math.round(performance.now() - started),
         failures: status === 'updated' ? [] : failures,
@@ -123,15 +120,17 @@ export class Executor {
         logs: run.logs,
         hits: run.hits,
       };
+      return { result, ...(next ? { next } : {}) };
     } catch (err) {
       slot?.touched();
+      const message = `the case could not run: ${(err as Error).message}`;
       return {
-        file: file.display,
-        name: c.name,
-        line: c.at.line,
-        status: 'failed',
-        durationMs: Math.round(performance.now() - started),
-        failures: [{ what: 'run', at: c.at, message: `the case could not run: ${(err as Error).message}` }],
+        result: {
+          ...base,
+          status: 'failed',
+          durationMs: Math.round(performance.now() - started),
+          failures: [{ what: 'run', at: c.at, message }],
+        },
       };
     }
   }
@@ -145,6 +144,12 @@ export class Executor {
     if (this.slot) await (await this.slot).close();
     await this.agent.close();
   }
+}
+
+/** Where a case's data comes from: the template its lineage started from, and the file to restore now. */
+interface Start {
+  readonly data: string;
+  readonly from: string;
 }
 
 function skipped(file: TestFile, c: TestCase, reason: string): CaseResult {

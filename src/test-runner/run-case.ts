@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { resolveInputs } from '../compile/index.js';
@@ -16,7 +14,7 @@ import { CaseTraffic, type WriteRecord } from './traffic.js';
 
 /** Where a case's requests go. */
 export type CaseTarget =
-  | { readonly kind: 'embedded'; readonly url: string }
+  | { readonly kind: 'embedded'; readonly url: string; readonly data: string }
   | { readonly kind: 'live'; readonly config: ConnectionConfig; readonly record: boolean }
   | { readonly kind: 'cassette' };
 
@@ -27,8 +25,8 @@ export interface CaseEnv {
   readonly agent: Dispatcher;
   readonly tokens: TokenCache;
   readonly clock: TestClock;
-  /** A folder for the case's downloads (removed afterwards). */
-  readonly tmp: string;
+  /** The folder download steps write into (relative `to:` paths). */
+  readonly downloads: string;
 }
 
 /** What one run of a case did. */
@@ -56,6 +54,7 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
   const bindings = { case: { name: c.name, now: new Date(env.clock.now()).toISOString(), inputs } };
   const traffic = new CaseTraffic({
     tokens: env.tokens,
+    ...(env.target.kind === 'embedded' ? { data: env.target.data } : {}),
     mocks: new MockSet(c.mocks, bindings),
     ...(player ? { player } : {}),
     ...(recorder ? { recorder } : {}),
@@ -72,7 +71,6 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
     for (const name of file.recipe.secrets) if (process.env[name] !== undefined) secretsEnv[name] = process.env[name];
   const logs: string[] = [];
   const counter = new HitCounter();
-  const cwd = mkdtempSync(path.join(env.tmp, 'case-'));
   const signal = AbortSignal.timeout(c.timeoutMs);
   let report: RunReport;
   try {
@@ -84,13 +82,12 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
       signal,
       now: () => env.clock.now(),
       random,
-      cwd,
+      cwd: env.downloads,
       log: (level, message) => logs.push(`${level}: ${message}`),
       onEvent: (e) => counter.onEvent(e),
     });
   } finally {
     await client.close();
-    rmSync(cwd, { recursive: true, force: true });
   }
   if (recorder && c.cassette)
     recorder.save(c.cassette.path, { recipe: file.recipe.name, case: c.name, now: Date.now() }, client.redactor);

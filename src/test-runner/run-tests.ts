@@ -81,7 +81,7 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
         );
       }
     }
-    await execute(runnable, templates, tmp, options, live, (fileResults) => {
+    await execute(runnable, tmp, options, live, (fileResults) => {
       options.onFile?.(fileResults);
       results.push(...fileResults);
     });
@@ -113,7 +113,6 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
  */
 async function execute(
   runnable: readonly { file: TestFile; units: WorkUnit[] }[],
-  templates: Templates,
   tmp: string,
   options: RunTestsOptions,
   live: ConnectionConfig | undefined,
@@ -135,6 +134,8 @@ async function execute(
   // Files with no unit to run (every case filtered out) are flushed at once.
   onUnit({ file: '', cases: [], templates: {} }, []);
   const units = runnable.flatMap(({ units: u }) => u);
+  // A service starts on a copy of any template (each case then restores its own).
+  const initialTemplate = units.flatMap((u) => Object.values(u.templates))[0] ?? '';
   const jobs = Math.min(options.jobs ?? 1, units.length);
   if (jobs > 1 && canUseWorkers()) {
     await runInWorkers(
@@ -142,7 +143,7 @@ async function execute(
       jobs,
       {
         tmp,
-        initialTemplate: await templates.any(),
+        initialTemplate,
         update: options.update === true,
         recording: options.record === true,
         ...(live ? { live } : {}),
@@ -153,7 +154,7 @@ async function execute(
   }
   const executor = new Executor({
     tmp,
-    initialTemplate: () => templates.any(),
+    initialTemplate: () => Promise.resolve(initialTemplate),
     update: options.update === true,
     ...(live ? { live } : {}),
   });

@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunningService } from '../service/start.js';
-import { copySqliteDatabase } from '../service/store/sqlite-files.js';
+import { SqliteCopier } from '../service/store/sqlite-files.js';
 import type { TestClock } from './clock.js';
 
 /**
@@ -19,6 +19,7 @@ export class ServiceSlot {
   /** What the database holds now: a template's path or a snapshot's, or undefined after a case changed it. */
   private holds: string | undefined;
   private snapshots = 0;
+  private readonly copier = new SqliteCopier();
 
   private constructor(
     private readonly service: RunningService,
@@ -51,7 +52,7 @@ export class ServiceSlot {
   async restore(from: string): Promise<void> {
     if (this.holds === from) return;
     await this.settle();
-    await copySqliteDatabase(from, this.file);
+    await this.copier.copy(from, this.file);
     this.holds = from;
   }
 
@@ -59,7 +60,8 @@ export class ServiceSlot {
   async snapshot(): Promise<string> {
     await this.settle();
     const to = path.join(this.dir, `snapshot-${++this.snapshots}.db`);
-    await copySqliteDatabase(this.file, to);
+    await this.copier.copy(this.file, to);
+    this.copier.release(this.file);
     return to;
   }
 
@@ -69,6 +71,7 @@ export class ServiceSlot {
   }
 
   async close(): Promise<void> {
+    this.copier.close();
     await this.service.close();
   }
 

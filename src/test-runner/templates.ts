@@ -1,4 +1,3 @@
-import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEST_CREDENTIALS } from './service-slot.js';
 import type { DataSource } from './test-file.js';
@@ -10,12 +9,12 @@ export class TemplateError extends Error {}
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * Template databases: one per data source and clock, each built once by starting the embedded service on a
- * copy of a base database (so all share one application, organization and signing key), loading the
- * fixtures or the seed, and waiting until the context store has indexed everything. Cases start from a copy.
+ * Template databases: one per data source and clock, each built once by starting the embedded service on a new
+ * database with the test application, loading the fixtures or the seed, and waiting until the context store has
+ * indexed everything. Cases start from a copy. Each template has an organization of its own, so tokens are
+ * cached per template (see TokenCache).
  */
 export class Templates {
-  private base: Promise<string> | undefined;
   private readonly built = new Map<string, Promise<string>>();
 
   constructor(private readonly dir: string) {}
@@ -31,24 +30,7 @@ export class Templates {
     return template;
   }
 
-  /** Any template (for starting services); the base when none was asked for yet. */
-  any(): Promise<string> {
-    return this.built.values().next().value ?? this.baseDb();
-  }
-
-  private baseDb(): Promise<string> {
-    this.base ??= (async () => {
-      const file = path.join(this.dir, 'base.db');
-      const { startService } = await import('../service/start.js');
-      const service = await startService({ db: file, seed: 'none', ...TEST_CREDENTIALS, logLevel: 'silent' });
-      await service.close();
-      return file;
-    })();
-    return this.base;
-  }
-
   private async build(data: DataSource, now: string | undefined, file: string): Promise<string> {
-    copyFileSync(await this.baseDb(), file);
     const { startService } = await import('../service/start.js');
     const at = now === undefined ? undefined : new Date(now);
     let service;

@@ -12,18 +12,19 @@ const MARGIN_S = 60;
 export class TokenCache {
   private readonly answers = new Map<string, { answer: Answer; iat: number; exp: number }>();
 
-  get(req: OutgoingRequest, nowMs: number): Answer | undefined {
-    const hit = this.answers.get(req.body ?? '');
+  /** `data` names the database lineage (the template a case's data comes from): each has its own organization. */
+  get(req: OutgoingRequest, data: string, nowMs: number): Answer | undefined {
+    const hit = this.answers.get(`${data}\n${req.body ?? ''}`);
     if (!hit) return undefined;
     const now = nowMs / 1000;
     return hit.iat <= now && now + MARGIN_S < hit.exp ? hit.answer : undefined;
   }
 
-  put(req: OutgoingRequest, answer: Answer): void {
+  put(req: OutgoingRequest, data: string, answer: Answer): void {
     if (answer.status !== 200) return;
     const token = (JSON.parse(answer.body.toString('utf8')) as { access_token?: unknown }).access_token;
     const claims = typeof token === 'string' ? jwtClaims(token) : undefined;
-    if (claims) this.answers.set(req.body ?? '', { answer, ...claims });
+    if (claims) this.answers.set(`${data}\n${req.body ?? ''}`, { answer, ...claims });
   }
 
   clear(): void {

@@ -15,6 +15,8 @@ export interface WriteRecord {
 /** Where one case's requests go besides the service: shared token answers, its mocks, its cassette. */
 export interface CaseTrafficOptions {
   readonly tokens?: TokenCache;
+  /** The template the case's data comes from (tokens are per template). */
+  readonly data?: string;
   readonly mocks?: MockSet;
   readonly player?: CassettePlayer;
   readonly recorder?: CassetteRecorder;
@@ -42,13 +44,13 @@ export class CaseTraffic implements TrafficPolicy {
       if (mocked)
         return { status: mocked.status, headers: mocked.headers, body: Buffer.from(JSON.stringify(mocked.body)) };
     }
-    if (kind.kind === 'token') return tokens?.get(req, this.options.now());
+    if (kind.kind === 'token') return tokens?.get(req, this.options.data ?? '', this.options.now());
     return undefined;
   }
 
   completed(req: OutgoingRequest, res: Answer, forwarded: boolean): void {
     const kind = classify(req);
-    if (forwarded && kind.kind === 'token') this.options.tokens?.put(req, res);
+    if (forwarded && kind.kind === 'token') this.options.tokens?.put(req, this.options.data ?? '', res);
     if (forwarded) this.options.recorder?.record(req, res);
     if (kind.kind === 'execute' && isWriteAction(kind.entity, kind.action) && res.status >= 200 && res.status < 300)
       this.accepted.push({
