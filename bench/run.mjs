@@ -62,7 +62,8 @@ const opts = {
   only: new Set((flags.only ?? 'startup,engine,throughput,search,test').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'throughput', 'search', 'test'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+  if (!['startup', 'engine', 'throughput', 'search', 'test'].includes(s))
+    throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
 const log = (line) =>

@@ -14,7 +14,10 @@ export function generateSuite(dir, total) {
   cpSync(join(ROOT, 'recipes'), join(dir, 'recipes'), { recursive: true });
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
   const shipped = readdirSync(join(dir, 'recipes')).filter((f) => f.endsWith('.test.yaml'));
-  let count = shipped.reduce((n, f) => n + parseDocument(readFileSync(join(dir, 'recipes', f), 'utf8')).toJS().cases.length, 0);
+  let count = shipped.reduce(
+    (n, f) => n + parseDocument(readFileSync(join(dir, 'recipes', f), 'utf8')).toJS().cases.length,
+    0,
+  );
   for (let copy = 1; count < total; copy++) {
     for (const f of shipped) {
       if (count >= total) break;
@@ -37,8 +40,12 @@ export async function benchRecipeTest({ figures, log, tmp }, runs) {
   const wall = async (extra) => {
     const walls = [];
     for (let i = 0; i < runs; i++) {
-      const res = await runNode(['bin/recipe.js', 'test', join(dir, 'recipes'), ...extra], { cwd: ROOT, env: { NO_COLOR: '1' } });
-      if (!/^100 passed, 0 failed/m.test(res.stdout)) throw new Error(`recipe test did not pass 100 cases:\n${res.stdout.slice(-500)}`);
+      const res = await runNode(['bin/recipe.js', 'test', join(dir, 'recipes'), ...extra], {
+        cwd: ROOT,
+        env: { NO_COLOR: '1' },
+      });
+      if (!/^100 passed, 0 failed/m.test(res.stdout))
+        throw new Error(`recipe test did not pass 100 cases:\n${res.stdout.slice(-500)}`);
       walls.push(res.wallMs);
     }
     return median(walls);
@@ -79,7 +86,12 @@ export async function benchRecipeTest({ figures, log, tmp }, runs) {
   for (let i = 0; i < 8; i++) {
     const t0 = performance.now();
     copyFileSync(template, join(work, 'fresh.db'));
-    const service = await startService({ db: join(work, 'fresh.db'), seed: 'none', ...TEST_CREDENTIALS, logLevel: 'silent' });
+    const service = await startService({
+      db: join(work, 'fresh.db'),
+      seed: 'none',
+      ...TEST_CREDENTIALS,
+      logLevel: 'silent',
+    });
     await service.close();
     fresh.push(performance.now() - t0);
   }
