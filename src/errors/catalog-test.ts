@@ -22,5 +22,4 @@ export const testCodes = {
     template: 'a case with a cassette cannot also use {field}: every answer comes from the cassette',
     class: 'invalid',
   },
-  T012: { template: '{flag}: {reason}', class: 'invalid' },
 } satisfies Record<string, CatalogEntry>;

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../errors/index.js';
 import { escapePointer } from '../expr/index.js';
 import { validateTestDocument } from '../schema/index.js';
 import { didYouMean, loadSource, sortDiagnostics } from '../source/index.js';
+import { readCassette } from './cassette.js';
 import { Checker } from './checker.js';
 import { count } from './match.js';
 import { compileMockRule } from './mock-rules.js';
@@ -117,8 +118,16 @@ function buildCases(doc: Raw, plan: Plan, dir: string, ctx: Checker, opts: LoadT
     checkInputs(plan, inputs, raw.inputs === undefined ? '/inputs' : `${p}/inputs`, ctx);
     const cassette = typeof raw.cassette === 'string' ? raw.cassette : undefined;
     const cassettePath = cassette === undefined ? undefined : path.resolve(dir, cassette);
-    if (cassettePath && !opts.recording && !existsSync(cassettePath))
-      ctx.report('T007', { path: cassette }, `${p}/cassette`);
+    if (cassettePath && !opts.recording) {
+      if (!existsSync(cassettePath)) ctx.report('T007', { path: cassette }, `${p}/cassette`);
+      else {
+        try {
+          readCassette(cassettePath);
+        } catch (err) {
+          ctx.report('T008', { path: cassette, reason: (err as Error).message }, `${p}/cassette`);
+        }
+      }
+    }
     if (cassette !== undefined && raw.mock !== undefined) ctx.report('T011', { field: 'mock' }, `${p}/mock`);
     if (cassette !== undefined && after !== undefined) ctx.report('T011', { field: 'after' }, `${p}/after`);
     const now = typeof raw.now === 'string' ? raw.now : defaults.now;
