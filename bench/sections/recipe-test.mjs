@@ -9,7 +9,12 @@ import { median, runNode } from '../lib/proc.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** A folder with recipes/ (and schemas/) and copies of the shipped test files holding `total` cases in all. */
+/**
+ * A folder with recipes/ (and schemas/) and copies of the shipped test files holding `total` cases in all.
+ * @param {string} dir
+ * @param {number} total
+ * @returns {number} the number of cases
+ */
 export function generateSuite(dir, total) {
   cpSync(join(ROOT, 'recipes'), join(dir, 'recipes'), { recursive: true });
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
@@ -22,7 +27,7 @@ export function generateSuite(dir, total) {
     for (const f of shipped) {
       if (count >= total) break;
       const doc = parseDocument(readFileSync(join(dir, 'recipes', f), 'utf8'));
-      const cases = doc.get('cases');
+      const cases = /** @type {import('yaml').YAMLSeq} */ (doc.get('cases'));
       while (cases.items.length > total - count) cases.items.pop(); // `after` points up, so a prefix stays valid
       count += cases.items.length;
       writeFileSync(join(dir, 'recipes', f.replace('.test.yaml', `.copy-${copy}.test.yaml`)), doc.toString());
@@ -31,12 +36,17 @@ export function generateSuite(dir, total) {
   return count;
 }
 
-/** Adds the recipe test figures. */
+/**
+ * Adds the recipe test figures.
+ * @param {import('../lib/section-context.mjs').SectionContext} ctx
+ * @param {number} runs
+ */
 export async function benchRecipeTest({ figures, log, tmp }, runs) {
   const dir = join(tmp, 'recipe-test');
   mkdirSync(dir, { recursive: true });
   const cases = generateSuite(dir, 100);
   log(`recipe test: ${cases} cases (copies of the shipped test files), ${runs} runs, --jobs 1 and --jobs 2`);
+  /** @param {string[]} extra */
   const wall = async (extra) => {
     const walls = [];
     for (let i = 0; i < runs; i++) {
