@@ -50,7 +50,8 @@ export async function loadTestFile(file: string, opts: LoadTestOptions = {}): Pr
   const data = dataSource(doc, dir, ctx);
   const cases = plan ? buildCases(doc, plan, dir, ctx, opts) : [];
   if (diagnostics.length > 0 || !plan || !data) return { diagnostics: sortDiagnostics(diagnostics) };
-  return { file: { path: absolute, display, text: source.text, recipe: plan, data, cases }, diagnostics: [] };
+  const dataAt = ctx.at(doc.fixtures !== undefined ? '/fixtures' : doc.seed !== undefined ? '/seed' : '');
+  return { file: { path: absolute, display, text: source.text, recipe: plan, data, dataAt, cases }, diagnostics: [] };
 }
 
 async function loadTestedRecipe(recipe: string, ctx: Checker, opts: LoadTestOptions): Promise<Plan | undefined> {

@@ -68,17 +68,8 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
         runnable.push({ file, units: await planUnits(file, templates, options) });
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
-        const at = file.data.kind === 'fixtures' ? '/fixtures' : '/seed';
-        diagnostics.push(
-          makeDiagnostic(
-            'T003',
-            {
-              path: file.data.kind === 'fixtures' ? path.relative(path.dirname(file.path), file.data.path) : 'seed',
-              reason: err.message,
-            },
-            { file: file.display, line: 1, column: 1, pointer: at },
-          ),
-        );
+        const shown = file.data.kind === 'fixtures' ? path.relative(path.dirname(file.path), file.data.path) : 'seed';
+        diagnostics.push(makeDiagnostic('T003', { path: shown, reason: err.message }, file.dataAt));
       }
     }
     await execute(runnable, tmp, options, live, (fileResults) => {

@@ -80,5 +80,7 @@ export interface TestFile {
   readonly text: string;
   readonly recipe: Plan;
   readonly data: DataSource;
+  /** Where the data source is named (`fixtures:` or `seed:`), for problems found when it is loaded. */
+  readonly dataAt: TestLoc;
   readonly cases: readonly TestCase[];
 }

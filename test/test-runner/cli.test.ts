@@ -178,3 +178,11 @@ describe('recipe test --jobs', () => {
     expect(strip(two.stdout)).toEqual(strip(one.stdout));
   });
 });
+
+describe('recipe test --record', () => {
+  it('needs a live service: exits 2 with C001 when CONNECTOR_API_URL is not set', async () => {
+    const res = await recipe(['test', path.join(copyRecipes(), 'pipeline-report.test.yaml'), '--record']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('C001 configuration: --record needs a live service');
+  });
+});

@@ -92,3 +92,91 @@ cases:
     ]);
   });
 });
+
+describe('runTests coverage', () => {
+  it('counts steps ran, only skipped by when, never reached, and on_error: continue branches taken', async () => {
+    const dir = copyRecipes();
+    write(
+      dir,
+      'branches.yaml',
+      `version: 1
+name: branches
+inputs:
+  mode: { type: string, default: ok }
+steps:
+  - id: shaky
+    on_error: continue
+    assert: "\${ $inputs.mode != 'continue' }"
+  - id: never_here
+    when: "\${ $inputs.mode = 'nope' }"
+    log: skipped every time
+  - when: "\${ $inputs.mode = 'fail' }"
+    fail: stopped on purpose
+  - id: last
+    set: { done: true }
+outputs:
+  done: "\${ $done }"
+`,
+    );
+    const file = write(
+      dir,
+      'branches.test.yaml',
+      `recipe: branches.yaml
+cases:
+  - name: continues past the failed assert
+    inputs: { mode: continue }
+    expect: { outputs: { done: true } }
+  - name: fails before the end
+    inputs: { mode: fail }
+    expect: { status: failed, error: X003 }
+`,
+    );
+    const run = await runTests({ paths: [file], coverage: true });
+    expect(run.results.map((r) => r.status)).toEqual(['passed', 'passed']);
+    const cov = run.coverage?.find((c) => c.recipe.endsWith('branches.yaml'));
+    expect(cov?.steps.map((s) => [s.id, s.state, s.continue_taken])).toEqual([
+      ['shaky', 'ran', true],
+      ['never_here', 'skipped', undefined],
+      ['fail@12', 'ran', undefined],
+      ['last', 'ran', undefined],
+    ]);
+    expect(cov).toMatchObject({ ran: 3, total: 4, percent: 75 });
+
+    // Only the failing case: the step after the failure is never reached, the continue branch never taken.
+    const only = await runTests({ paths: [file], coverage: true, filter: 'fails before' });
+    const steps = only.coverage?.find((c) => c.recipe.endsWith('branches.yaml'))?.steps ?? [];
+    expect(steps.map((s) => [s.id, s.state, s.continue_taken])).toEqual([
+      ['shaky', 'ran', false],
+      ['never_here', 'skipped', undefined],
+      ['fail@12', 'ran', undefined],
+      ['last', 'not_reached', undefined],
+    ]);
+  });
+});
+
+describe('runTests data', () => {
+  it('reports fixture data the service refuses as T003 at the fixtures line, and runs none of the file', async () => {
+    const dir = copyRecipes();
+    write(
+      dir,
+      'bad.fixtures.yaml',
+      'connectors:\n  - type: CRM\n    data:\n      contacts:\n        - { properties: { email: not-an-email } }\n',
+    );
+    const file = write(
+      dir,
+      'bad-data.test.yaml',
+      'recipe: pipeline-report.yaml\nfixtures: bad.fixtures.yaml\ncases:\n  - name: never runs\n',
+    );
+    const run = await runTests({ paths: [file] });
+    expect(run.results).toEqual([]);
+    expect(run.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'T003',
+        line: 2,
+        column: 11,
+        message: expect.stringContaining('bad.fixtures.yaml'),
+      }),
+    ]);
+    expect(run.diagnostics[0]?.message).toMatch(/contacts.*email/);
+  });
+});
