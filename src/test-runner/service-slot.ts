@@ -5,8 +5,8 @@ import { SqliteCopier } from '../service/store/sqlite-files.js';
 import type { TestClock } from './clock.js';
 
 /**
- * The application every template database holds: the embedded service of a test run is private to it, so
- * fixed credentials are fine, and one token serves every case (see TokenCache).
+ * The application every template database holds: the embedded service of a test run is private to it, so fixed
+ * credentials are fine, and a token serves every case that starts from the same template (see TokenCache).
  */
 export const TEST_CREDENTIALS = { clientId: 'recipe-test', clientSecret: 'recipe-test-local-only-secret' } as const;
 
@@ -27,7 +27,11 @@ export class ServiceSlot {
     private readonly dir: string,
   ) {}
 
-  /** Starts a service on a copy of `initial` (any template: they share the application and signing key). */
+  /**
+   * Starts a service on a copy of `initial` (any template). Restoring another template later brings its own
+   * organization under the same credentials; the service keeps the signing key it loaded at start, which signs
+   * and checks every token it issues.
+   */
   static async start(dir: string, initial: string, clock: TestClock): Promise<ServiceSlot> {
     const file = path.join(dir, 'service.db');
     copyFileSync(initial, file);
