@@ -23,11 +23,11 @@ export async function checkCase(c: TestCase, run: CaseRun): Promise<Failure[]> {
       at: c.expect.statusAt,
       expected: c.expect.status,
       actual: actualStatus,
-      ...(e
-        ? {
-            message: `the run ${report.status === 'interrupted' ? 'was interrupted' : 'failed'}${where}: ${e.code} ${e.message}`,
-          }
-        : {}),
+      ...(report.status === 'interrupted'
+        ? { message: `the case ran longer than its timeout_ms (${c.timeoutMs} ms) and was stopped${where}` }
+        : e
+          ? { message: `the run failed${where}: ${e.code} ${e.message}` }
+          : {}),
     });
     // Outputs and writes of a run that ended the wrong way would only repeat the same news.
     return failures;

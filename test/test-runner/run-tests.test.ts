@@ -74,6 +74,22 @@ cases:
     });
   });
 
+  it('stops a case at its timeout_ms and says so', async () => {
+    const dir = copyRecipes();
+    const file = write(
+      dir,
+      'slow.test.yaml',
+      'recipe: company-rollup.yaml\nfixtures: crm-small.fixtures.yaml\ncases:\n  - name: too slow\n    timeout_ms: 1\n',
+    );
+    const run = await runTests({ paths: [file] });
+    expect(run.results[0]?.failures).toEqual([
+      expect.objectContaining({
+        what: 'status',
+        message: expect.stringContaining('ran longer than its timeout_ms (1 ms)'),
+      }),
+    ]);
+  });
+
   it('an expected failure that does not happen is reported once, with the status', async () => {
     const dir = copyRecipes();
     const file = write(
