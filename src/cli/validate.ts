@@ -9,7 +9,10 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check recipe files without running them: YAML, structure, expressions, references and calls')
-    .argument('<paths...>', 'recipe files, or folders to search for *.yaml and *.yml (recursively)')
+    .argument(
+      '<paths...>',
+      'recipe files, or folders to search for *.yaml and *.yml (recursively; fixture and test files, YAML that is not a recipe and what .recipeignore lists are skipped)',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .addHelpText(
       'after',
@@ -26,7 +29,8 @@ Examples:
   recipe validate --format json recipes/ | jq '.[] | select(.valid | not)'`,
     )
     .action(async (paths: string[], options: { format: 'text' | 'json' | 'github' }) => {
-      const results = await validateFiles(paths);
+      let skipped = 0;
+      const results = await validateFiles(paths, { onSkip: () => skipped++ });
       const problems = results.reduce((n, r) => n + r.diagnostics.length, 0);
       if (options.format === 'json') {
         process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -40,7 +44,7 @@ Examples:
         if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
         const files = results.length;
         process.stderr.write(
-          `${files} file${files === 1 ? '' : 's'}, ${problems} problem${problems === 1 ? '' : 's'}\n`,
+          `${files} file${files === 1 ? '' : 's'}, ${problems} problem${problems === 1 ? '' : 's'}${skipped ? `; ${skipped} skipped (not recipes)` : ''}\n`,
         );
       }
       process.exitCode = results.every((r) => r.valid) ? ExitCode.ok : ExitCode.invalid;

@@ -65,6 +65,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     inputs,
     secrets: Array.isArray(raw.secrets) ? (raw.secrets as string[]) : [],
     ...(connector ? { connector } : {}),
+    ...httpSettings(raw.http),
     steps,
     outputs: builder.valueMap(raw.outputs, '/outputs'),
   };
@@ -191,6 +192,12 @@ function expressionProblems(doc: unknown, locator: Locator, file: string): Diagn
     out.push(...compileValue(member, { file, pointer, locate: (p, o) => locator.locate(p, o) }).diagnostics);
   }
   return out;
+}
+
+/** The recipe's `http: {allow}` settings, when it has them. */
+function httpSettings(raw: unknown): Pick<Plan, 'http'> {
+  const allow = (raw as Raw | undefined)?.allow;
+  return Array.isArray(allow) ? { http: { allow: allow.filter((h): h is string => typeof h === 'string') } } : {};
 }
 
 function plural(n: number, word: string): string {

@@ -23,6 +23,8 @@ export interface Exec {
   readonly run: Readonly<Record<string, unknown>>;
   /** inspect's `actions` per connector id, asked at most once per run (paging key detection). */
   readonly actionCatalog: Map<string, Promise<Record<string, unknown>[] | null>>;
+  /** The `http.allow` lists of this recipe and of the recipes that called it: a host must be in each. */
+  readonly httpAllow: readonly (readonly string[])[];
 }
 
 /** What a step-kind function gets besides its step and scope. */

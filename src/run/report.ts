@@ -24,12 +24,27 @@ export interface StepReport {
 export type StepStatus = 'ok' | 'failed' | 'continued' | 'skipped' | 'not_run';
 
 /** A write that --dry-run did not send: the exact request it would have made. */
-export interface DryRunWrite {
+export type DryRunWrite = ExecuteDryRunWrite | HttpDryRunWrite;
+
+/** A connector action that writes (execute). */
+export interface ExecuteDryRunWrite {
   readonly step: string;
   readonly line: number;
   readonly method: 'POST';
   readonly path: string;
   readonly body: { readonly entity: string; readonly action: string; readonly params: unknown };
+}
+
+/** An http step with a method other than GET or HEAD (secrets in it are masked like everywhere). */
+export interface HttpDryRunWrite {
+  readonly step: string;
+  readonly line: number;
+  readonly kind: 'http';
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body as a value, or the text body. */
+  readonly body?: unknown;
 }
 
 /** The machine-readable result of a run (`recipe run --json` prints exactly this). */

@@ -88,6 +88,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     signal,
     run,
     actionCatalog: new Map(),
+    httpAllow: plan.http ? [plan.http.allow] : [],
   };
 
   let outputs: Record<string, unknown> = {};

@@ -64,9 +64,10 @@ describe('shipped recipes', () => {
   });
 });
 
-/** An independent walk, to check collectRecipeFiles finds every *.yaml / *.yml. */
+/** An independent walk, to check collectRecipeFiles finds every *.yaml / *.yml but test and fixture files. */
 function listYaml(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name) && !/\.(test|fixtures)\.ya?ml$/i.test(e.name) && !path.relative(dir, e.parentPath).split(path.sep).some((s) => s.startsWith('.') || s === 'node_modules'))
+    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name) && !/\.(test|fixtures)\.ya?ml$/i.test(e.name))
+    .filter((e) => !path.relative(dir, e.parentPath).split(path.sep).some((s) => s.startsWith('.') || s === 'node_modules' || s === 'fixtures'))
     .map((e) => path.join(e.parentPath, e.name));
 }
