@@ -112,18 +112,20 @@ async function execute(
   const pending = runnable.map(({ units }) => ({ left: units.length, results: [] as CaseResult[] }));
   const fileIndex = new Map(runnable.map(({ file }, i) => [file.path, i]));
   let flushed = 0;
-  const onUnit = (unit: WorkUnit, results: CaseResult[]) => {
-    const entry = pending[fileIndex.get(unit.file) ?? -1];
-    if (!entry) return;
-    entry.results.push(...results);
-    entry.left--;
+  const flush = () => {
     while (flushed < pending.length && pending[flushed]?.left === 0) {
       onFile((pending[flushed]?.results ?? []).sort((a, b) => a.line - b.line));
       flushed++;
     }
   };
-  // Files with no unit to run (every case filtered out) are flushed at once.
-  onUnit({ file: '', cases: [], templates: {} }, []);
+  const onUnit = (unit: WorkUnit, results: CaseResult[]) => {
+    const entry = pending[fileIndex.get(unit.file) ?? -1];
+    if (!entry) return;
+    entry.results.push(...results);
+    entry.left--;
+    flush();
+  };
+  flush(); // files with no unit to run (every case filtered out)
   const units = runnable.flatMap(({ units: u }) => u);
   // A service starts on a copy of any template (each case then restores its own).
   const initialTemplate = units.flatMap((u) => Object.values(u.templates))[0] ?? '';
@@ -150,8 +152,8 @@ async function execute(
     ...(live ? { live } : {}),
   });
   try {
-    for (const [i, { file, units: fileUnits }] of runnable.entries())
-      for (const unit of fileUnits) onUnit(unit, await executor.run(unit, runnable[i]?.file ?? file));
+    for (const { file, units: fileUnits } of runnable)
+      for (const unit of fileUnits) onUnit(unit, await executor.run(unit, file));
   } finally {
     await executor.close();
   }
