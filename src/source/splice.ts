@@ -60,7 +60,9 @@ export function spliceMembers(text: string, edits: readonly MemberEdit[]): strin
 
 /** `key: value` in block style, continuation lines indented to `column`, no final newline. */
 function render(key: string, value: unknown, column: number): string {
-  const block = stringify({ [key]: value }, { indent: 2, lineWidth: 0, defaultStringType: 'PLAIN' }).trimEnd();
+  // YAML 1.1 rules for quoting: strings that other YAML readers take for dates or booleans (2026-03-01, yes, on)
+  // are quoted, so editors and the language server read the value the test runner reads.
+  const block = stringify({ [key]: value }, { indent: 2, lineWidth: 0, version: '1.1' }).trimEnd();
   return block
     .split('\n')
     .map((line, i) => (i === 0 ? line : `${' '.repeat(column)}${line}`))
@@ -71,12 +73,13 @@ function columnOf(text: string, offset: number): number {
   return offset - (text.lastIndexOf('\n', offset - 1) + 1);
 }
 
-/** Where the last member of a block map ends (before its trailing newline and comments). */
+/** The end of the line where the last member of a block map ends (after a comment on that line). */
 function lastItemEnd(map: YAMLMap, text: string): number {
   const last = map.items[map.items.length - 1];
   const node = (last?.value ?? last?.key) as Node | undefined;
   const end = node?.range?.[1] ?? map.range?.[1] ?? text.length;
-  return end;
+  const newline = text.indexOf('\n', end);
+  return newline === -1 ? text.length : newline;
 }
 
 /** The pair whose value is `target`, searched from `node`. */
