@@ -27,6 +27,8 @@ export function formatJson(run: TestRunResult): string {
       })),
       ...(r.run ? { run: r.run } : {}),
       ...(r.writes ? { writes: r.writes } : {}),
+      // The run's log lines (secrets masked) help to read a failure; a passing case keeps the report short.
+      ...(r.status === 'failed' && r.logs?.length ? { logs: r.logs } : {}),
     })),
     ...(run.coverage ? { coverage: run.coverage } : {}),
     ...(run.updated.length ? { updated: run.updated } : {}),
