@@ -36,6 +36,7 @@ Examples:
   recipe run recipes/pipeline-report.yaml        run against the embedded service (no account needed)
   CONNECTOR_API_URL=https://... recipe run r.yaml   run against a hosted service
   recipe serve --seed demo                       start the embedded service with demo data
+  recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
   recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
 
 Exit codes: 0 ok, 1 run failed, 2 recipe, inputs or command line invalid, 3 configuration or authentication, 130 interrupted.`,
