@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   serve: async () => (await import('./serve.js')).registerServe,
   init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
+  docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
   test: async () => (await import('./test.js')).registerTest,
 };

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
 import {
   ConnectorClient,
   completeConnectionConfig,
@@ -14,6 +15,8 @@ import { clockFrom, parseNow } from './clock.js';
 import { useColor } from './color.js';
 import { readCommandEnv } from './env-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { serviceCatalog } from './connector-catalog.js';
+import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
 import { formatOutputs, ProgressView } from './run-output.js';
@@ -81,6 +84,20 @@ Examples:
     .action(async (file: string, flags: RunFlags) => {
       process.exitCode = await runCommand(file, flags);
     });
+}
+
+/**
+ * What --dry-run checks writes against: the embedded types for the embedded service, else the catalog the
+ * service publishes (or its cached copy). Without either, writes are listed unchecked.
+ */
+async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorCatalog | undefined> {
+  if (serviceUrl === undefined) return embeddedCatalog();
+  try {
+    return await serviceCatalog(serviceUrl);
+  } catch (err) {
+    process.stderr.write(`dry run: writes are not checked (${(err as Error).message})\n`);
+    return undefined;
+  }
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -168,7 +185,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const client = new ConnectorClient(config);
   let report: RunReport;
   try {
+    const catalog = flags.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
     report = await runPlan(plan, {
+      ...(catalog ? { catalog } : {}),
       client,
       redactor: client.redactor,
       inputs: inputs.values,
@@ -191,19 +210,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
 
 function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (report.status === 'ok') {
-    process.stdout.write(formatOutputs(report.outputs));
-    if (report.dry_run_writes) {
-      process.stdout.write(
-        `dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`,
-      );
-      for (const w of report.dry_run_writes)
-        process.stdout.write(
-          'url' in w
-            ? `  ${w.method} ${w.url} (step ${w.step}, line ${w.line})${w.body === undefined ? '' : ` ${JSON.stringify(w.body)}`}\n`
-            : `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
-        );
-    }
+  else {
+    if (report.status === 'ok') process.stdout.write(formatOutputs(report.outputs));
+    if (report.dry_run_writes) process.stdout.write(formatDryRunWrites(report.dry_run_writes));
   }
   if (report.error) {
     const e = report.error;

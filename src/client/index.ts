@@ -12,6 +12,7 @@ export type {
 export { isSafeToRepeat, isWriteAction } from './actions.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
+export { fetchOpenApiDocument } from './openapi.js';
 export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js';
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';

@@ -40,6 +40,10 @@ export const runCodes = {
     template: "http {method}: the host {host} is not in the recipe's http.allow list ({allowed})",
     class: 'run',
   },
+  X017: {
+    template: 'dry run: {invalid} of {total} write{s} would be refused by the connector',
+    class: 'run',
+  },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

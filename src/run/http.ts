@@ -48,7 +48,7 @@ export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promi
     successStatus: step.successStatus,
   };
   if (sx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
-    const output = sx.exec.dryRun.recordHttp(sx.stats, req, step.json !== undefined && body !== undefined);
+    const output = sx.exec.dryRun.recordHttp(sx, req, step.json !== undefined && body !== undefined);
     sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
     return { output, response: { status: null, headers: {}, body: null, dry_run: true } };
   }

@@ -66,6 +66,8 @@ describe('recipe run with an http step', () => {
       {
         step: 'sent',
         line: 8,
+        file: expect.stringMatching(/\.yaml$/),
+        column: 5,
         kind: 'http',
         method: 'POST',
         url: `${hook.url}/hooks/deals`,

@@ -184,6 +184,8 @@ outputs:
       {
         step: 'notify',
         line: 6,
+        file: expect.stringMatching(/main\.yaml$/),
+        column: 5,
         kind: 'http',
         method: 'POST',
         url: `${hook.url}/notify`,
