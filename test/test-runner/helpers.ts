@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 
 /** The CLI as a child process (dist/, built by `npm run build`). */
 export const BIN = new URL('../../bin/recipe.js', import.meta.url).pathname;
@@ -43,9 +44,16 @@ export function recipe(
   });
 }
 
+/** Copies made by the importing test file, removed after its tests (registered when this module loads). */
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A copy of recipes/ (and schemas/, for the modelines) in a temporary folder; returns the copy's recipes/. */
 export function copyRecipes(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'recipe-test-copy-'));
+  copies.push(root);
   cpSync(RECIPES, path.join(root, 'recipes'), { recursive: true });
   cpSync(SCHEMAS, path.join(root, 'schemas'), { recursive: true });
   return path.join(root, 'recipes');
