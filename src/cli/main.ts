@@ -19,6 +19,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   completion: async () => (await import('./completion.js')).registerCompletion,
   docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
+  test: async () => (await import('./test.js')).registerTest,
 };
 
 endQuietlyOnClosedPipes();
@@ -38,6 +39,7 @@ Examples:
   recipe run recipes/pipeline-report.yaml        run against the embedded service (no account needed)
   CONNECTOR_API_URL=https://... recipe run r.yaml   run against a hosted service
   recipe serve --seed demo                       start the embedded service with demo data
+  recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
   recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
 
 Exit codes: 0 ok, 1 run failed, 2 recipe, inputs or command line invalid, 3 configuration or authentication, 130 interrupted.`,

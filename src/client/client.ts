@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import { isSafeToRepeat } from './actions.js';
 import type { ConnectionConfig } from './config.js';
@@ -85,6 +86,8 @@ export interface ClientOptions extends ConnectionConfig {
   readonly requestTimeoutMs?: number;
   readonly retry?: RetryPolicy;
   readonly deps?: ClientDeps;
+  /** Sends every exchange through this undici dispatcher instead of the client's own pools (mocks, cassettes). */
+  readonly dispatcher?: Dispatcher;
 }
 
 /** What one logical call needs: the route, and what to say in errors. */
@@ -123,7 +126,7 @@ export class ConnectorClient {
   /** True once the service answered a keyed write with Idempotent-Replayed: it honours Idempotency-Key. */
   idempotencyHonoured = false;
 
-  private readonly transport = new HttpTransport();
+  private readonly transport: HttpTransport;
   private readonly tokens: TokenCache;
   private readonly resolver: ConnectorResolver;
   private readonly base: URL;
@@ -140,6 +143,7 @@ export class ConnectorClient {
   ) {
     this.redactor = redactor;
     this.redactor.add(options.clientSecret);
+    this.transport = new HttpTransport(options.dispatcher);
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.retry = options.retry ?? DEFAULT_RETRY;

@@ -4,6 +4,7 @@ import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
+import { testCodes } from './catalog-test.js';
 import type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
 
 export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
@@ -21,6 +22,7 @@ export const catalog = {
   ...connectorCodes,
   ...runCodes,
   ...journalCodes,
+  ...testCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;
 

@@ -71,7 +71,7 @@ describe('SQLite journal store', () => {
     const path = tempJournal();
     const store = open(path);
     const run = await store.begin(start('r1'));
-    run.record(entry('a#0'), {
+    await run.record(entry('a#0'), {
       call_key: 'a#0',
       state: 'answered',
       status: 200,
@@ -165,7 +165,7 @@ describe('SQLite journal store', () => {
   it('finds writes in doubt: intents with no answer and failures that may hide an applied write', async () => {
     const store = open(tempJournal());
     const run = await store.begin(start('d'));
-    const fail = (key: string, doubt: boolean) =>
+    const fail = async (key: string, doubt: boolean) =>
       run.record(entry(key, true), {
         call_key: key,
         state: 'failed',
@@ -180,8 +180,8 @@ describe('SQLite journal store', () => {
         settled_by: null,
       });
     await run.intend(entry('w#0', true));
-    fail('x#0', true);
-    fail('y#0', false);
+    await fail('x#0', true);
+    await fail('y#0', false);
     await run.release();
     const again = await store.resume('d', { kind: 'resume', started_at: 2, options: {} });
     expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['w#0', 'x#0']);
