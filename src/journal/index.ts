@@ -9,7 +9,7 @@
  *   a run another live worker holds (J003) and let go of one whose worker died (a lease, an advisory lock),
  *   `RunStatus` 'interrupted' is "running, held by nobody", and appends may be asynchronous as long as
  *   `intend` resolves only once durable.
- * - a console reads through JournalReader only: listRuns (newest first, by status/recipe), getRun (inputs,
+ * - a console reads through JournalReader only (openJournalReader: no file created, nothing written): listRuns (newest first, by status/recipe), getRun (inputs,
  *   outputs, error with file:line, the report), listAttempts (resumes), listSteps and listExchanges (step
  *   events and calls with status, latency, retries, writes and dry-run writes; follow a running run by
  *   polling with `after_seq` = the last `seq` seen), writesInDoubt, getEffects.
@@ -38,4 +38,4 @@ export type {
   StepEvent,
   StepEventRecord,
 } from './types.js';
-export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal } from './open.js';
+export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal, openJournalReader } from './open.js';

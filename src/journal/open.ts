@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { SqliteJournalStore } from './sqlite/store.js';
-import type { JournalStore } from './types.js';
+import type { JournalReader, JournalStore } from './types.js';
 
 /** Where runs are journaled when nothing says otherwise: `.recipe/runs.db` in the working directory. */
 export const DEFAULT_JOURNAL = '.recipe/runs.db';
@@ -28,4 +28,9 @@ export function journalPath(
 /** Opens the journal at `path` (the SQLite backend); J007 when it cannot be opened. */
 export function openJournal(path: string): JournalStore {
   return SqliteJournalStore.open(path);
+}
+
+/** Opens an existing journal for reading only (a console): J007 when it does not exist or cannot be read. */
+export function openJournalReader(path: string): JournalReader {
+  return SqliteJournalStore.openReadOnly(path);
 }

@@ -3,7 +3,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openJournal, type CallEntry, type JournalStore, type RunStart } from '../../src/journal/index.js';
+import {
+  openJournal,
+  openJournalReader,
+  type CallEntry,
+  type JournalStore,
+  type RunStart,
+} from '../../src/journal/index.js';
 import { RecipeError } from '../../src/errors/index.js';
 
 const stores: JournalStore[] = [];
@@ -250,5 +256,39 @@ describe('SQLite journal store', () => {
     }
     expect(err).toBeInstanceOf(RecipeError);
     expect((err as RecipeError).code).toBe('J007');
+  });
+
+  it('opens read-only for a console: reads, follows a held run, refuses to write (J007)', async () => {
+    const path = tempJournal();
+    const store = open(path);
+    const run = await store.begin(start('live'));
+    run.step({
+      step_path: 'notes',
+      file: '/r/notes.yaml',
+      line: 4,
+      column: 5,
+      pointer: '/steps/1',
+      step_id: 'notes',
+      kind: 'foreach',
+      depth: 0,
+      status: 'running',
+      started_at: 1,
+      duration_ms: null,
+      error_code: null,
+    });
+    await run.flush();
+    const reader = openJournalReader(path);
+    try {
+      expect((await reader.getRun('live'))?.status).toBe('running');
+      const seen = await reader.listSteps('live');
+      expect(seen.map((e) => e.status)).toEqual(['running']);
+      await run.intend(entry('n#0', true));
+      expect(await reader.listExchanges('live', { after_seq: seen[0]?.seq ?? 0 })).toHaveLength(1);
+      await expect((reader as JournalStore).begin(start('nope'))).rejects.toMatchObject({ code: 'J007' });
+    } finally {
+      await reader.close();
+    }
+    await run.release();
+    expect(() => openJournalReader(`${path}.missing`)).toThrow(RecipeError);
   });
 });

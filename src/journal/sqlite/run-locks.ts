@@ -60,13 +60,14 @@ export class RunLocks {
     if (this.dir === null) return false;
     let db: Database.Database;
     try {
-      db = new Database(this.fileOf(runId), { timeout: 0, fileMustExist: true });
+      // Read-only: a reader (a console) may look without write access, and never blocks a resume taking it.
+      db = new Database(this.fileOf(runId), { timeout: 0, fileMustExist: true, readonly: true });
     } catch {
       return false; // no lock file: never held, or its holder ended and removed it
     }
     try {
-      db.exec('BEGIN EXCLUSIVE');
-      db.exec('ROLLBACK');
+      // A read needs a shared lock, which the holder's exclusive lock refuses.
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
       return false;
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;

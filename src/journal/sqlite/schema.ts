@@ -102,6 +102,11 @@ const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;`,
 ];
 
+/** True when the journal's schema is the one this code knows (a read-only opener cannot migrate). */
+export function isCurrent(db: Database.Database): boolean {
+  return (db.pragma('user_version', { simple: true }) as number) === MIGRATIONS.length;
+}
+
 /** Brings the journal's schema up to date (PRAGMA user_version counts the migrations applied). */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;

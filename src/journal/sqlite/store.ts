@@ -30,7 +30,7 @@ import {
 } from './rows.js';
 import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatements } from './run-journal.js';
 import { RunLocks } from './run-locks.js';
-import { migrate } from './schema.js';
+import { isCurrent, migrate } from './schema.js';
 import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
 
 /** How long a journal write waits for another process's transaction (runs sharing one journal file). */
@@ -58,8 +58,25 @@ export class SqliteJournalStore implements JournalStore {
     private readonly db: Database.Database,
     private readonly path: string,
     locksDir: string | null,
+    private readonly readOnly = false,
   ) {
     this.locks = new RunLocks(locksDir);
+  }
+
+  /**
+   * Opens an existing journal read-only (a console): no file is created, nothing is migrated or written;
+   * begin, resume and prune refuse (J007). Following a running run works: WAL readers see each commit.
+   */
+  static openReadOnly(path: string): SqliteJournalStore {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+      if (!isCurrent(db)) throw new Error('it was written by another version of recipe');
+    } catch (err) {
+      db?.close();
+      throw new RecipeError('J007', { journal: path, reason: (err as Error).message }, undefined, { cause: err });
+    }
+    return new SqliteJournalStore(db, path, `${path}-locks`, true);
   }
 
   /** Opens (creating if needed) the journal at `path` (':memory:' for a private one). J007 when it cannot. */
@@ -81,6 +98,7 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   async begin(start: RunStart): Promise<RunJournal> {
+    this.writable();
     const lock = this.locks.acquire(start.run_id);
     if (!lock) throw new RecipeError('J003', { runId: start.run_id, holder: 'another process' });
     try {
@@ -113,6 +131,7 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   async resume(runId: string, a: AttemptStart): Promise<RunJournal> {
+    this.writable();
     const lock = this.locks.acquire(runId);
     if (!lock) {
       const row = this.runRow(runId);
@@ -236,6 +255,7 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   async prune(before: number): Promise<number> {
+    this.writable();
     const candidates = this.db
       .prepare(
         `SELECT run_id, status FROM runs
@@ -261,6 +281,10 @@ export class SqliteJournalStore implements JournalStore {
     await this.sink?.close();
     this.locks.releaseAll();
     if (this.db.open) this.db.close();
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new RecipeError('J007', { journal: this.path, reason: 'it was opened read-only' });
   }
 
   private held(j: SqliteRunJournal): SqliteRunJournal {
