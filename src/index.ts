@@ -16,7 +16,7 @@ export type {
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
 export { runPlan, runRecipe, beginRun, resumeRun } from './run/index.js';
 export type { DurableRun, PreparedResume, ResumeFlags, BeginRunOptions } from './run/index.js';
-export { openJournal, journalPath } from './journal/index.js';
+export { openJournal, openJournalReader, journalPath } from './journal/index.js';
 export type {
   JournalStore,
   JournalReader,
