@@ -38,6 +38,7 @@ export default tseslint.config(
             zone('source', 'compile', 'compile → schema → source: source/ is the bottom stage.'),
             zone('schema', 'compile', 'compile → schema → source: schema/ does not import compile/.'),
             zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
+            zone('expr', 'compile', 'compile → expr: expr/ owns the types it needs (compile/plan.ts re-exports them).'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
           ],
         },

@@ -1,4 +1,4 @@
-import type { Value } from '../compile/plan.js';
+import type { Value } from './types.js';
 
 /**
  * Evaluates a plan Value with `bindings` as JSONata variables (keys without $).
