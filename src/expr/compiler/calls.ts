@@ -8,6 +8,8 @@ import {
   applyFunction,
   makeLambda,
   markCallSite,
+  NATIVE,
+  type FnValue,
   TailCall,
   unwrappedInTailCall,
   wrapFunctionArgument,
@@ -37,16 +39,7 @@ export function compileCall(c: Compiler, node: Node, scope: StaticScope, applied
     procNode.type === 'path' && procNode.steps?.[0] !== undefined
       ? c.variable(String(procNode.steps[0].value), scope)
       : undefined;
-  return (input, frame) => {
-    const first = applied ? applied(input, frame) : undefined;
-    const fn = proc(input, frame);
-    if (fn === undefined && forgotDollar && forgotDollar(input, frame))
-      throw new ExprError('T1005', { position, token: name });
-    const values: unknown[] = applied ? [first] : [];
-    for (const arg of args) {
-      const value = arg(input, frame);
-      values.push(isFunction(value) ? wrapFunctionArgument(value) : value);
-    }
+  const callGeneral = (fn: unknown, values: unknown[], input: unknown): unknown => {
     markCallSite(fn, name, position);
     try {
       return applyFunction(fn, values, input);
@@ -57,6 +50,44 @@ export function compileCall(c: Compiler, node: Node, scope: StaticScope, applied
       }
       throw err;
     }
+  };
+  if (applied === undefined && args.length === 1) {
+    // The commonest call, a built-in on one value ($string(x), $lowercase(x), $count(x)): when the value
+    // needs no validation, the implementation is called directly, with the marks applyFunction would set.
+    const arg = args[0] as Ev;
+    return (input, frame) => {
+      const fn = proc(input, frame);
+      if (fn === undefined && forgotDollar && forgotDollar(input, frame))
+        throw new ExprError('T1005', { position, token: name });
+      const value = arg(input, frame);
+      const native = typeof fn === 'function' ? (fn as FnValue)[NATIVE] : undefined;
+      if (native === undefined || isFunction(value) || !native.signature.directOne(value))
+        return callGeneral(fn, [isFunction(value) ? wrapFunctionArgument(value) : value], input);
+      native.site.token = name;
+      native.site.position = position;
+      try {
+        return native.impl(value);
+      } catch (err) {
+        if (isDecorable(err)) {
+          if (err.token === undefined) err.token = name;
+          err.position = position || err.position;
+          if (!err.token) err.token = name;
+        }
+        throw err;
+      }
+    };
+  }
+  return (input, frame) => {
+    const first = applied ? applied(input, frame) : undefined;
+    const fn = proc(input, frame);
+    if (fn === undefined && forgotDollar && forgotDollar(input, frame))
+      throw new ExprError('T1005', { position, token: name });
+    const values: unknown[] = applied ? [first] : [];
+    for (const arg of args) {
+      const value = arg(input, frame);
+      values.push(isFunction(value) ? wrapFunctionArgument(value) : value);
+    }
+    return callGeneral(fn, values, input);
   };
 }
 

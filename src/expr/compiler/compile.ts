@@ -18,7 +18,14 @@ import {
   compileCondition,
   compileNegation,
 } from './operators.js';
-import { compileFilter, compileGroup, compilePath, evaluateDescendants, evaluateWildcard } from './paths.js';
+import {
+  compileFilter,
+  compileGroup,
+  compilePath,
+  evaluateDescendants,
+  evaluateWildcard,
+  isNamePath,
+} from './paths.js';
 import { analyzeScopes, UNSET, type Frame, type ScopeTree, type StaticScope } from './scopes.js';
 import type { Compiler, Ev } from './types.js';
 
@@ -34,6 +41,15 @@ export interface Program {
  * binding passes on a value that may be a sequence holding one sequence: jsonata unwraps it once more.)
  */
 const NEVER_SEQUENCE = new Set(['string', 'number', 'value', 'regex', 'lambda', 'unary']);
+
+function mayGiveSequence(node: Node): boolean {
+  if (NEVER_SEQUENCE.has(node.type)) return false;
+  // Operators give numbers, strings and booleans; only the range operator gives a sequence.
+  if (node.type === 'binary') return node.value === '..';
+  // A path of member names normalizes its own value (paths.ts, compileNamePath).
+  if (node.type === 'path') return !isNamePath(node);
+  return true;
+}
 
 const NATIVE_NAMES: ReadonlySet<string> = new Set<string>([...JSONATA_NATIVE_NAMES, 'now']);
 
@@ -86,7 +102,7 @@ class ProgramCompiler implements Compiler {
     const filters = (node.predicate ?? []).map((stage) => compileFilter(this, stage, scope));
     const group = node.type !== 'path' && node.group ? compileGroup(this, node.group, scope) : undefined;
     const keep = node.keepArray === true;
-    if (filters.length === 0 && !group && !keep && NEVER_SEQUENCE.has(node.type)) return core;
+    if (filters.length === 0 && !group && !keep && !mayGiveSequence(node)) return core;
     if (filters.length === 0 && !group) return (input, frame) => normalize(core(input, frame), keep);
     return (input, frame) => {
       let result = core(input, frame);

@@ -14,7 +14,9 @@ import {
   isSequence,
   KEEP,
   lookup,
+  member,
   nested,
+  normalize,
   OUTER,
   sequenceOf,
   type Marked,
@@ -28,8 +30,9 @@ import type { Compiler, Ev, StepEv } from './types.js';
 /** A path node (jsonata's evaluatePath); the node-level post-processing is the caller's. */
 export function compilePath(c: Compiler, node: Node, scope: StaticScope): Ev {
   const steps = node.steps ?? [];
-  const fast = namesOnly(node) ? compileNamePath(c, node, scope) : undefined;
-  const stepEvs: StepEv[] = steps.map((step, i) => compileStep(c, step, scope, i === steps.length - 1));
+  const stepEvs: StepEv[] = steps.map((step, i) =>
+    compileStep(c, step, scope, i === steps.length - 1, steps[i + 1]?.type === 'sort'),
+  );
   const firstIsVariable = steps[0]?.type === 'variable';
   const consFirst = steps[0]?.consarray === true ? c.node(steps[0], scope) : undefined;
   const keepSingletonArray = node.keepSingletonArray === true;
@@ -53,11 +56,20 @@ export function compilePath(c: Compiler, node: Node, scope: StaticScope): Ev {
     if (group) resultSequence = group(resultSequence, frame);
     return resultSequence;
   };
-  return fast ? (input, frame) => fast(input, frame, generic) : generic;
+  if (!isNamePath(node)) return generic;
+  // A path of member names: the member chain itself. As long as every value on the way is an object (not
+  // an array) this is exactly what the general path gives; at the first array it hands over to it, whose
+  // value is normalized here, so that the node needs no wrapper for the direct route.
+  const normalized: Ev = (input, frame) => normalize(generic(input, frame), false);
+  const first = steps[0] as Node;
+  const start = first.type === 'variable' ? c.variable(String(first.value), scope) : undefined;
+  const names = steps.slice(start ? 1 : 0).map((s) => String(s.value));
+  if (start === undefined) return (input, frame) => readNames(input, names, input, frame, normalized);
+  return (input, frame) => readNames(start(input, frame), names, input, frame, normalized);
 }
 
 /** A path step: its node per item of the sequence before it, filtered, then flattened one level. */
-function compileStep(c: Compiler, step: Node, scope: StaticScope, lastStep: boolean): StepEv {
+function compileStep(c: Compiler, step: Node, scope: StaticScope, lastStep: boolean, sortNext: boolean): StepEv {
   const stages = (step.stages ?? []).map((stage) => compileFilter(c, stage, scope));
   if (step.type === 'sort') {
     const sort = compileSort(c, step, scope);
@@ -67,24 +79,51 @@ function compileStep(c: Compiler, step: Node, scope: StaticScope, lastStep: bool
       return result;
     };
   }
-  const ev = c.node(step, scope);
+  const ev = namedStep(step) ?? c.node(step, scope);
   return (input, frame) => {
-    const result: unknown[] = [];
+    // jsonata collects every item's value, then flattens them one level into a new sequence, except
+    // that the last step's only value is kept as it is when it is an array that is not a sequence. The
+    // first value waits until a second one shows it is not the only one; the others go straight in.
+    const flat = createSequence();
+    let first: unknown;
+    let count = 0;
     for (let i = 0; i < input.length; i++) {
       tick();
       let res = ev(input[i], frame);
       for (const stage of stages) res = stage(res, frame);
-      if (res !== undefined) result.push(res);
+      if (res === undefined) continue;
+      if (++count === 1) first = res;
+      else {
+        if (count === 2) pushFlat(flat, first);
+        pushFlat(flat, res);
+      }
     }
-    const only = result[0];
-    if (lastStep && result.length === 1 && Array.isArray(only) && !isSequence(only)) return only;
-    const flat = createSequence();
-    for (const res of result) {
-      if (!Array.isArray(res) || isCons(res)) flat.push(res);
-      else for (let j = 0; j < res.length; j++) flat.push(res[j]);
+    if (count === 1) {
+      if (lastStep && Array.isArray(first) && !isSequence(first)) return first;
+      // Before another step, one non-empty array is read as it is: copying its items into a sequence
+      // first would change nothing the next step sees (an order-by hands a one-item input back: not there).
+      if (!lastStep && !sortNext && Array.isArray(first) && first.length > 0 && !isCons(first)) return first;
+      pushFlat(flat, first);
     }
     return flat;
   };
+}
+
+/** A member-name step with nothing on it: its value per item without the general node machinery. */
+function namedStep(step: Node): Ev | undefined {
+  if (step.type !== 'name' || step.stages || step.predicate || step.group || step.keepArray) return undefined;
+  const name = String(step.value);
+  return (item) => {
+    if (Array.isArray(item)) return normalize(lookup(item, name), false);
+    // A member's value is already what jsonata's evaluate() would make of it.
+    return item !== null && typeof item === 'object' ? member(item, name) : undefined;
+  };
+}
+
+/** Adds one step value to a path's result: an array is spread (unless an array constructor made it). */
+function pushFlat(flat: unknown[], res: unknown): void {
+  if (!Array.isArray(res) || isCons(res)) flat.push(res);
+  else for (let j = 0; j < res.length; j++) flat.push(res[j]);
 }
 
 /** A `[...]` predicate (jsonata's evaluateFilter): a number picks by index, anything else keeps the truthy items. */
@@ -204,13 +243,20 @@ export function compileGroup(c: Compiler, group: GroupNode, scope: StaticScope):
   if (!simple) return generic;
   // Constant, distinct keys and one context value: one group per pair, built directly.
   const keys = staticKeys as string[];
-  const order = orderOfKeys(keys);
+  const members = orderOfKeys(keys).map((i) => ({
+    key: keys[i] as string,
+    proto: keys[i] === '__proto__',
+    value: (pairs[i] as (typeof pairs)[number]).value,
+  }));
   return (input, frame) => {
     if (Array.isArray(input)) return generic(input, frame);
     const result: Record<string, unknown> = {};
-    for (const i of order) {
-      const value = (pairs[i] as (typeof pairs)[number]).value(input, frame);
-      if (value !== undefined) setMember(result, keys[i] as string, nested(value));
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i] as (typeof members)[number];
+      const value = member.value(input, frame);
+      if (value === undefined) continue;
+      if (member.proto) setMember(result, member.key, nested(value));
+      else result[member.key] = nested(value);
     }
     return result;
   };
@@ -258,10 +304,14 @@ export function evaluateDescendants(input: unknown): unknown {
   return results.length === 1 ? results[0] : results;
 }
 
-/** True for a path of member names only (`a.b.c`, `$x.b.c`), with no predicate, group or `[]` anywhere. */
-function namesOnly(node: Node): boolean {
+/**
+ * True for a path of member names only (`a.b.c`, `$x.b.c`), with no predicate, group or `[]` anywhere. Its
+ * direct route gives a member's value, which is already what jsonata's evaluate() would make of it.
+ */
+export function isNamePath(node: Node): boolean {
   const steps = node.steps ?? [];
-  if (node.group || node.keepSingletonArray || steps.length === 0) return false;
+  if (node.type !== 'path' || node.group || node.keepSingletonArray || node.keepArray || steps.length === 0)
+    return false;
   return steps.every(
     (s, i) =>
       (s.type === 'name' || (i === 0 && s.type === 'variable' && s.value !== '')) &&
@@ -272,32 +322,19 @@ function namesOnly(node: Node): boolean {
   );
 }
 
-/**
- * `a.b.c` over plain objects: the member chain itself. As long as every value on the way is an object (not
- * an array) this is exactly what the general path gives; at the first array it hands over to it.
- */
-function compileNamePath(
-  c: Compiler,
-  node: Node,
-  scope: StaticScope,
-): (input: unknown, frame: Frame, generic: Ev) => unknown {
-  const steps = node.steps ?? [];
-  const first = steps[0] as Node;
-  const start = first.type === 'variable' ? c.variable(String(first.value), scope) : undefined;
-  const names = steps.slice(start ? 1 : 0).map((s) => String(s.value));
-  return (input, frame, generic) => {
-    let cur = start ? start(input, frame) : input;
-    if (Array.isArray(cur)) return generic(input, frame);
-    for (let i = 0; i < names.length; i++) {
-      if (cur === null || typeof cur !== 'object') return undefined;
-      cur = lookup(cur, names[i] as string);
-      if (cur === undefined) return undefined;
-      if (Array.isArray(cur)) {
-        // The last member is an array: the path gives it as it is unless it is a sequence.
-        if (i === names.length - 1 && !isSequence(cur)) return cur;
-        return generic(input, frame);
-      }
+/** The member chain `names` from `cur`; at the first array on the way, the general path's value instead. */
+function readNames(from: unknown, names: readonly string[], input: unknown, frame: Frame, generic: Ev): unknown {
+  let cur = from;
+  if (Array.isArray(cur)) return generic(input, frame);
+  for (let i = 0; i < names.length; i++) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = member(cur, names[i] as string);
+    if (cur === undefined) return undefined;
+    if (Array.isArray(cur)) {
+      // The last member is an array: the path gives it as it is unless it is a sequence.
+      if (i === names.length - 1 && !isSequence(cur)) return cur;
+      return generic(input, frame);
     }
-    return cur;
-  };
+  }
+  return cur;
 }

@@ -14,7 +14,6 @@ const CHECK_EVERY = 1024;
 export interface EvalState {
   readonly timestamp: number;
   readonly limits: EvalLimits | undefined;
-  ticks: number;
 }
 
 let current: EvalState | null = null;
@@ -22,7 +21,7 @@ let current: EvalState | null = null;
 /** Runs `body` as one evaluation; nested calls (a compiled lambda called back by jsonata) reuse the outer one. */
 export function withEvaluation<T>(limits: EvalLimits | undefined, body: () => T): T {
   if (current !== null) return body();
-  current = { timestamp: Date.now(), limits, ticks: 0 };
+  current = { timestamp: Date.now(), limits };
   nextEvaluation();
   try {
     const result = body();
@@ -50,10 +49,13 @@ export function evaluationTimestamp(): number {
 
 /** One turn of a loop or one call: stops the evaluation once it is past its deadline. */
 export function tick(): void {
-  const state = current;
-  if (state === null || ++state.ticks % CHECK_EVERY !== 0) return;
-  checkDeadline(state.limits);
+  if (--turnsLeft !== 0) return;
+  turnsLeft = CHECK_EVERY;
+  if (current !== null) checkDeadline(current.limits);
 }
+
+/** Turns until the next look at the clock. */
+let turnsLeft = CHECK_EVERY;
 
 /** Throws D1012 (with the bound that was hit) when `limits` has expired. */
 export function checkDeadline(limits: EvalLimits | undefined): void {

@@ -126,6 +126,13 @@ export function lookup(input: unknown, key: string): unknown {
   return undefined;
 }
 
+/** lookup() for an object that is not an array: its own member `key`. */
+export function member(input: object, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(input, key) && !isJsonataFunction(input)
+    ? (input as Record<string, unknown>)[key]
+    : undefined;
+}
+
 /** A function value made by jsonata itself (a lambda or a built-in), which is an object, not a JS function. */
 export function isJsonataFunction(value: object): boolean {
   const v = value as { _jsonata_lambda?: unknown; _jsonata_function?: unknown };

@@ -28,6 +28,8 @@ const ARRAY_TYPE_NAMES: Readonly<Record<string, string>> = {
 export interface Signature {
   readonly definition: string;
   validate(args: readonly unknown[], context: unknown): unknown[];
+  /** True when the one argument `a` is valid as it is (validate would give [a]). */
+  directOne(a: unknown): boolean;
 }
 
 /** The type letter of a value in a signature ('m' for missing). */
@@ -136,9 +138,27 @@ export function parseSignature(signature: string): Signature {
     throw new ExprError('T0410', { value: args[goodTo], index: goodTo + 1 });
   };
 
+  // One argument per parameter, each of an accepted type and needing no wrapping: then the regular
+  // expression can only match them one to one and the arguments are valid as they are.
+  const accepts = params.map((p) => (p.regex.includes('+') ? '' : (/^\[?([a-z]+)\]?\??$/.exec(p.regex)?.[1] ?? '')));
+  const fits = (i: number, arg: unknown): boolean => {
+    const letter = typeLetter(arg);
+    const p = params[i] as Param;
+    if (!(accepts[i] as string).includes(letter)) return false;
+    if (p.type === 'a' && letter !== 'a' && letter !== 'm') return false;
+    return p.subtype === undefined || letter === 'm';
+  };
+  const direct = (args: readonly unknown[]): boolean => {
+    if (args.length !== params.length) return false;
+    for (let i = 0; i < args.length; i++) if (!fits(i, args[i])) return false;
+    return true;
+  };
+
   return {
     definition: signature,
+    directOne: (a) => params.length === 1 && fits(0, a),
     validate(args, context) {
+      if (direct(args)) return args as unknown[];
       let supplied = '';
       for (const arg of args) supplied += typeLetter(arg);
       let isValid = matches.get(supplied);
