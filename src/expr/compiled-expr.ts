@@ -27,9 +27,10 @@ export type Engine = { readonly kind: 'compiled' } | { readonly kind: 'jsonata';
 export class JsonataExpr implements CompiledExpr {
   readonly variables: readonly string[];
   readonly engine: Engine;
-  private readonly program: Program | undefined;
   /** How often a compiled evaluation was handed back to jsonata, and the last reason (for debug logs). */
   readonly handedBack = { count: 0, reason: '' };
+  /** The compiled form, made at the first evaluation (`recipe validate` never pays for it); null: it failed. */
+  private readonly compiled: { program?: Program | null } = {};
 
   constructor(
     readonly source: string,
@@ -43,21 +44,25 @@ export class JsonataExpr implements CompiledExpr {
     readonly locateOffset: (offset: number) => SourceLoc,
   ) {
     this.variables = refs.map((r) => r.name);
-    const ast = jsonata.ast() as Node;
-    const reason = unsupportedReason(ast);
-    let program: Program | undefined;
-    let engine: Engine = { kind: 'jsonata', reason: reason ?? '' };
-    if (reason === undefined) {
+    const reason = unsupportedReason(jsonata.ast() as Node);
+    this.engine = reason === undefined ? { kind: 'compiled' } : { kind: 'jsonata', reason };
+    Object.freeze(this);
+  }
+
+  private program(): Program | undefined {
+    if (this.engine.kind !== 'compiled' || this.compiled.program === null) return undefined;
+    if (this.compiled.program === undefined) {
       try {
-        program = compileProgram(ast);
-        engine = { kind: 'compiled' };
+        this.compiled.program = compileProgram(this.jsonata.ast() as Node);
       } catch (err) {
-        engine = { kind: 'jsonata', reason: `the compiler failed: ${(err as Error).message}` };
+        // A compiler bug must not fail a run: jsonata evaluates, and debug logs say why.
+        this.compiled.program = null;
+        this.handedBack.count++;
+        this.handedBack.reason = `the compiler failed: ${(err as Error).message}`;
+        return undefined;
       }
     }
-    this.program = program;
-    this.engine = engine;
-    Object.freeze(this);
+    return this.compiled.program;
   }
 
   /** Evaluates with `bindings` as JSONata variables (keys without $); the input context is empty. */
@@ -71,7 +76,7 @@ export class JsonataExpr implements CompiledExpr {
     bindings: Readonly<Record<string, unknown>>,
     limits?: EvalLimits,
   ): Promise<unknown> {
-    const program = this.program;
+    const program = this.program();
     if (program !== undefined) {
       if (program.usesJsonataNatives && !jsonataNativesLoaded()) await loadJsonataNatives();
       try {

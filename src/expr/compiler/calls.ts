@@ -39,42 +39,14 @@ export function compileCall(c: Compiler, node: Node, scope: StaticScope, applied
     procNode.type === 'path' && procNode.steps?.[0] !== undefined
       ? c.variable(String(procNode.steps[0].value), scope)
       : undefined;
-  const callGeneral = (fn: unknown, values: unknown[], input: unknown): unknown => {
-    markCallSite(fn, name, position);
-    try {
-      return applyFunction(fn, values, input);
-    } catch (err) {
-      if (isDecorable(err)) {
-        if (!err.position) err.position = position;
-        if (!err.token) err.token = name;
-      }
-      throw err;
-    }
-  };
+  const site = { name, position };
   if (applied === undefined && args.length === 1) {
-    // The commonest call, a built-in on one value ($string(x), $lowercase(x), $count(x)): when the value
-    // needs no validation, the implementation is called directly, with the marks applyFunction would set.
     const arg = args[0] as Ev;
     return (input, frame) => {
       const fn = proc(input, frame);
       if (fn === undefined && forgotDollar && forgotDollar(input, frame))
         throw new ExprError('T1005', { position, token: name });
-      const value = arg(input, frame);
-      const native = typeof fn === 'function' ? (fn as FnValue)[NATIVE] : undefined;
-      if (native === undefined || isFunction(value) || !native.signature.directOne(value))
-        return callGeneral(fn, [isFunction(value) ? wrapFunctionArgument(value) : value], input);
-      native.site.token = name;
-      native.site.position = position;
-      try {
-        return native.impl(value);
-      } catch (err) {
-        if (isDecorable(err)) {
-          if (err.token === undefined) err.token = name;
-          err.position = position || err.position;
-          if (!err.token) err.token = name;
-        }
-        throw err;
-      }
+      return callOne(fn, arg(input, frame), input, site);
     };
   }
   return (input, frame) => {
@@ -87,8 +59,50 @@ export function compileCall(c: Compiler, node: Node, scope: StaticScope, applied
       const value = arg(input, frame);
       values.push(isFunction(value) ? wrapFunctionArgument(value) : value);
     }
-    return callGeneral(fn, values, input);
+    return callGeneral(fn, values, input, site);
   };
+}
+
+/** Where a call is: its function's name as jsonata reports it, and its position. */
+export interface CallAt {
+  readonly name: unknown;
+  readonly position: number | undefined;
+}
+
+/** A call through applyFunction, with jsonata's marks on the function and on errors. */
+export function callGeneral(fn: unknown, values: unknown[], input: unknown, at: CallAt): unknown {
+  markCallSite(fn, at.name, at.position);
+  try {
+    return applyFunction(fn, values, input);
+  } catch (err) {
+    if (isDecorable(err)) {
+      if (!err.position) err.position = at.position;
+      if (!err.token) err.token = at.name;
+    }
+    throw err;
+  }
+}
+
+/**
+ * The commonest call, a built-in on one value ($string(x), $lowercase(x), $count(x)): when the value needs
+ * no validation, the implementation is called directly, with the marks applyFunction would set.
+ */
+export function callOne(fn: unknown, value: unknown, input: unknown, at: CallAt): unknown {
+  const native = typeof fn === 'function' ? (fn as FnValue)[NATIVE] : undefined;
+  if (native === undefined || isFunction(value) || !native.signature.directOne(value))
+    return callGeneral(fn, [isFunction(value) ? wrapFunctionArgument(value) : value], input, at);
+  native.site.token = at.name;
+  native.site.position = at.position;
+  try {
+    return native.impl(value);
+  } catch (err) {
+    if (isDecorable(err)) {
+      if (err.token === undefined) err.token = at.name;
+      err.position = at.position || err.position;
+      if (!err.token) err.token = at.name;
+    }
+    throw err;
+  }
 }
 
 /** `lhs ~> rhs`: a call with lhs first, or the composition of two functions, or rhs applied to lhs. */
@@ -138,7 +152,7 @@ function compose(f: unknown, g: unknown): unknown {
 /** `function($a, $b) { body }`: a closure over the frame it is made in. */
 export function compileLambda(c: Compiler, node: Node, scope: StaticScope): Ev {
   const inner = c.scopeOf(node);
-  const body = c.node(node.body as Node, inner);
+  const body = c.generated(node.body as Node, inner);
   const params = (node.arguments ?? []).map((a) => inner.slotOf(String(a.value)));
   const slots = inner.names.length;
   const arity = params.length;

@@ -27,6 +27,7 @@ import {
   isNamePath,
 } from './paths.js';
 import { analyzeScopes, UNSET, type Frame, type ScopeTree, type StaticScope } from './scopes.js';
+import { generate } from './codegen.js';
 import type { Compiler, Ev } from './types.js';
 
 /** A compiled expression: run it inside withEvaluation (guard.ts). */
@@ -56,7 +57,7 @@ const NATIVE_NAMES: ReadonlySet<string> = new Set<string>([...JSONATA_NATIVE_NAM
 /** Compiles a syntax tree the subset check accepted (subset.ts). */
 export function compileProgram(ast: Node): Program {
   const compiler = new ProgramCompiler(analyzeScopes(ast));
-  const root = compiler.node(ast, compiler.tree.root);
+  const root = compiler.generated(ast, compiler.tree.root);
   const names = compiler.tree.root.names;
   const rootBound = compiler.rootBound;
   const globals = names.map((name) => builtinFunction(name));
@@ -160,28 +161,42 @@ class ProgramCompiler implements Compiler {
     }
   }
 
-  variable(name: string, scope: StaticScope): Ev {
-    if (name === '') return (input) => (Array.isArray(input) && (input as Marked)[OUTER] === true ? input[0] : input);
+  generated(node: Node, scope: StaticScope): Ev {
+    return generate(this, node, scope);
+  }
+
+  /** Where `$name` may be bound, innermost first; the root is always last (see scopes.ts). */
+  private candidates(name: string, scope: StaticScope): { hops: number; slot: number }[] {
     if (NATIVE_NAMES.has(name)) this.usesNatives = true;
     const candidates: { hops: number; slot: number }[] = [];
     let hops = 0;
-    let s: StaticScope | null = scope;
-    for (; s !== null; s = s.parent) {
+    for (let s: StaticScope | null = scope; s !== null; s = s.parent) {
       if (!s.materialized) continue;
       const slot = s.slotOf(name);
       if (slot >= 0) candidates.push({ hops, slot });
       else if (s.kind === 'root') candidates.push({ hops, slot: s.declare(name) });
       hops++;
     }
-    const global = builtinFunction(name);
-    const [only] = candidates;
-    if (candidates.length === 1 && only !== undefined && !this.rootBound.has(name)) {
-      // A name nothing in the expression binds: its root slot holds the binding (or the built-in).
-      const { hops: h, slot } = only;
+    return candidates;
+  }
+
+  freeSlot(name: string, scope: StaticScope): { hops: number; slot: number } | undefined {
+    const candidates = this.candidates(name, scope);
+    // A name nothing in the expression binds: its root slot holds the binding (or the built-in).
+    return candidates.length === 1 && !this.rootBound.has(name) ? candidates[0] : undefined;
+  }
+
+  variable(name: string, scope: StaticScope): Ev {
+    if (name === '') return (input) => (Array.isArray(input) && (input as Marked)[OUTER] === true ? input[0] : input);
+    const free = this.freeSlot(name, scope);
+    if (free !== undefined) {
+      const { hops: h, slot } = free;
       if (h === 0) return (_input, frame) => frame.v[slot];
       if (h === 1) return (_input, frame) => (frame.p as Frame).v[slot];
       return (_input, frame) => up(frame, h).v[slot];
     }
+    const candidates = this.candidates(name, scope);
+    const global = builtinFunction(name);
     return (_input, frame) => {
       for (const c of candidates) {
         const value = up(frame, c.hops).v[c.slot];

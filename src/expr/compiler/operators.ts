@@ -48,7 +48,8 @@ export function compileBinary(c: Compiler, node: Node, scope: StaticScope): Ev {
   };
 }
 
-function operatorFunction(op: string): (l: unknown, r: unknown) => unknown {
+/** The value of `l op r` (not `and`/`or`), or jsonata's error (undecorated). */
+export function operatorFunction(op: string): (l: unknown, r: unknown) => unknown {
   switch (op) {
     case '+':
       return (l, r) => (bothFinite(l, r) ? (l as number) + (r as number) : numeric(l, r, op));
@@ -154,12 +155,14 @@ function range(l: unknown, r: unknown): unknown {
 export function compileNegation(c: Compiler, node: Node, scope: StaticScope): Ev {
   const operand = c.node(node.expression as Node, scope);
   const position = node.position;
-  return (input, frame) => {
-    const value = operand(input, frame);
-    if (value === undefined) return undefined;
-    if (isNumeric(value)) return -value;
-    throw new ExprError('D1002', { position, token: '-', value });
-  };
+  return (input, frame) => negate(operand(input, frame), position);
+}
+
+/** Unary minus (jsonata's D1002 for anything but a number). */
+export function negate(value: unknown, position: number | undefined): unknown {
+  if (value === undefined) return undefined;
+  if (isNumeric(value)) return -value;
+  throw new ExprError('D1002', { position, token: '-', value });
 }
 
 /** `[a, b, ...]`: items that are arrays are spliced in, except nested constructors; undefined items dropped. */

@@ -14,6 +14,7 @@ import {
   isSequence,
   KEEP,
   lookup,
+  markSequence,
   member,
   nested,
   normalize,
@@ -57,15 +58,31 @@ export function compilePath(c: Compiler, node: Node, scope: StaticScope): Ev {
     return resultSequence;
   };
   if (!isNamePath(node)) return generic;
-  // A path of member names: the member chain itself. As long as every value on the way is an object (not
-  // an array) this is exactly what the general path gives; at the first array it hands over to it, whose
-  // value is normalized here, so that the node needs no wrapper for the direct route.
-  const normalized: Ev = (input, frame) => normalize(generic(input, frame), false);
-  const first = steps[0] as Node;
-  const start = first.type === 'variable' ? c.variable(String(first.value), scope) : undefined;
-  const names = steps.slice(start ? 1 : 0).map((s) => String(s.value));
+  const { start, names, generic: normalized } = namePathParts(c, node, scope, generic);
   if (start === undefined) return (input, frame) => readNames(input, names, input, frame, normalized);
   return (input, frame) => readNames(start(input, frame), names, input, frame, normalized);
+}
+
+/**
+ * A path of member names: the member chain itself. As long as every value on the way is an object (not
+ * an array) this is exactly what the general path gives; at the first array it hands over to it, whose
+ * value is normalized here, so that the node needs no wrapper for the direct route.
+ */
+export function namePathParts(
+  c: Compiler,
+  node: Node,
+  scope: StaticScope,
+  general?: Ev,
+): { variable?: string; start?: Ev; names: readonly string[]; generic: Ev } {
+  const steps = node.steps ?? [];
+  const first = steps[0] as Node;
+  const variable = first.type === 'variable' ? String(first.value) : undefined;
+  const start = variable !== undefined ? c.variable(variable, scope) : undefined;
+  const names = steps.slice(start ? 1 : 0).map((s) => String(s.value));
+  const path = general ?? c.node(node, scope);
+  // The node's own closure already normalizes (see compile.ts); a general path given here does not.
+  const generic: Ev = general ? (input, frame) => normalize(path(input, frame), false) : path;
+  return variable !== undefined && start !== undefined ? { variable, start, names, generic } : { names, generic };
 }
 
 /** A path step: its node per item of the sequence before it, filtered, then flattened one level. */
@@ -79,32 +96,34 @@ function compileStep(c: Compiler, step: Node, scope: StaticScope, lastStep: bool
       return result;
     };
   }
-  const ev = namedStep(step) ?? c.node(step, scope);
+  const ev = namedStep(step) ?? c.generated(step, scope);
   return (input, frame) => {
     // jsonata collects every item's value, then flattens them one level into a new sequence, except
     // that the last step's only value is kept as it is when it is an array that is not a sequence. The
-    // first value waits until a second one shows it is not the only one; the others go straight in.
-    const flat = createSequence();
-    let first: unknown;
+    // values go into an array sized for one per item; when none of them is to be spread, that array is
+    // the result.
+    const values: unknown[] = new Array(input.length);
     let count = 0;
+    let spread = false;
     for (let i = 0; i < input.length; i++) {
       tick();
       let res = ev(input[i], frame);
       for (const stage of stages) res = stage(res, frame);
       if (res === undefined) continue;
-      if (++count === 1) first = res;
-      else {
-        if (count === 2) pushFlat(flat, first);
-        pushFlat(flat, res);
-      }
+      if (Array.isArray(res) && !isCons(res)) spread = true;
+      values[count++] = res;
     }
+    values.length = count;
     if (count === 1) {
+      const first = values[0];
       if (lastStep && Array.isArray(first) && !isSequence(first)) return first;
       // Before another step, one non-empty array is read as it is: copying its items into a sequence
       // first would change nothing the next step sees (an order-by hands a one-item input back: not there).
       if (!lastStep && !sortNext && Array.isArray(first) && first.length > 0 && !isCons(first)) return first;
-      pushFlat(flat, first);
     }
+    if (!spread) return markSequence(values);
+    const flat = createSequence();
+    for (const res of values) pushFlat(flat, res);
     return flat;
   };
 }
@@ -144,7 +163,7 @@ export function compileFilter(
       return sequenceOf(item);
     };
   }
-  const ev = c.node(predicate, scope);
+  const ev = c.generated(predicate, scope);
   return (input, frame) => {
     const results = createSequence();
     const items: ArrayLike<unknown> = Array.isArray(input) ? input : sequenceOf(input);
@@ -167,7 +186,7 @@ export function compileFilter(
 
 /** Order-by `^(...)`: jsonata's merge sort with its term comparator (undefined last, T2007/T2008). */
 function compileSort(c: Compiler, node: Node, scope: StaticScope): StepEv {
-  const terms = (node.terms ?? []).map((t) => ({ descending: t.descending, ev: c.node(t.expression, scope) }));
+  const terms = (node.terms ?? []).map((t) => ({ descending: t.descending, ev: c.generated(t.expression, scope) }));
   const position = node.position;
   return (input, frame) => {
     const swap = (a: unknown, b: unknown): boolean => {
@@ -323,7 +342,7 @@ export function isNamePath(node: Node): boolean {
 }
 
 /** The member chain `names` from `cur`; at the first array on the way, the general path's value instead. */
-function readNames(from: unknown, names: readonly string[], input: unknown, frame: Frame, generic: Ev): unknown {
+export function readNames(from: unknown, names: readonly string[], input: unknown, frame: Frame, generic: Ev): unknown {
   let cur = from;
   if (Array.isArray(cur)) return generic(input, frame);
   for (let i = 0; i < names.length; i++) {

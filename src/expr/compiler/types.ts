@@ -15,4 +15,8 @@ export interface Compiler {
   variable(name: string, scope: StaticScope): Ev;
   /** The scope a block or lambda node opens. */
   scopeOf(node: Node): StaticScope;
+  /** `node` as generated code (codegen.ts), falling back to closures inside. */
+  generated(node: Node, scope: StaticScope): Ev;
+  /** The root slot of `$name` when nothing in the expression binds the name (hops: frames up to the root). */
+  freeSlot(name: string, scope: StaticScope): { hops: number; slot: number } | undefined;
 }
