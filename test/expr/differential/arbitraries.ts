@@ -138,6 +138,8 @@ export const expression: fc.Arbitrary<string> = fc.letrec<{ expr: string; step: 
     fc.tuple(e, e).map(([a, b]) => `[${a}, ${b}]`),
     fc.tuple(e, e).map(([a, b]) => `{"k": ${a}, "1": ${b}, "j": ${a}}`),
     fc.tuple(e, e).map(([k, v]) => `{${k}: ${v}}`),
+    fc.tuple(VARIABLE, e, e).map(([v, a, b]) => `${v}.{"k": ${a}, "__proto__": ${b}, "2": $}`),
+    fc.tuple(VARIABLE, NAME, e).map(([v, n, b]) => `${v}.{"n": ${n}, "s": $string(${n}), "o": {"in": ${b}}}`),
     fc.tuple(e, e).map(([a, b]) => `[${a}].[${b}]`),
     fc.tuple(fc.integer({ min: -2, max: 4 }), fc.integer({ min: -2, max: 6 })).map(([a, b]) => `[${a}..${b}]`),
     // jsonata never ends a range past 2^53 (1e21 + 1 === 1e21): ends come from small numbers only.
