@@ -148,4 +148,6 @@ export interface Plan {
   readonly connector?: ConnectorRef;
   readonly steps: readonly Step[];
   readonly outputs: Readonly<Record<string, Value>>;
+  /** The longest one evaluation of an expression may run (`expression_timeout_ms`, default 60000). */
+  readonly expressionTimeoutMs: number;
 }

@@ -36,6 +36,13 @@ export const runCodes = {
       'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID',
     class: 'config',
   },
+  // X016-X019 are taken by other changes in flight (http allow list, dry-run write validation).
+  X020: {
+    template:
+      "expression stopped after {timeoutMs} ms (the recipe's expression_timeout_ms): an endless loop or recursion? Raise expression_timeout_ms if it is just long",
+    class: 'run',
+  },
+  X021: { template: 'expression too deep: {reason}', class: 'run' },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

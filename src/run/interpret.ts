@@ -72,6 +72,9 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
   }
 
   const started = ctx.now();
+  // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
+  const endDeadline =
+    step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
   exec.tracker.event({ type: 'step-start', step: stats.progress() });
   // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
   // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
@@ -123,6 +126,7 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     if (step.id !== undefined) scope.set(step.id, output);
     return output;
   } finally {
+    endDeadline?.();
     if (deadline) {
       timer?.abort();
       exec.signal.removeEventListener('abort', onParentAbort);
