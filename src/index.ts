@@ -5,6 +5,8 @@
 export { loadRecipe, resolveInputs, validateFiles } from './compile/index.js';
 export type { LoadOptions, LoadResult, ResolvedInputs, FileResult } from './compile/index.js';
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
+export { evaluateExpression } from './expr/index.js';
+export type { EvaluateExpressionOptions } from './expr/index.js';
 export { runPlan, runRecipe } from './run/index.js';
 export type {
   RunOptions,

@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
   console: async () => (await import('./console.js')).registerConsole,
+  eval: async () => (await import('./eval.js')).registerEval,
 };
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */
@@ -27,6 +28,7 @@ Examples:
   recipe run recipes/pipeline-report.yaml        run against the embedded service (no account needed)
   CONNECTOR_API_URL=https://... recipe run r.yaml   run against a hosted service
   recipe serve --seed demo                       start the embedded service with demo data
+  recipe eval '$sum([1, 2, 3])'                  evaluate one expression as a recipe step would
 
 Exit codes: 0 ok, 1 run failed, 2 recipe or inputs invalid, 3 configuration or authentication, 130 interrupted.`,
   );

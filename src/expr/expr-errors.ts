@@ -47,12 +47,27 @@ export function toRecipeError(
   return new RecipeError('X008', { reason }, location, { cause: err });
 }
 
-/** The offset in the expression source an error points at (the start of its token), or undefined. */
+/**
+ * The offset in the expression source an error points at, or undefined. jsonata gives the offset just
+ * after a token: an operator's (the token), or a call's `(` (the token is then the function's name,
+ * which this points at, `$` included).
+ */
 export function errorOffset(err: { position?: unknown; token?: unknown }, source: string): number | undefined {
   if (typeof err.position !== 'number') return undefined;
-  const tokenLength = typeof err.token === 'string' ? err.token.length : 0;
-  const start = err.position - tokenLength >= 0 ? err.position - tokenLength : err.position - 1;
-  return Math.min(Math.max(0, start), source.length);
+  const position = Math.min(Math.max(0, err.position), source.length);
+  const token = typeof err.token === 'string' ? err.token : '';
+  let start = position - 1;
+  if (
+    token !== '' &&
+    source.charAt(position - 1) === '(' &&
+    source.slice(position - 1 - token.length, position - 1) === token
+  ) {
+    start = position - 1 - token.length;
+    if (source.charAt(start - 1) === '$') start--;
+  } else if (token !== '' && source.slice(position - token.length, position) === token) {
+    start = position - token.length;
+  }
+  return Math.max(0, start);
 }
 
 function locate(e: { position?: unknown; token?: unknown }, expr: JsonataExpr | undefined): SourceLoc | undefined {

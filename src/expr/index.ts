@@ -3,6 +3,7 @@ export { compileValue, escapePointer, type CompiledValue } from './value.js';
 export { evalValue } from './evaluate.js';
 export { collectExpressions, describeEngine, describeHandBack } from './describe.js';
 export { toRecipeError } from './expr-errors.js';
+export { evaluateExpression, lineAndColumn, type EvaluateExpressionOptions } from './evaluate-expression.js';
 export { listBuiltins, isBuiltin } from './builtins.js';
 export { JsonataExpr, parseExpr, type Engine, type ExprSyntaxError } from './compiled-expr.js';
 export { scanTemplate, type Segment, type ScanResult } from './scan.js';
