@@ -2,7 +2,7 @@ import { Pool } from 'undici';
 
 /** One HTTP request as the client builds it. */
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL of the request. */
   readonly url: URL;
   readonly headers: Record<string, string>;

@@ -36,13 +36,20 @@ export const runCodes = {
       'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID',
     class: 'config',
   },
-  // X016-X019 are taken by other changes in flight (http allow list, dry-run write validation).
-  X020: {
+  X016: {
+    template: "http {method}: the host {host} is not in the recipe's http.allow list ({allowed})",
+    class: 'run',
+  },
+  X017: {
+    template: 'dry run: {invalid} of {total} write{s} would be refused by the connector',
+    class: 'run',
+  },
+  X018: {
     template:
       "expression stopped after {timeoutMs} ms (the recipe's expression_timeout_ms): an endless loop or recursion? Raise expression_timeout_ms if it is just long",
     class: 'run',
   },
-  X021: { template: 'expression too deep: {reason}', class: 'run' },
+  X019: { template: 'expression too deep: {reason}', class: 'run' },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },
@@ -69,4 +76,5 @@ export const runCodes = {
     template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url',
     class: 'config',
   },
+  C013: { template: 'http {method} {url}: HTTP {status}: {detail}', class: 'run' },
 } satisfies Record<string, CatalogEntry>;

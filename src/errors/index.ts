@@ -1,4 +1,5 @@
 import { compileCodes } from './catalog-compile.js';
+import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
@@ -12,7 +13,7 @@ export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
  * The one catalog of engine error codes: a phase letter and a number, each with a template.
  * The phase files are split only so that each stage owns its own codes; this object is the catalog.
  */
-export const catalog = { ...sourceCodes, ...schemaCodes, ...compileCodes, ...runCodes } as const;
+export const catalog = { ...sourceCodes, ...schemaCodes, ...compileCodes, ...connectorCodes, ...runCodes } as const;
 export type ErrorCode = keyof typeof catalog;
 
 /** Fills a template's {name} placeholders; unknown placeholders are left as they are. */

@@ -16,7 +16,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * Evaluates one expression exactly as a recipe step does (the compiled path, the same built-ins, the same
  * bound), with `input` as the context value `$` and `bindings` as variables (names without `$`).
- * Rejects with a RecipeError located inside the expression: E001 for a syntax error, X008 (X020, X021)
+ * Rejects with a RecipeError located inside the expression: E001 for a syntax error, X008 (X018, X019)
  * for an evaluation error; line and column count from the expression's first character.
  */
 export async function evaluateExpression(

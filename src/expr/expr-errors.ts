@@ -5,7 +5,7 @@ import type { SourceLoc } from './types.js';
 
 /**
  * An evaluation error as a catalog error at its place: an expression stopped by the recipe's bound is
- * X020, by the step's timeout_ms X005; recursion past what the engine allows is X021; anything else X008
+ * X018, by the step's timeout_ms X005; recursion past what the engine allows is X019; anything else X008
  * with jsonata's code and message. The location is the error's position inside the expression when it
  * has one (jsonata gives the offset just after the offending token), else the expression's start.
  */
@@ -32,10 +32,10 @@ export function toRecipeError(
   const location: Location | undefined = at && { file: at.file, line: at.line, column: at.column, pointer: at.pointer };
   if (e.code === 'D1012' && e.limit === 'step')
     return new RecipeError('X005', { timeoutMs: e.value }, location, { cause: err });
-  if (e.code === 'D1012') return new RecipeError('X020', { timeoutMs: e.value }, location, { cause: err });
+  if (e.code === 'D1012') return new RecipeError('X018', { timeoutMs: e.value }, location, { cause: err });
   if (e.code === 'D1011' || isStackExhausted(err))
     return new RecipeError(
-      'X021',
+      'X019',
       { reason: `more than ${MAX_DEPTH} nested evaluations (a recursion that does not end?)` },
       location,
       { cause: err },

@@ -17,7 +17,7 @@ export async function evaluate(
   try {
     return normalise(await evalMembers(value, scope, extra, {}));
   } catch (err) {
-    // expr/ reports evaluation errors from the catalog already (X008, X020, X021, X005 at the expression).
+    // expr/ reports evaluation errors from the catalog already (X008, X018, X019, X005 at the expression).
     if (err instanceof RecipeError) throw err;
     const loc = firstExprLoc(value);
     throw new RecipeError(

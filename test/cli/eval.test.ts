@@ -121,6 +121,6 @@ describe('evaluateExpression', () => {
       {},
       { timeoutMs: 50 },
     ).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'X020' });
+    expect(err).toMatchObject({ code: 'X018' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Runaway expressions stop the step with a catalog error at the expression's line instead of hanging or
- * crashing the run: the recipe's expression_timeout_ms (X020), the step's timeout_ms (X005), recursion
- * past what the engine allows (X021), and the limits jsonata has (D2014, a string too long), on the
+ * crashing the run: the recipe's expression_timeout_ms (X018), the step's timeout_ms (X005), recursion
+ * past what the engine allows (X019), and the limits jsonata has (D2014, a string too long), on the
  * compiled path and on jsonata's.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,12 +18,12 @@ async function fails(steps: string, head = ''): Promise<{ code?: string; line?: 
 }
 
 describe('bounded evaluation', () => {
-  it('an endless tail recursion stops at the recipe-level expression_timeout_ms (X020)', async () => {
+  it('an endless tail recursion stops at the recipe-level expression_timeout_ms (X018)', async () => {
     const error = await fails(
       '  - transform: "${ ($f := function($n) { $f($n + 1) }; $f(0)) }"\n',
       'expression_timeout_ms: 200\n',
     );
-    expect(error).toMatchObject({ code: 'X020', line: 5 });
+    expect(error).toMatchObject({ code: 'X018', line: 5 });
   });
 
   it("a step's timeout_ms stops its expression (X005)", async () => {
@@ -38,12 +38,12 @@ describe('bounded evaluation', () => {
       '  - transform: "${ $count([1..5000].([1..5000].($ * 2))) }"\n',
       'expression_timeout_ms: 50\n',
     );
-    expect(error.code).toBe('X020');
+    expect(error.code).toBe('X018');
   });
 
-  it('an endless recursion that grows the stack is a clear error, not a crash (X021)', async () => {
+  it('an endless recursion that grows the stack is a clear error, not a crash (X019)', async () => {
     const error = await fails('  - transform: "${ ($f := function($n) { 1 + $f($n + 1) }; $f(0)) }"\n');
-    expect(error).toMatchObject({ code: 'X021', line: 4 });
+    expect(error).toMatchObject({ code: 'X019', line: 4 });
   });
 
   it('a huge range is refused by the range operator (X008 D2014)', async () => {
@@ -63,7 +63,7 @@ describe('bounded evaluation', () => {
       '  - transform: "${ $eval(\'($f := function($n) { $f($n + 1) }; $f(0))\') }"\n',
       'expression_timeout_ms: 200\n',
     );
-    expect(error.code).toBe('X020');
+    expect(error.code).toBe('X018');
   });
 
   it('an expression within its bound runs to the end', async () => {

@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors.js';
 import { compileSchema } from '../../http/params-validator.js';
 import { ajvErrorsToItems } from '../../http/validation-items.js';
 import type { ActionContext } from '../types.js';
-import { defaultType, findPlatformType } from './association-types.js';
+import { defaultType, findPlatformType, resolveTypeRef } from './association-types.js';
 import { insertAssociation } from './association-store.js';
 import { normalizeDate } from './dates.js';
 import { crmDb } from './db.js';
@@ -160,11 +160,16 @@ async function storeAssociation(
   let typeId: number;
   let inverse: number;
   if (category === 'USER_DEFINED') {
-    if (a.typeId === undefined) throw bad(`${path}.typeId`, 'USER_DEFINED associations need a typeId');
+    if (typeof a.typeId !== 'number') throw bad(`${path}.typeId`, 'USER_DEFINED associations need a numeric typeId');
     typeId = inverse = a.typeId;
   } else {
+    const id = a.typeId === undefined ? undefined : resolveTypeRef(a.typeId, from.type, to.type);
     const def =
-      a.typeId === undefined ? defaultType(from.type, to.type) : findPlatformType(from.type, to.type, a.typeId);
+      a.typeId === undefined
+        ? defaultType(from.type, to.type)
+        : id === null || id === undefined
+          ? null
+          : findPlatformType(from.type, to.type, id);
     if (!def)
       throw bad(
         `${path}.typeId`,
