@@ -6,7 +6,7 @@
 import { callOne, type CallAt } from './calls.js';
 import { setMember } from '../functions/higher-order.js';
 import { isDecorable } from '../runtime/errors.js';
-import { nested, normalize, OUTER, type Marked } from '../runtime/sequence.js';
+import { isSequence, nested, normalize, OUTER, type Marked } from '../runtime/sequence.js';
 import { isDeepEqual, toBoolean } from '../runtime/values.js';
 import { operatorFunction, negate } from './operators.js';
 import { readNames } from './paths.js';
@@ -62,6 +62,8 @@ export const HELPERS = {
   readNames,
   call1: (fn: unknown, value: unknown, input: unknown, at: CallAt): unknown => callOne(fn, value, input, at),
   isArray: Array.isArray,
+  isSeq: isSequence,
+  hop: Object.prototype.hasOwnProperty,
 };
 
 export type Helpers = typeof HELPERS;

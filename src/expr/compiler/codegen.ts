@@ -84,7 +84,7 @@ class Generator {
         const name = String(node.value);
         if (name === '') return 'H.ctx(input)';
         const read = this.slotRead(name, scope);
-        return read === undefined ? undefined : `H.norm(${read})`;
+        return read === undefined ? undefined : this.norm(read);
       }
       case 'path': {
         if (!isNamePath(node)) return undefined;
@@ -93,14 +93,27 @@ class Generator {
           parts.variable === undefined
             ? 'input'
             : (this.slotRead(parts.variable, scope) ?? `${this.constant(parts.start)}(input, frame)`);
-        return `H.readNames(${from}, ${this.constant(parts.names)}, input, frame, ${this.constant(parts.generic)})`;
+        return this.memberChain(from, parts.names, `${this.constant(parts.generic)}(input, frame)`);
       }
       case 'binary': {
-        const helper = BINARY_HELPERS[String(node.value)];
+        const op = String(node.value);
+        const helper = BINARY_HELPERS[op];
         if (helper === undefined) return undefined;
         const l = this.expr(node.lhs as Node, scope);
         const r = this.expr(node.rhs as Node, scope);
-        return `H.${helper}(${l}, ${r}, ${position})`;
+        const a = this.temp();
+        const b = this.temp();
+        const slow = `H.${helper}(${a}, ${b}, ${position})`;
+        // The common case inline (what the helper does first), the helper for the rest and the errors.
+        const both = (type: string): string => `typeof ${a} === '${type}' && typeof ${b} === '${type}'`;
+        const finite = `${both('number')} && ${a} - ${a} === 0 && ${b} - ${b} === 0`;
+        let fast: string | undefined;
+        if (['+', '-', '*', '/', '%'].includes(op)) fast = `${finite} ? ${a} ${op} ${b}`;
+        else if (op === '&') fast = `${both('string')} ? ${a} + ${b}`;
+        else if (['<', '<=', '>', '>='].includes(op))
+          fast = `(${both('number')}) || (${both('string')}) ? ${a} ${op} ${b}`;
+        if (fast === undefined) return `(${a} = ${l}, ${b} = ${r}, ${slow})`;
+        return `(${a} = ${l}, ${b} = ${r}, ${fast} : ${slow})`;
       }
       case 'unary':
         if (node.value === '-') return `H.neg(${this.expr(node.expression as Node, scope)}, ${position})`;
@@ -110,13 +123,13 @@ class Generator {
         const test = this.expr(node.condition as Node, scope);
         const then = this.expr(node.then as Node, scope);
         const otherwise = node.else ? this.expr(node.else, scope) : 'undefined';
-        return `H.norm(H.bool(${test}) ? ${then} : ${otherwise})`;
+        return this.norm(`H.bool(${test}) ? ${then} : ${otherwise}`);
       }
       case 'block': {
         if (this.c.scopeOf(node).materialized) return undefined;
         const inner = this.c.scopeOf(node);
         const parts = (node.expressions ?? []).map((e) => this.expr(e, inner));
-        return parts.length === 0 ? 'undefined' : `H.norm((${parts.join(', ')}))`;
+        return parts.length === 0 ? 'undefined' : this.norm(`(${parts.join(', ')})`);
       }
       case 'function': {
         const procNode = node.procedure as Node;
@@ -125,11 +138,35 @@ class Generator {
         const at = this.constant({ name: procNode.value, position: node.position });
         const proc = this.expr(procNode, scope);
         const arg = this.expr(args[0] as Node, scope);
-        return `H.norm(H.call1(${proc}, ${arg}, input, ${at}))`;
+        return this.norm(`H.call1(${proc}, ${arg}, input, ${at})`);
       }
       default:
         return undefined;
     }
+  }
+
+  /**
+   * A chain of member names from `from`, as paths.ts's readNames reads it: an own member of an object
+   * that is not a function jsonata made; undefined on anything else; `general` (the path's closure) at
+   * the first array on the way, unless it is the last member and not a sequence.
+   */
+  private memberChain(from: string, names: readonly string[], general: string): string {
+    const t = this.temp();
+    const step = (i: number): string => {
+      const name = JSON.stringify(names[i]);
+      const get = `(${t} = H.hop.call(${t}, ${name}) && ${t}._jsonata_lambda !== true && ${t}._jsonata_function !== true ? ${t}[${name}] : undefined)`;
+      const last = i === names.length - 1;
+      const onArray = last ? `(H.isSeq(${t}) ? ${general} : ${t})` : general;
+      const rest = last ? t : `(${t} === null || typeof ${t} !== 'object' ? undefined : ${step(i + 1)})`;
+      return `(${get} === undefined ? undefined : H.isArray(${t}) ? ${onArray} : ${rest})`;
+    };
+    return `(${t} = ${from}, H.isArray(${t}) ? ${general} : ${t} === null || typeof ${t} !== 'object' ? undefined : ${step(0)})`;
+  }
+
+  /** `value` normalized (a one-item sequence unwrapped), with the test inline. */
+  private norm(value: string): string {
+    const t = this.temp();
+    return `(${t} = ${value}, H.isArray(${t}) ? H.norm(${t}) : ${t})`;
   }
 
   /** A read of `$name` straight from its slot, when nothing in the expression binds the name. */
@@ -160,14 +197,15 @@ class Generator {
     );
     const allDefined = values.map(({ temp }) => `${temp} !== undefined`).join(' && ');
     const hasProto = values.some(({ key }) => key === '__proto__');
+    const nestedValue = (temp: string): string => `(H.isArray(${temp}) ? H.nested(${temp}) : ${temp})`;
     const whole = hasProto
       ? undefined
-      : `{ ${values.map(({ key, temp }) => `${JSON.stringify(key)}: H.nested(${temp})`).join(', ')} }`;
+      : `{ ${values.map(({ key, temp }) => `${JSON.stringify(key)}: ${nestedValue(temp)}`).join(', ')} }`;
     const stores = values.map(({ key, temp }) => {
       const store =
         key === '__proto__'
-          ? `H.setMember(${o}, ${JSON.stringify(key)}, H.nested(${temp}))`
-          : `${o}[${JSON.stringify(key)}] = H.nested(${temp})`;
+          ? `H.setMember(${o}, ${JSON.stringify(key)}, ${nestedValue(temp)})`
+          : `${o}[${JSON.stringify(key)}] = ${nestedValue(temp)}`;
       return `(${temp} !== undefined && (${store}))`;
     });
     const partial = `(${o} = {}, ${stores.join(', ')}, ${o})`;
