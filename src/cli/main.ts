@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
   eval: async () => (await import('./eval.js')).registerEval,
+  test: async () => (await import('./test.js')).registerTest,
 };
 
 endQuietlyOnClosedPipes();
@@ -37,6 +38,7 @@ Examples:
   recipe run recipes/pipeline-report.yaml        run against the embedded service (no account needed)
   CONNECTOR_API_URL=https://... recipe run r.yaml   run against a hosted service
   recipe serve --seed demo                       start the embedded service with demo data
+  recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
   recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
   recipe eval '$sum([1, 2, 3])'                  evaluate one expression as a recipe step would
 

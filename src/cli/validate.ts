@@ -3,12 +3,13 @@ import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
 // config.js, not the client's index: validate must not load the HTTP client (undici) unless it fetches a catalog.
 import { ENV, readConnectionConfig } from '../client/config.js';
 import { validateFiles } from '../compile/index.js';
+import { githubAnnotation } from '../errors/github-annotation.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 interface ValidateFlags {
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'github';
   strict?: boolean;
   against?: string;
   online?: boolean;
@@ -25,7 +26,7 @@ export function registerValidate(program: Command): void {
       '<paths...>',
       'recipe files, or folders to search for *.yaml and *.yml (recursively; fixture and test files, YAML that is not a recipe and what .recipeignore lists are skipped)',
     )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .option('--strict', 'warnings (W codes) fail the validation too')
     .option('--against <url>', "check connector calls against this service's connector catalog")
     .option('--online', `check connector calls against the catalog of the service at ${ENV.baseUrl}`)
@@ -39,6 +40,7 @@ Connector calls (execute, paginate, download) are checked against the embedded s
 Output (text): one line per problem, FILE:LINE:COL: CODE message, then a summary line on stderr.
 Codes starting with W are warnings: printed, but they fail the validation only with --strict.
 Output (json): [{"file", "valid", "diagnostics": [{"code", "message", "file", "line", "column", "pointer", "severity"}]}]
+Output (github): one ::error (or ::warning) file=…,line=…,col=…,title=CODE::message annotation per problem (GitHub Actions).
 
 Exit codes: 0 every file is valid, 2 at least one file is invalid or unreadable,
 3 the service named by --against/--online cannot be reached and no cached catalog exists.
@@ -67,6 +69,11 @@ Examples:
       const problems = all.length - warnings;
       if (flags.format === 'json') {
         process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+      } else if (flags.format === 'github') {
+        for (const d of all)
+          process.stdout.write(
+            `${githubAnnotation({ file: d.file, line: d.line, column: d.column, title: d.code, message: d.message }, d.severity)}\n`,
+          );
       } else {
         const lines = all.map((d) => formatDiagnostic(d));
         if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import { isSafeToRepeat } from './actions.js';
 import type { ConnectionConfig } from './config.js';
@@ -77,6 +78,8 @@ export interface ClientOptions extends ConnectionConfig {
   readonly requestTimeoutMs?: number;
   readonly retry?: RetryPolicy;
   readonly deps?: ClientDeps;
+  /** Sends every exchange through this undici dispatcher instead of the client's own pools (mocks, cassettes). */
+  readonly dispatcher?: Dispatcher;
 }
 
 /** What one logical call needs: the route, and what to say in errors. */
@@ -113,7 +116,7 @@ export class ConnectorClient {
   /** Totals over the client's life. */
   readonly stats = { requests: 0, retries: 0 };
 
-  private readonly transport = new HttpTransport();
+  private readonly transport: HttpTransport;
   private readonly tokens: TokenCache;
   private readonly resolver: ConnectorResolver;
   private readonly base: URL;
@@ -129,6 +132,7 @@ export class ConnectorClient {
   ) {
     this.redactor = redactor;
     this.redactor.add(options.clientSecret);
+    this.transport = new HttpTransport(options.dispatcher);
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.retry = options.retry ?? DEFAULT_RETRY;

@@ -3,3 +3,4 @@ export { loadSource, parseSource, SOURCE_LIMITS, type SourceDocument } from './l
 export { Locator, alignScalar, type Position, type ScalarSource } from './locator.js';
 export { makeDiagnostic, formatDiagnostic, sortDiagnostics, type DiagnosticLoc } from './diagnostic.js';
 export { closest, didYouMean, distance } from './suggest.js';
+export { spliceMembers, type MemberEdit } from './splice.js';

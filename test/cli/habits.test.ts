@@ -169,7 +169,7 @@ _recipe_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete('recipe', 'va')).toEqual(['validate']);
     expect(complete('recipe', 'run', '--dr')).toEqual(['--dry-run']);
     expect(complete('recipe', 'run', '--fi')).toEqual(['--fixtures']);
-    expect(complete('recipe', 'validate', '--format', '')).toEqual(['text', 'json']);
+    expect(complete('recipe', 'validate', '--format', '')).toEqual(['text', 'json', 'github']);
     expect(complete('recipe', 'completion', 'z')).toEqual(['zsh']);
   });
 
@@ -182,7 +182,7 @@ _recipe_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const fish = await runCli(['completion', 'fish']);
     expect(fish.stdout).toContain('complete -c recipe -n __fish_use_subcommand -a run');
     expect(fish.stdout).toContain(
-      "complete -c recipe -n '__fish_seen_subcommand_from validate' -l format -x -a 'text json'",
+      "complete -c recipe -n '__fish_seen_subcommand_from validate' -l format -x -a 'text json github'",
     );
   });
 });
