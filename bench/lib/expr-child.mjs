@@ -1,4 +1,4 @@
-// Figure 6, run in its own process (node --expose-gc): one expression reshaping `count` records (shaped like
+// Figure 7, run in its own process (node --expose-gc): one expression reshaping `count` records (shaped like
 // the demo CRM's contacts), evaluated by the compiled engine (dist/: the expression parsed and compiled once,
 // as a recipe's are), by the same function written by hand in JavaScript, and by jsonata itself; the sides
 // alternate, with a full GC before each evaluation, and the median wall time of each is printed as JSON,

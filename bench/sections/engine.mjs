@@ -1,6 +1,6 @@
 // Figure 1: engine overhead (a recipe paging through every contact against a hand-written undici script),
 // and streaming mode's peak RSS. Figure 2: foreach fan-out against the same script with the same concurrency.
-// Figure 6: one expression, compiled, against the same function by hand and against jsonata.
+// Figure 7: one expression, compiled, against the same function by hand and against jsonata.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePair, runRecipe, runScript } from '../lib/pair.mjs';
@@ -149,7 +149,7 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
 }
 
 /**
- * Figure 6: one expression reshaping `count` records, the compiled engine against the same function written
+ * Figure 7: one expression reshaping `count` records, the compiled engine against the same function written
  * by hand in JavaScript (target: at most 3 times its time) and against jsonata itself (the speed-up), in one
  * child process (bench/lib/expr-child.mjs), the sides alternating.
  * @param {import('../lib/section-context.mjs').SectionContext} ctx
@@ -174,7 +174,7 @@ export async function benchExpression({ figures, log }, count, runs) {
   );
   const label = `reshape ${count.toLocaleString('en')} records (one transform)`;
   figures.add({
-    section: '6 expression',
+    section: '7 expression',
     name: `${label}, compiled`,
     unit: 'ms',
     value: r.compiledMs,
@@ -183,7 +183,7 @@ export async function benchExpression({ figures, log }, count, runs) {
     target: { of: 'ratio', op: '<=', limit: 3 },
   });
   figures.add({
-    section: '6 expression',
+    section: '7 expression',
     name: `${label}, compiled, first evaluation (cold)`,
     unit: 'ms',
     value: r.coldCompiledMs,
@@ -191,7 +191,7 @@ export async function benchExpression({ figures, log }, count, runs) {
     comparisonName: 'hand-written JS, first call',
   });
   figures.add({
-    section: '6 expression',
+    section: '7 expression',
     name: `${label}, jsonata (ratio: the compiled speed-up)`,
     unit: 'ms',
     value: r.jsonataMs,
