@@ -4,7 +4,7 @@
  * picture). They are synchronous; the jsonata engine loads them into this table before a compiled
  * expression that names one of them first runs (see jsonata-engine.ts).
  */
-import { BailOut } from '../runtime/errors.js';
+import { BailOut, ExprError, type ErrorFields } from '../runtime/errors.js';
 import { evaluationTimestamp } from '../runtime/guard.js';
 
 export interface JsonataNative {
@@ -42,5 +42,18 @@ export function callJsonataNative(name: string, args: readonly unknown[]): unkno
     environment: { timestamp: new Date(evaluationTimestamp()) },
     input: undefined,
   };
-  return native.implementation.apply(focus, args as unknown[]);
+  try {
+    return native.implementation.apply(focus, args as unknown[]);
+  } catch (err) {
+    // jsonata throws plain objects ({code, value, ...}); as ExprErrors they get their message and marks.
+    if (
+      err instanceof Error ||
+      err === null ||
+      typeof err !== 'object' ||
+      typeof (err as { code?: unknown }).code !== 'string'
+    )
+      throw err;
+    const { code, ...fields } = err as { code: string } & ErrorFields;
+    throw new ExprError(code, fields);
+  }
 }

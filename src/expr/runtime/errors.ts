@@ -42,6 +42,38 @@ const TEMPLATES: Readonly<Record<string, string>> = {
   D3070:
     'The single argument form of the sort function can only be applied to an array of strings or an array of numbers.  Use the second argument to specify a comparison function',
   D3110: 'The argument of the toMillis function must be an ISO 8601 formatted timestamp. Given {{value}}',
+  // Picture strings ($formatNumber, $formatBase, $formatInteger, $parseInteger, dates): jsonata's own code
+  // throws these (jsonata-natives.ts); the templates are here so that they read as jsonata's do.
+  D3080: 'The picture string must only contain a maximum of two sub-pictures',
+  D3081: "The sub-picture must not contain more than one instance of the 'decimal-separator' character",
+  D3082: "The sub-picture must not contain more than one instance of the 'percent' character",
+  D3083: "The sub-picture must not contain more than one instance of the 'per-mille' character",
+  D3084: "The sub-picture must not contain both a 'percent' and a 'per-mille' character",
+  D3085:
+    "The mantissa part of a sub-picture must contain at least one character that is either an 'optional digit character' or a member of the 'decimal digit family'",
+  D3086:
+    'The sub-picture must not contain a passive character that is preceded by an active character and that is followed by another active character',
+  D3087:
+    "The sub-picture must not contain a 'grouping-separator' character that appears adjacent to a 'decimal-separator' character",
+  D3088: "The sub-picture must not contain a 'grouping-separator' at the end of the integer part",
+  D3089: "The sub-picture must not contain two adjacent instances of the 'grouping-separator' character",
+  D3090:
+    "The integer part of the sub-picture must not contain a member of the 'decimal digit family' that is followed by an instance of the 'optional digit character'",
+  D3091:
+    "The fractional part of the sub-picture must not contain an instance of the 'optional digit character' that is followed by a member of the 'decimal digit family'",
+  D3092:
+    "A sub-picture that contains a 'percent' or 'per-mille' character must not contain a character treated as an 'exponent-separator'",
+  D3093:
+    "The exponent part of the sub-picture must comprise only of one or more characters that are members of the 'decimal digit family'",
+  D3100: 'The radix of the formatBase function must be between 2 and 36.  It was given {{value}}',
+  D3130:
+    'Formatting or parsing an integer as a sequence starting with {{value}} is not supported by this implementation',
+  D3131: 'In a decimal digit pattern, all digits must be from the same decimal group',
+  D3132: 'Unknown component specifier {{value}} in date/time picture string',
+  D3133: "The 'name' modifier can only be applied to months and days in the date/time picture string, not {{value}}",
+  D3134: 'The timezone integer format specifier cannot have more than four digits',
+  D3135: "No matching closing bracket ']' in date/time picture string",
+  D3136: 'The date/time picture string is missing specifiers required to parse the timestamp',
   D3137: '{{{message}}}',
   D3138: 'The $single() function expected exactly 1 matching result.  Instead it matched more.',
   D3139: 'The $single() function expected exactly 1 matching result.  Instead it matched 0.',
