@@ -71,23 +71,51 @@ export class JsonataExpr implements CompiledExpr {
   }
 
   /** Evaluates against a context value `input` (`$`), as `recipe eval --input` does. */
-  async evaluateWith(
+  evaluateWith(input: unknown, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown> {
+    const program = this.program();
+    // The compiled form runs synchronously: no async function on the way (this is per item of a loop).
+    if (program !== undefined && (!program.usesJsonataNatives || jsonataNativesLoaded())) {
+      try {
+        return Promise.resolve(withEvaluation(limits, () => program.run(input, bindings)));
+      } catch (err) {
+        if (!this.handBack(err)) return Promise.reject(err instanceof ExprError ? err.populate() : err);
+        return this.viaJsonata(input, bindings, limits);
+      }
+    }
+    return this.slowly(program, input, bindings, limits);
+  }
+
+  /** The compiled form after loading jsonata's picture-string code, or jsonata itself. */
+  private async slowly(
+    program: Program | undefined,
     input: unknown,
     bindings: Readonly<Record<string, unknown>>,
-    limits?: EvalLimits,
+    limits: EvalLimits | undefined,
   ): Promise<unknown> {
-    const program = this.program();
     if (program !== undefined) {
-      if (program.usesJsonataNatives && !jsonataNativesLoaded()) await loadJsonataNatives();
+      await loadJsonataNatives();
       try {
         return withEvaluation(limits, () => program.run(input, bindings));
       } catch (err) {
-        if (err instanceof ExprError) throw err.populate();
-        if (!(err instanceof BailOut) && !isStackExhausted(err)) throw err;
-        this.handedBack.count++;
-        this.handedBack.reason = err instanceof BailOut ? err.reason : 'the JS stack ran out (deep recursion)';
+        if (!this.handBack(err)) throw err instanceof ExprError ? err.populate() : err;
       }
     }
+    return this.viaJsonata(input, bindings, limits);
+  }
+
+  /** True (and counted) when an error of the compiled form means jsonata must evaluate instead. */
+  private handBack(err: unknown): boolean {
+    if (!(err instanceof BailOut) && !isStackExhausted(err)) return false;
+    this.handedBack.count++;
+    this.handedBack.reason = err instanceof BailOut ? err.reason : 'the JS stack ran out (deep recursion)';
+    return true;
+  }
+
+  private async viaJsonata(
+    input: unknown,
+    bindings: Readonly<Record<string, unknown>>,
+    limits: EvalLimits | undefined,
+  ): Promise<unknown> {
     return plain(await evaluateWithJsonata(this.jsonata, input, bindings, limits));
   }
 }

@@ -28,7 +28,7 @@ let nestedSequences: Marked[] = [];
 /** Starts the marks of a new evaluation. */
 export function nextEvaluation(): void {
   evaluation++;
-  nestedSequences = [];
+  if (nestedSequences.length > 0) nestedSequences = [];
 }
 
 /** Notes a value stored inside an object or array this evaluation builds; gives it back. */
@@ -43,8 +43,10 @@ export function nested<T>(value: T): T {
  * already; removing them keeps them out of deep comparisons (which look at symbol keys too).
  */
 export function settle(result: unknown): void {
-  for (const s of nestedSequences) unmark(s);
-  nestedSequences = [];
+  if (nestedSequences.length > 0) {
+    for (const s of nestedSequences) unmark(s);
+    nestedSequences = [];
+  }
   if (Array.isArray(result) && (result as Marked)[SEQ] !== undefined) unmark(result as Marked);
 }
 
