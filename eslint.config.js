@@ -46,6 +46,7 @@ export default tseslint.config(
                 'journal/ knows call keys and answers, not step semantics: it imports only errors/.',
               ),
             ),
+            zone('expr', 'compile', 'compile → expr: expr/ owns the types it needs (compile/plan.ts re-exports them).'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
             ...engine.map((dir) => zone(dir, 'console', 'cli/ → console/: nothing below the console imports it.')),
             zone('console', 'service', 'The console reads the service over HTTP, like any client.'),

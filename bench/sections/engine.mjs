@@ -1,10 +1,11 @@
 // Figure 1: engine overhead (a recipe paging through every contact against a hand-written undici script),
 // and streaming mode's peak RSS. Figure 2: foreach fan-out against the same script with the same concurrency.
 // These run with --no-journal (the engine alone); the journal's cost is its own pair of figures (benchJournal).
+// Figure 7: one expression, compiled, against the same function by hand and against jsonata.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePair, runRecipe, runScript } from '../lib/pair.mjs';
-import { median } from '../lib/proc.mjs';
+import { median, runNode } from '../lib/proc.mjs';
 
 /** @typedef {import('../lib/section-context.mjs').ServiceContext} ServiceContext */
 
@@ -204,4 +205,56 @@ export async function benchJournal({ server, figures, log, runs, tmp }, count) {
       comparisonName: '--no-journal',
     });
   }
+}
+
+/**
+ * Figure 7: one expression reshaping `count` records, the compiled engine against the same function written
+ * by hand in JavaScript (target: at most 3 times its time) and against jsonata itself (the speed-up), in one
+ * child process (bench/lib/expr-child.mjs), the sides alternating.
+ * @param {import('../lib/section-context.mjs').SectionContext} ctx
+ * @param {number} count
+ * @param {number} runs
+ */
+export async function benchExpression({ figures, log }, count, runs) {
+  log(`expression: reshaping ${count} records, compiled vs hand-written JS vs jsonata, ${runs * 2 + 1} runs`);
+  const child = await runNode([
+    '--expose-gc',
+    'bench/lib/expr-child.mjs',
+    String(count),
+    String(runs * 2 + 1),
+    String(runs),
+  ]);
+  const r =
+    /** @type {{ compiledMs: number, handMs: number, jsonataMs: number, coldCompiledMs: number, coldHandMs: number }} */ (
+      JSON.parse(child.stdout)
+    );
+  log(
+    `  compiled ${Math.round(r.compiledMs)} ms, by hand ${Math.round(r.handMs)} ms, jsonata ${Math.round(r.jsonataMs)} ms`,
+  );
+  const label = `reshape ${count.toLocaleString('en')} records (one transform)`;
+  figures.add({
+    section: '7 expression',
+    name: `${label}, compiled`,
+    unit: 'ms',
+    value: r.compiledMs,
+    comparison: r.handMs,
+    comparisonName: 'hand-written JS',
+    target: { of: 'ratio', op: '<=', limit: 3 },
+  });
+  figures.add({
+    section: '7 expression',
+    name: `${label}, compiled, first evaluation (cold)`,
+    unit: 'ms',
+    value: r.coldCompiledMs,
+    comparison: r.coldHandMs,
+    comparisonName: 'hand-written JS, first call',
+  });
+  figures.add({
+    section: '7 expression',
+    name: `${label}, jsonata (ratio: the compiled speed-up)`,
+    unit: 'ms',
+    value: r.jsonataMs,
+    comparison: r.compiledMs,
+    comparisonName: 'compiled',
+  });
 }

@@ -231,6 +231,7 @@ export const UNRESOLVED_PLAN: Plan = Object.freeze({
   secrets: [],
   steps: [],
   outputs: {},
+  expressionTimeoutMs: 60_000,
 });
 
 /** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */

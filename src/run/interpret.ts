@@ -77,6 +77,9 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
   }
 
   const started = ctx.now();
+  // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
+  const endDeadline =
+    step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
   exec.tracker.event({ type: 'step-start', step: stats.progress() });
   recordStep(exec, step, 'running', started, null);
   let visit = 'ok';
@@ -134,6 +137,7 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     if (step.id !== undefined) scope.set(step.id, output);
     return output;
   } finally {
+    endDeadline?.();
     if (deadline) {
       timer?.abort();
       exec.signal.removeEventListener('abort', onParentAbort);

@@ -5,6 +5,7 @@ import type { ConnectorRef, Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
+import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
 import { DryRunLog } from './dry-run.js';
 import type { Exec } from './exec.js';
@@ -87,6 +88,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   };
   const tracker = new Tracker((e) => ctx.onEvent?.(e));
   tracker.register(plan.steps, 0, plan.file);
+  const expressions = logEngines(plan, ctx);
   const dryRun = new DryRunLog(options.catalog);
   const attemptStarted = ctx.now();
   // A resume replays the run's recorded clock and id, so the requests it computes match the recorded ones.
@@ -130,6 +132,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   let error: RecipeError | undefined;
   try {
     const root = new Scope();
+    root.bound({ now: ctx.now, timeoutMs: plan.expressionTimeoutMs });
     root.set('inputs', { ...options.inputs });
     root.set('secrets', readSecrets(plan, ctx));
     root.set('run', run);
@@ -153,6 +156,10 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
   }
   const status = !error ? 'ok' : error.class === 'interrupted' ? 'interrupted' : 'failed';
+  for (const expr of expressions) {
+    const line = describeHandBack(expr);
+    if (line !== undefined) ctx.log('debug', line);
+  }
   const report = redactor.redactValue({
     status,
     run_id: id,
@@ -215,4 +222,13 @@ function reportedError(err: RecipeError, redactor: Redactor): ReportedError {
     ...(loc?.column !== undefined ? { column: loc.column } : {}),
     ...(typeof err.params.status === 'number' ? { status: err.params.status } : {}),
   };
+}
+
+/** Debug lines (`recipe run -v`): which expressions run compiled, and which jsonata evaluates and why. */
+function logEngines(plan: Plan, ctx: RunContext): JsonataExpr[] {
+  const expressions = collectExpressions(plan);
+  const compiled = expressions.filter((e) => e.engine.kind === 'compiled').length;
+  ctx.log('debug', `expressions: ${compiled} of ${expressions.length} compiled to JS, the others run in jsonata`);
+  for (const expr of expressions) ctx.log('debug', describeEngine(expr));
+  return expressions;
 }
