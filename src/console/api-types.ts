@@ -111,3 +111,4 @@ export interface ApiError {
   readonly message: string;
   readonly error_code: string;
 }
+
