@@ -10,7 +10,7 @@ import {
 } from '../catalog/index.js';
 import type { HttpCallRequest } from '../client/index.js';
 import { catalog as codes, formatTemplate } from '../errors/index.js';
-import type { StepExec } from './exec.js';
+import type { StepContext } from './step-context.js';
 import { inspect } from './service-calls.js';
 import type { DryRunProblem, DryRunWrite, ExecuteDryRunWrite } from './report.js';
 
@@ -32,20 +32,20 @@ export class DryRunLog {
 
   /** Records the request and returns {dry_run: true, id: "dry-run-N", ...params}. */
   async record(
-    sx: StepExec,
+    stepCtx: StepContext,
     connectorId: string,
     entity: string,
     action: string,
     params: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const write: ExecuteDryRunWrite = {
-      ...site(sx),
+      ...site(stepCtx),
       method: 'POST',
       path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`,
       body: { entity, action, params },
     };
     this.writes.push(write);
-    const type = this.catalog ? await this.typeOf(sx, connectorId) : undefined;
+    const type = this.catalog ? await this.typeOf(stepCtx, connectorId) : undefined;
     if (type) {
       const problems = checkWrite(type, entity, action, params);
       Object.assign(write, { valid: problems.length === 0, ...(problems.length > 0 ? { problems } : {}) });
@@ -54,9 +54,9 @@ export class DryRunLog {
   }
 
   /** Records an http step's write (the body parsed back when it is JSON) and returns {dry_run: true, id}. */
-  recordHttp(sx: StepExec, req: HttpCallRequest, json: boolean): Record<string, unknown> {
+  recordHttp(stepCtx: StepContext, req: HttpCallRequest, json: boolean): Record<string, unknown> {
     this.writes.push({
-      ...site(sx),
+      ...site(stepCtx),
       kind: 'http',
       method: req.method,
       url: req.url,
@@ -67,10 +67,10 @@ export class DryRunLog {
   }
 
   /** The connector's type: from a literal `definition`, else from inspect (asked once per connector). */
-  private typeOf(sx: StepExec, connectorId: string): Promise<CatalogType | undefined> {
+  private typeOf(stepCtx: StepContext, connectorId: string): Promise<CatalogType | undefined> {
     const catalog = this.catalog;
     if (!catalog) return Promise.resolve(undefined);
-    const ref = sx.step.connector ?? sx.exec.defaultConnector;
+    const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
     if (ref?.kind === 'lookup' && ref.definition.kind === 'literal' && typeof ref.definition.value === 'string') {
       const type = findType(catalog, ref.definition.value);
       if (type) return Promise.resolve(type);
@@ -78,7 +78,7 @@ export class DryRunLog {
     let found = this.types.get(connectorId);
     if (!found) {
       // The run-wide action catalog call (shared with paging key detection, journaled and replayed once).
-      found = inspect(sx, connectorId, true).then(
+      found = inspect(stepCtx, connectorId, true).then(
         (info) =>
           findType(catalog, String(info.source_definition_id ?? '')) ??
           findType(catalog, String(info.source_definition_name ?? '')),
@@ -118,13 +118,19 @@ function problem(code: keyof typeof codes, params: Record<string, unknown>, fiel
 }
 
 /** Where a write sits: its step, file, line and column, and the item's index in each enclosing loop. */
-function site(sx: StepExec): { step: string; line: number; file: string; column: number; loop_index?: number[] } {
-  const loop = sx.exec.loop ?? [];
+function site(stepCtx: StepContext): {
+  step: string;
+  line: number;
+  file: string;
+  column: number;
+  loop_index?: number[];
+} {
+  const loop = stepCtx.state.loop ?? [];
   return {
-    step: sx.stats.id,
-    line: sx.stats.line,
-    file: sx.step.loc.file,
-    column: sx.step.loc.column,
+    step: stepCtx.stats.id,
+    line: stepCtx.stats.line,
+    file: stepCtx.step.loc.file,
+    column: stepCtx.step.loc.column,
     ...(loop.length > 0 ? { loop_index: [...loop] } : {}),
   };
 }

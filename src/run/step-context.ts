@@ -11,7 +11,7 @@ import type { Scope } from './scope.js';
 import { resolveConnector } from './service-calls.js';
 
 /** The state of one run that nested step lists share (a `call` gets its own plan and default connector). */
-export interface Exec {
+export interface RunState {
   readonly ctx: RunContext;
   readonly plan: Plan;
   readonly defaultConnector: ConnectorRef | undefined;
@@ -40,30 +40,30 @@ export interface Exec {
 }
 
 /** A step's path in the run: the frame, then its id (kind@pointer without one). */
-export function stepPathOf(exec: Exec, step: Step): string {
+export function stepPathOf(state: RunState, step: Step): string {
   const ref = step.id ?? `${step.kind}@${step.loc.pointer}`;
-  return exec.frame === '' ? ref : `${exec.frame}.${ref}`;
+  return state.frame === '' ? ref : `${state.frame}.${ref}`;
 }
 
 /** What a step-kind function gets besides its step and scope. */
-export class StepExec {
+export class StepContext {
   private calls = 0;
   private stepPath: string | undefined;
 
   constructor(
-    readonly exec: Exec,
+    readonly state: RunState,
     readonly step: Step,
     readonly stats: StepStats,
     readonly signal: AbortSignal,
   ) {}
 
   get ctx(): RunContext {
-    return this.exec.ctx;
+    return this.state.ctx;
   }
 
-  /** The Exec for steps nested in this one (one level deeper, counting into this step). */
-  nested(signal: AbortSignal = this.signal, frame: string = this.path): Exec {
-    return { ...this.exec, chain: [...this.exec.chain, this.stats], depth: this.exec.depth + 1, signal, frame };
+  /** The RunState for steps nested in this one (one level deeper, counting into this step). */
+  nested(signal: AbortSignal = this.signal, frame: string = this.path): RunState {
+    return { ...this.state, chain: [...this.state.chain, this.stats], depth: this.state.depth + 1, signal, frame };
   }
 
   /**
@@ -71,7 +71,7 @@ export class StepExec {
    * Ids keep keys stable when a recipe is edited (--allow-changed); pointers when only lines move.
    */
   get path(): string {
-    this.stepPath ??= stepPathOf(this.exec, this.step);
+    this.stepPath ??= stepPathOf(this.state, this.step);
     return this.stepPath;
   }
 
@@ -87,11 +87,11 @@ export class StepExec {
   callOptions(idempotencyKey?: string, extra?: CallObserver): CallOptions {
     const observer: CallObserver = {
       request: () => {
-        const tracker = this.exec.tracker;
+        const tracker = this.state.tracker;
         tracker.requests++;
         const max = this.ctx.maxRequests;
         if (max !== undefined && tracker.requests > max) throw new RecipeError('X014', { max });
-        for (const s of [...this.exec.chain, this.stats]) s.requests++;
+        for (const s of [...this.state.chain, this.stats]) s.requests++;
         this.progress();
       },
       response: (info) => {
@@ -103,8 +103,8 @@ export class StepExec {
       },
       retry: (info) => {
         extra?.retry?.(info);
-        this.exec.tracker.retries++;
-        for (const s of [...this.exec.chain, this.stats]) s.retries++;
+        this.state.tracker.retries++;
+        for (const s of [...this.state.chain, this.stats]) s.retries++;
         this.ctx.log('debug', `${this.stats.id}: retry ${info.attempt} in ${info.delayMs} ms (${info.reason})`);
         this.progress();
       },
@@ -119,13 +119,13 @@ export class StepExec {
 
   /** Tells the caller this step (and its enclosing steps) moved. */
   progress(): void {
-    for (const s of [...this.exec.chain, this.stats])
-      this.exec.tracker.event({ type: 'step-progress', step: s.progress() });
+    for (const s of [...this.state.chain, this.stats])
+      this.state.tracker.event({ type: 'step-progress', step: s.progress() });
   }
 
   /** The connector id for this step: its own `connector:`, else the recipe's, resolved through the client. */
   async connectorId(scope: Scope, what: { entity: string; action: string }): Promise<string> {
-    const ref = this.step.connector ?? this.exec.defaultConnector;
+    const ref = this.step.connector ?? this.state.defaultConnector;
     if (!ref) throw new RecipeError('X015', what, locationOf(this.step.loc));
     if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
     const definition = String(await evaluate(ref.definition, scope));
