@@ -3,8 +3,8 @@ import type { CallStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
-import { runSteps, type StepOutcome } from './interpret.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { Scope } from './scope.js';
 import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';
 

@@ -3,11 +3,10 @@ import type { DownloadStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { asParams } from './request.js';
 import { callService } from './service-call.js';
-import { downloadCall } from './service-calls.js';
+import { downloadCall, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -26,7 +25,7 @@ export async function runDownload(step: DownloadStep, scope: Scope, stepCtx: Ste
     );
   }
   const path = isAbsolute(to) ? to : resolve(stepCtx.ctx.cwd, to);
-  const connectorId = await stepCtx.connectorId(scope, step);
+  const connectorId = await stepConnectorId(stepCtx, scope, step);
   const file = await callService(stepCtx, downloadCall(stepCtx, connectorId, step.entity, step.action, params));
   if (!stepCtx.ctx.dryRun) {
     try {

@@ -2,15 +2,15 @@ import type { ExecuteStep } from '../compile/plan.js';
 import { waitForContextStore } from './context-store.js';
 import { evaluate } from './eval.js';
 import { inDoubtFinder } from './in-doubt.js';
-import type { StepContext } from './step-context.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { asParams, sendExecute } from './request.js';
+import { stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 /** execute: one call; the output is the envelope's result, $response the whole envelope. */
 export async function runExecute(step: ExecuteStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   const params = asParams(await evaluate(step.params, scope), stepCtx);
-  const connectorId = await stepCtx.connectorId(scope, step);
+  const connectorId = await stepConnectorId(stepCtx, scope, step);
   if (step.waitForContextStore) await waitForContextStore(stepCtx, connectorId, step.entity);
   const envelope = await sendExecute(
     stepCtx,

@@ -2,8 +2,8 @@ import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
 import { atStep, errorOutput, isInterrupt } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
-import { runSteps, type StepOutcome } from './interpret.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /**

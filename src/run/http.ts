@@ -3,9 +3,8 @@ import type { HttpStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { isHostAllowed } from './http-allow.js';
-import type { StepOutcome } from './interpret.js';
 import { describeType } from './request.js';
 import type { Scope } from './scope.js';
 import { callService } from './service-call.js';
@@ -50,7 +49,11 @@ export async function runHttp(step: HttpStep, scope: Scope, stepCtx: StepContext
     successStatus: step.successStatus,
   };
   if (stepCtx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
-    const output = stepCtx.state.dryRun.recordHttp(stepCtx, req, step.json !== undefined && body !== undefined);
+    const output = stepCtx.state.dryRun.recordHttp(
+      stepCtx.writeSite(),
+      req,
+      step.json !== undefined && body !== undefined,
+    );
     stepCtx.ctx.log('info', stepCtx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
     return { output, response: { status: null, headers: {}, body: null, dry_run: true } };
   }

@@ -6,7 +6,8 @@ import { runDownload } from './download.js';
 import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
 import { evaluate, truthy } from './eval.js';
 import { runExecute } from './execute.js';
-import { StepContext, type RunState } from './step-context.js';
+import type { RunState } from './run-state.js';
+import { StepContext, type StepOutcome } from './step-context.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
 import { runHttp } from './http.js';
@@ -16,12 +17,6 @@ import { runSet } from './set.js';
 import type { Scope } from './scope.js';
 import { recordStep } from './step-events.js';
 import { runTransform } from './transform.js';
-
-/** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
-export interface StepOutcome {
-  readonly output: unknown;
-  readonly response?: unknown;
-}
 
 /** Runs a list of steps in order in `scope`; returns the last step's output. */
 export async function runSteps(steps: readonly Step[], scope: Scope, state: RunState): Promise<unknown> {

@@ -1,7 +1,6 @@
 import type { LogStep } from '../compile/plan.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /** log: one line (secrets masked); the output is the line. */

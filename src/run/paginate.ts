@@ -4,11 +4,11 @@ import type { Envelope } from '../client/index.js';
 import { waitForContextStore } from './context-store.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepContext } from './step-context.js';
-import { runSteps, type StepOutcome } from './interpret.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { autoNext, itemsOf } from './page-keys.js';
 import { asParams, describeType, sendExecute } from './request.js';
-import { inspect } from './service-calls.js';
+import { inspect, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -22,7 +22,7 @@ const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
  */
 export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   let params = asParams(await evaluate(step.params, scope), stepCtx);
-  const connectorId = await stepCtx.connectorId(scope, step);
+  const connectorId = await stepConnectorId(stepCtx, scope, step);
   if (step.waitForContextStore) await waitForContextStore(stepCtx, connectorId, step.entity);
   const streaming = step.as !== undefined && step.steps !== undefined;
   const nested = streaming ? stepCtx.nested() : undefined;

@@ -8,7 +8,7 @@ import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
 import { DryRunLog } from './dry-run.js';
-import type { RunState } from './step-context.js';
+import type { RunState } from './run-state.js';
 import { writeFileAtomic } from './files.js';
 import { runSteps } from './interpret.js';
 import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';

@@ -6,8 +6,13 @@ import {
   type HttpAnswer,
   type HttpCallRequest,
 } from '../client/index.js';
-import type { StepContext } from './step-context.js';
+import { RecipeError } from '../errors/index.js';
+import type { TypeSource } from './dry-run.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { Scope } from './scope.js';
 import { callService, type ServiceCall } from './service-call.js';
+import type { StepContext } from './step-context.js';
 
 const executePath = (connectorId: string): string =>
   `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
@@ -38,7 +43,14 @@ export function executeCall(
     ...(write
       ? {
           dryRun: async (): Promise<Envelope> => {
-            const result = await stepCtx.state.dryRun.record(stepCtx, connectorId, entity, action, params);
+            const result = await stepCtx.state.dryRun.record(
+              stepCtx.writeSite(),
+              connectorId,
+              entity,
+              action,
+              params,
+              dryRunTypes(stepCtx, connectorId),
+            );
             stepCtx.ctx.log(
               'info',
               stepCtx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
@@ -99,6 +111,34 @@ export function inspect(stepCtx: StepContext, connectorId: string, shared = fals
     encode: (info) => info,
     decode: (stored) => stored as Record<string, unknown>,
   });
+}
+
+/** The connector id for a step: its own `connector:`, else the recipe's, resolved through the client. */
+export async function stepConnectorId(
+  stepCtx: StepContext,
+  scope: Scope,
+  what: { entity: string; action: string },
+): Promise<string> {
+  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
+  if (!ref) throw new RecipeError('X015', what, locationOf(stepCtx.step.loc));
+  if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
+  const definition = String(await evaluate(ref.definition, scope));
+  const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
+  return resolveConnector(stepCtx, workspace, definition);
+}
+
+/** Where --dry-run finds a write's connector type: a literal `definition`, else the run-wide action catalog. */
+function dryRunTypes(stepCtx: StepContext, connectorId: string): TypeSource {
+  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
+  const literal =
+    ref?.kind === 'lookup' && ref.definition.kind === 'literal' && typeof ref.definition.value === 'string'
+      ? ref.definition.value
+      : undefined;
+  // The run-wide action catalog call (shared with paging key detection, journaled and replayed once).
+  return {
+    ...(literal !== undefined ? { definition: literal } : {}),
+    inspect: () => inspect(stepCtx, connectorId, true),
+  };
 }
 
 /** A connector id found by workspace and definition: one lookup per run, shared by every step. */

@@ -1,51 +1,17 @@
 import type { CallObserver, CallOptions } from '../client/index.js';
-import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
+import type { Step } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import type { CallRecorder } from './call-recorder.js';
 import type { RunContext } from './context.js';
-import type { DryRunLog } from './dry-run.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
-import type { StepStats, Tracker } from './report.js';
-import type { Scope } from './scope.js';
-import { resolveConnector } from './service-calls.js';
+import type { StepStats, DryRunSite } from './report.js';
+import { stepPathOf, type RunState } from './run-state.js';
 
-/** The state of one run that nested step lists share (a `call` gets its own plan and default connector). */
-export interface RunState {
-  readonly ctx: RunContext;
-  readonly plan: Plan;
-  readonly defaultConnector: ConnectorRef | undefined;
-  readonly tracker: Tracker;
-  readonly dryRun: DryRunLog;
-  /** Stats of the enclosing steps, outermost first: their counters include nested work. */
-  readonly chain: readonly StepStats[];
-  readonly depth: number;
-  readonly signal: AbortSignal;
-  /** $run: what every expression can read about the run. */
-  readonly run: Readonly<Record<string, unknown>>;
-  /** Index of the current item in each enclosing loop (foreach, streaming paginate), outermost first. */
-  readonly loop?: readonly number[];
-  /** inspect's `actions` per connector id, asked at most once per run (paging key detection). */
-  readonly actionCatalog: Map<string, Promise<Record<string, unknown>[] | null>>;
-  /** The `http.allow` lists of this recipe and of the recipes that called it: a host must be in each. */
-  readonly httpAllow: readonly (readonly string[])[];
-  /** Records and replays the run's calls (service-call.ts). */
-  readonly recorder: CallRecorder;
-  /**
-   * Where this step list runs, as a step path prefix: '' at the top, `notes[3]` in item 3 of foreach `notes`,
-   * `rollup` inside the recipe that call step `rollup` runs. Call keys are built from it, so they depend on
-   * the position of a call in the run, never on the order concurrent items happen to run in.
-   */
-  readonly frame: string;
+/** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
+export interface StepOutcome {
+  readonly output: unknown;
+  readonly response?: unknown;
 }
 
-/** A step's path in the run: the frame, then its id (kind@pointer without one). */
-export function stepPathOf(state: RunState, step: Step): string {
-  const ref = step.id ?? `${step.kind}@${step.loc.pointer}`;
-  return state.frame === '' ? ref : `${state.frame}.${ref}`;
-}
-
-/** What a step-kind function gets besides its step and scope. */
+/** What a step-kind function gets besides its step and scope: the run's state and this visit of the step. */
 export class StepContext {
   private calls = 0;
   private stepPath: string | undefined;
@@ -123,13 +89,15 @@ export class StepContext {
       this.state.tracker.event({ type: 'step-progress', step: s.progress() });
   }
 
-  /** The connector id for this step: its own `connector:`, else the recipe's, resolved through the client. */
-  async connectorId(scope: Scope, what: { entity: string; action: string }): Promise<string> {
-    const ref = this.step.connector ?? this.state.defaultConnector;
-    if (!ref) throw new RecipeError('X015', what, locationOf(this.step.loc));
-    if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
-    const definition = String(await evaluate(ref.definition, scope));
-    const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
-    return resolveConnector(this, workspace, definition);
+  /** Where this visit sits, for a --dry-run write: its step, file, line and column, and each enclosing loop's index. */
+  writeSite(): DryRunSite {
+    const loop = this.state.loop ?? [];
+    return {
+      step: this.stats.id,
+      line: this.stats.line,
+      file: this.step.loc.file,
+      column: this.step.loc.column,
+      ...(loop.length > 0 ? { loop_index: [...loop] } : {}),
+    };
   }
 }
