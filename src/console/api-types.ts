@@ -111,4 +111,3 @@ export interface ApiError {
   readonly message: string;
   readonly error_code: string;
 }
-

@@ -24,8 +24,10 @@ export async function readRunSource(record: RunRecord, cwd: string): Promise<Run
     if (!info.isFile() || info.size > MAX_SOURCE_BYTES) return null;
     const bytes = await readFile(abs);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const rel = path.relative(cwd, abs);
     return {
-      file: recorded.path,
+      // Relative to the console's folder when inside it: shorter, and what the recipe pages call it.
+      file: rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : recorded.path,
       text: bytes.toString('utf8'),
       line: typeof error?.line === 'number' && typeof error.file === 'string' ? error.line : null,
       changed: 'sha256' in recorded && recorded.sha256 !== sha256,
