@@ -24,10 +24,8 @@ export async function readRunSource(record: RunRecord, cwd: string): Promise<Run
     if (!info.isFile() || info.size > MAX_SOURCE_BYTES) return null;
     const bytes = await readFile(abs);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const rel = path.relative(cwd, abs);
     return {
-      // Relative to the console's folder when inside it: shorter, and what the recipe pages call it.
-      file: rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : recorded.path,
+      file: shownPath(recorded.path, cwd),
       text: bytes.toString('utf8'),
       line: typeof error?.line === 'number' && typeof error.file === 'string' ? error.line : null,
       changed: 'sha256' in recorded && recorded.sha256 !== sha256,
@@ -35,4 +33,10 @@ export async function readRunSource(record: RunRecord, cwd: string): Promise<Run
   } catch {
     return null;
   }
+}
+
+/** A recorded path as the pages show it: relative to the console's folder when inside it (shorter, and what the recipe pages call it). */
+export function shownPath(p: string, cwd: string): string {
+  const rel = path.relative(cwd, path.resolve(cwd, p));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
 }

@@ -1,7 +1,7 @@
 import type { AttemptRecord, JournalReader, RunRecord, RunSummary } from '../../journal/index.js';
 import type { AttemptView, RunListItem, RunSource, RunView } from '../run-api-types.js';
 import { requestView } from './requests.js';
-import { readRunSource } from './run-source.js';
+import { readRunSource, shownPath } from './run-source.js';
 import { StepTree } from './step-tree.js';
 import { makeAxis, type AttemptWindow } from './time-bars.js';
 
@@ -91,7 +91,7 @@ export class RunFollower {
       }
     }
     return {
-      run: runDetail(record),
+      run: runDetail(record, this.cwd),
       attempts: attempts.map((a) => attemptView(a, axis.starts.get(a.attempt) ?? 0)),
       axis_ms: axis.length,
       steps: this.tree.view(axis, live),
@@ -107,10 +107,11 @@ export class RunFollower {
   }
 }
 
-function runDetail(r: RunRecord): RunView['run'] {
+function runDetail(r: RunRecord, cwd: string): RunView['run'] {
   const e = r.error;
   return {
     ...listItem(r),
+    file: shownPath(r.file, cwd),
     inputs: r.inputs,
     outputs: r.outputs,
     error:
@@ -119,7 +120,7 @@ function runDetail(r: RunRecord): RunView['run'] {
         : {
             code: String(e.code ?? 'X001'),
             message: String(e.message ?? ''),
-            ...(typeof e.file === 'string' ? { file: e.file } : {}),
+            ...(typeof e.file === 'string' ? { file: shownPath(e.file, cwd) } : {}),
             ...(typeof e.line === 'number' ? { line: e.line } : {}),
             ...(typeof e.column === 'number' ? { column: e.column } : {}),
           },

@@ -22,14 +22,16 @@ export function RunsPage(props: { info: ConsoleInfo | undefined; query: URLSearc
   const status = props.query.get('status') ?? '';
   const recipe = props.query.get('recipe') ?? '';
   const before = props.query.get('before') ?? '';
+  // The page size stays in the address like the filters (the API caps it at 200).
+  const limit = props.query.get('limit') ?? '';
   const api = new URLSearchParams();
   if (status) api.set('status', status);
   if (recipe) api.set('recipe', recipe);
   if (before) api.set('before', before);
-  api.set('limit', '50');
+  api.set('limit', limit || '50');
   const data = useData<RunsPageData>(`/api/runs?${api.toString()}`);
   const go = (changes: Record<string, string>): void => {
-    const q = new URLSearchParams({ status, recipe, ...changes });
+    const q = new URLSearchParams({ status, recipe, limit, ...changes });
     for (const [k, v] of [...q.entries()]) if (!v) q.delete(k);
     const text = q.toString();
     navigate(`/runs${text ? `?${text}` : ''}`);
@@ -104,12 +106,12 @@ export function RunsPage(props: { info: ConsoleInfo | undefined; query: URLSearc
           {data.state === 'ok' && (before || data.data.next) ? (
             <nav class="pager" aria-label="Pages">
               {before ? (
-                <a href={`/runs?${new URLSearchParams(cleaned({ status, recipe })).toString()}`}>Newest</a>
+                <a href={`/runs?${new URLSearchParams(cleaned({ status, recipe, limit })).toString()}`}>Newest</a>
               ) : null}
               {data.data.next ? (
                 <a
                   rel="next"
-                  href={`/runs?${new URLSearchParams(cleaned({ status, recipe, before: data.data.next })).toString()}`}
+                  href={`/runs?${new URLSearchParams(cleaned({ status, recipe, limit, before: data.data.next })).toString()}`}
                 >
                   Older →
                 </a>
@@ -158,8 +160,18 @@ function RunsTable(props: { runs: readonly RunListItem[]; filtered: boolean }): 
           <tr key={r.run_id} class={`run-row status-${r.status}`}>
             <td data-label="Status">
               <span class={`badge ${statusClass(r.status)}`}>{r.status}</span>
-              {r.dry_run ? <span class="badge warn">dry run</span> : null}
-              {r.attempts > 1 ? <span class="badge muted">{plural(r.attempts - 1, 'resume')}</span> : null}
+              {r.dry_run ? (
+                <>
+                  {' '}
+                  <span class="badge warn">dry run</span>
+                </>
+              ) : null}
+              {r.attempts > 1 ? (
+                <>
+                  {' '}
+                  <span class="badge muted">{plural(r.attempts - 1, 'resume')}</span>
+                </>
+              ) : null}
             </td>
             <th scope="row" data-label="Recipe">
               <a data-nav href={runHref(r.run_id)}>
