@@ -13,6 +13,7 @@ import type { JournalStore } from '../journal/index.js';
 import { beginRun, runPlan, type ConnectorApi, type DurableRun, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
+import { loadTracer, type RunTracer } from '../telemetry/index.js';
 import { clockFrom, parseNow } from './clock.js';
 import { useColor } from './color.js';
 import { readCommandEnv } from './env-file.js';
@@ -277,7 +278,10 @@ export async function connectAndRun(
   process.on('SIGINT', onSigint);
   const client = new ConnectorClient(config);
   let report: RunReport;
+  let tracer: RunTracer | undefined;
   try {
+    // OpenTelemetry is loaded only when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT asks for traces.
+    tracer = await loadTracer(env, (message) => view.note(message));
     const prepared = await prepare(client, env);
     const catalog = prepared.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
     report = await runPlan(plan, {
@@ -291,6 +295,7 @@ export async function connectAndRun(
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
       ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
       ...(prepared.durable ? { durable: prepared.durable } : {}),
+      ...(tracer ? { tracer } : {}),
       log: (level, message) => view.log(level, message),
       onEvent: (e) => view.onEvent(e),
     });
@@ -299,6 +304,7 @@ export async function connectAndRun(
     return fail(err);
   } finally {
     process.off('SIGINT', onSigint);
+    await tracer?.shutdown().catch((err: unknown) => view.note(`traces not sent: ${(err as Error).message}`));
     await client.close();
     await service?.close();
   }

@@ -56,7 +56,7 @@ export function createOtelTracer(
             ...runAttrs,
             'recipe.file': info.file,
             'recipe.dry_run': info.dryRun,
-            ...(info.resumedFrom !== undefined ? { 'recipe.resumed_from': info.resumedFrom } : {}),
+            ...(info.attempt !== undefined ? { 'recipe.attempt': info.attempt } : {}),
           },
           redact,
         ),

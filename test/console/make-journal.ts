@@ -16,11 +16,16 @@ export interface CliResult {
 }
 
 /** `recipe ARGS` in `cwd` (dist/, built by `npm run build`), with a clean environment plus `env`. */
-export function recipeCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+export function recipeCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<CliResult> {
   const clean: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
   for (const k of Object.keys(clean)) if (/^(CONNECTOR_|RECIPE_|OTEL_)/.test(k)) delete clean[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
       cwd,
       env: { ...clean, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
