@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConnectorClient, completeConnectionConfig, readConnectionConfig } from '../client/index.js';
+// config.ts, not the client's index: undici (the client) is loaded when the service page first needs it.
+import { completeConnectionConfig, readConnectionConfig } from '../client/config.js';
 import {
   ConsoleUsageError,
   journalFileSource,
@@ -9,6 +10,7 @@ import {
   type RunningConsole,
   type ServiceSource,
 } from '../console/server.js';
+import type { ConnectorClient } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
@@ -141,16 +143,26 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
 /** The service page's service: --base-url / CONNECTOR_API_URL with its credentials, else the embedded one, started on first visit. */
 function serviceSource(baseUrl: string | undefined): ServiceSource {
   const partial = readConnectionConfig({ ...(baseUrl !== undefined ? { baseUrl } : {}) }, process.env);
+  let client: ConnectorClient | undefined;
   if (partial.baseUrl !== undefined) {
-    const client = new ConnectorClient(completeConnectionConfig(partial));
-    return { label: partial.baseUrl, open: async () => client, close: () => client.close() };
+    // Checked now (exit 3 for missing credentials), connected on first use.
+    const config = completeConnectionConfig(partial);
+    return {
+      label: partial.baseUrl,
+      async open() {
+        const { ConnectorClient } = await import('../client/index.js');
+        client ??= new ConnectorClient(config);
+        return client;
+      },
+      close: async () => client?.close(),
+    };
   }
   let embedded: RunningService | undefined;
-  let client: ConnectorClient | undefined;
   return {
     label: `embedded (${EMBEDDED_DB})`,
     async open() {
       embedded = (await startEmbedded(process.cwd())).service;
+      const { ConnectorClient } = await import('../client/index.js');
       client = new ConnectorClient({ baseUrl: embedded.url, ...embedded.credentials, workspace: partial.workspace });
       return client;
     },
