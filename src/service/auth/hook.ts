@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import { verifyApplicationToken } from './tokens.js';
+import { createTokenVerifier } from './tokens.js';
 
 const API_PREFIX = '/api/v1/';
 
@@ -30,12 +30,13 @@ function bearerToken(request: FastifyRequest): string {
  */
 export function installAuth(app: FastifyInstance, limiter: RateLimiter | null): void {
   app.decorateRequest('organizationId', '');
+  const verifyToken = createTokenVerifier(app.service.signingKey);
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     // Unmatched routes go to the 404 handler; public routes need no token.
     if (url === undefined || !url.startsWith(API_PREFIX) || request.routeOptions.config.public) return;
     const token = bearerToken(request);
-    const check = await verifyApplicationToken(app.service.signingKey, token, app.service.now());
+    const check = await verifyToken(token, app.service.now());
     if (!check.ok) throw new ServiceError('H401', { message: check.reason });
     request.organizationId = check.organizationId;
     limiter?.take(token);

@@ -1,4 +1,4 @@
-import type { ServiceErrorItem } from '../errors.js';
+import type { ServiceErrorItem } from '../core/errors.js';
 import type { FieldCatalog, FieldType } from './fields.js';
 import { OPERATORS, type Cond, type Scalar } from './filter-ast.js';
 import { words } from './words.js';

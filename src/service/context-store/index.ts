@@ -1,6 +1,7 @@
-import type { ConnectorInstance, ConnectorType } from '../connectors/types.js';
-import type { Store } from '../store/store.js';
+import type { ConnectorInstance, ConnectorType, ContextStoreSearch } from '../core/connector-type.js';
+import type { Store } from '../core/store.js';
 import { DEFAULT_INDEXER_OPTIONS, Indexer, type IndexerOptions } from './indexer.js';
+import { contextStoreSearch } from './search.js';
 import type { ContextStoreStatus } from './readiness.js';
 
 export { contextStoreMigrations } from './migrations.js';
@@ -9,6 +10,9 @@ export { readContextStoreReadiness, type EntityReadiness } from './readiness-rep
 export { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from './params-schema.js';
 export { STATUSES, lowestStatus, isSearchable, type ContextStoreStatus } from './readiness.js';
 export type { IndexerOptions } from './indexer.js';
+
+/** Timings a caller may set (tests shorten them or hold entities in a status); the rest default. */
+export type ContextStoreTimings = Partial<IndexerOptions>;
 
 /** What attach() needs from the service: its record-change events (ServiceContext.onChange). */
 export interface ChangeSource {
@@ -24,8 +28,8 @@ export interface ContextStoreOptions extends Partial<IndexerOptions> {
   onError?: (err: unknown) => void;
 }
 
-/** The running context store: the background indexer of every connector's entities. */
-export interface ContextStore {
+/** The running context store: the background indexer of every connector's entities, and its search. */
+export interface ContextStore extends ContextStoreSearch {
   /** Subscribes to the service's change events and starts the background loop (resuming unfinished builds). */
   attach(service: ChangeSource): void;
   /** Changes the hold status at run time (tests hold an entity in a status, then release it with null). */
@@ -80,6 +84,7 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
   };
 
   return {
+    search: contextStoreSearch,
     attach(service) {
       if (unsubscribe) return;
       unsubscribe = service.onChange((e) => indexer.enqueue(e.connector, e.entity, e.ids));

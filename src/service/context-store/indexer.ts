@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSource } from '../connectors/types.js';
-import type { Store } from '../store/store.js';
+import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSource } from '../core/connector-type.js';
+import type { Store } from '../core/store.js';
 import { catalogFor, type FieldCatalog } from './fields.js';
 import { deleteDocs, upsertDocs } from './index-writer.js';
 import {
@@ -11,6 +11,8 @@ import {
   type ContextStoreStatus,
   type EntityState,
 } from './readiness.js';
+import type { CoreTables } from '../core/tables.js';
+import { csDb } from './tables.js';
 
 /** Timings of the indexer; tests shorten them or hold entities in a status. */
 export interface IndexerOptions {
@@ -82,7 +84,7 @@ export class Indexer {
   async discover(all: boolean): Promise<void> {
     const defs = [...this.bySource.keys()];
     if (defs.length === 0) return;
-    let q = (this.store.db as Kysely<any>)
+    let q = csDb(this.store.db)
       .selectFrom('connectors')
       .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
       .where('definition_id', 'in', defs);
@@ -104,7 +106,7 @@ export class Indexer {
    * short and queued writes are applied between batches; true when work was done.
    */
   async buildStep(): Promise<boolean> {
-    const unfinished = (await this.store.db
+    const unfinished = (await csDb(this.store.db)
       .selectFrom('cs_state')
       .select(['connector_id', 'entity'])
       .where('status', '<>', 'Ready')
@@ -113,7 +115,7 @@ export class Indexer {
       .execute()) as { connector_id: string; entity: string }[];
     for (let tried = 0; tried < unfinished.length; tried++) {
       const next = unfinished[this.turn++ % unfinished.length] as { connector_id: string; entity: string };
-      const row = (await this.store.db
+      const row = (await csDb(this.store.db)
         .selectFrom('connectors')
         .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
         .where('id', '=', next.connector_id)
@@ -186,7 +188,7 @@ export class Indexer {
     ids: Set<string>;
   }): Promise<void> {
     const source = this.bySource.get(connector.definitionId);
-    const catalogRow = (await this.store.db
+    const catalogRow = (await csDb(this.store.db)
       .selectFrom('cs_state')
       .select(['fields', 'status'])
       .where('connector_id', '=', connector.id)

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Migration } from '../connectors/types.js';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
 import { createValuesTable } from './sqlite-values.js';
+import type { ContextStoreTables } from './tables.js';
 
 /**
  * The context store's own tables: readiness per (connector, entity), the indexed documents, a key/value
@@ -10,8 +11,8 @@ import { createValuesTable } from './sqlite-values.js';
 export const contextStoreMigrations: readonly Migration[] = [
   {
     name: '030-context-store-tables',
-    async up(db: Kysely<any>): Promise<void> {
-      const connectorFk = (c: any) => c.notNull().references('connectors.id').onDelete('cascade');
+    async up(db: Kysely<object>): Promise<void> {
+      const connectorFk = (c: ColumnDefinitionBuilder) => c.notNull().references('connectors.id').onDelete('cascade');
       await db.schema
         .createTable('cs_state')
         .addColumn('connector_id', 'text', connectorFk)
@@ -89,7 +90,7 @@ export const contextStoreMigrations: readonly Migration[] = [
   {
     // A covering index (text, kind, id) lets eq/in/range on text answer from the index alone.
     name: '032-context-store-text-index',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropIndex('cs_values_text').ifExists().execute();
       await db.schema
         .createIndex('cs_values_text_cover')
@@ -101,7 +102,7 @@ export const contextStoreMigrations: readonly Migration[] = [
   {
     // Probing one document's value must answer from one index, or the planner prefers a covering value index.
     name: '033-context-store-doc-index',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropIndex('cs_values_doc').ifExists().execute();
       await db.schema
         .createIndex('cs_values_doc_cover')
@@ -114,14 +115,15 @@ export const contextStoreMigrations: readonly Migration[] = [
     // The compact value table (see sqlite-values.ts). Indexes are derived data: they are dropped and
     // every entity is rebuilt from its connector on the next start.
     name: '034-context-store-compact-values',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropTable('cs_values').execute();
       await createValuesTable(db);
-      await db.deleteFrom('cs_array_values').execute();
-      await db.deleteFrom('cs_docs').execute();
+      const cs = db.withTables<ContextStoreTables>();
+      await cs.deleteFrom('cs_array_values').execute();
+      await cs.deleteFrom('cs_docs').execute();
       await db.schema.dropTable('cs_fts').execute();
       await createFtsTable(db);
-      await db
+      await cs
         .updateTable('cs_state')
         .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
         .execute();

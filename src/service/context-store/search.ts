@@ -1,5 +1,5 @@
-import type { ActionContext, ActionResult } from '../connectors/types.js';
-import { ServiceError, type ServiceErrorItem } from '../errors.js';
+import type { ActionContext, ActionResult } from '../core/connector-type.js';
+import { ServiceError, type ServiceErrorItem } from '../core/errors.js';
 import type { Cond } from './filter-ast.js';
 import { parseFilter } from './filter-parse.js';
 import { normalizeFilter } from './normalize.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ServiceError } from '../errors.js';
-import { ajvErrorsToItems, type AjvLikeError } from './validation-items.js';
+import { ServiceError } from '../core/errors.js';
+import { ajvErrorsToItems, type AjvLikeError } from '../core/validation-items.js';
 
 /** Field prefix per part of the request Fastify validated; body fields are named as they appear in the body. */
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query', params: 'path', headers: 'header' };

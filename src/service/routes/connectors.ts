@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId, findTypeBySlugOrName } from '../connectors/registry.js';
-import type { ConnectorType } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
+import { findTypeByDefinitionId, findTypeBySlugOrName } from '../core/connector-type.js';
+import type { ConnectorType } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
 import {
   createConnector,
   deleteConnector,
@@ -12,7 +12,7 @@ import {
 import { findWorkspaceById, findWorkspaceByName } from '../store/workspaces.js';
 
 /** A connector as the API shows it: never its credentials. */
-export function toConnectorItem(row: PublicConnectorRow, types?: readonly ConnectorType[]) {
+export function toConnectorItem(row: PublicConnectorRow, types: readonly ConnectorType[]) {
   return {
     id: row.id,
     name: row.name,

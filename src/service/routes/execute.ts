@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ActionContext, ActionDescriptor, ConnectorType } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
+import { findTypeByDefinitionId } from '../core/connector-type.js';
+import type { ActionDescriptor, ConnectorType } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
+import { actionContext } from '../core/service-context.js';
 import { applyFieldSelection } from '../http/field-selection.js';
-import { validateAgainst } from '../http/params-validator.js';
-import { findConnectorCached } from '../store/connector-lookup-cache.js';
+import { validateAgainst } from '../core/params-validator.js';
+import { createConnectorLookup } from '../store/connector-lookup-cache.js';
 import { toConnectorInstance } from '../store/connectors.js';
 
 interface ExecuteBody {
@@ -56,13 +57,14 @@ function findAction(type: ConnectorType, entity: string, action: string): Action
 
 /** POST /integrations/connectors/:id/execute: the one endpoint that reads and acts through a connector. */
 export const executeRoutes: FastifyPluginAsync = async (app) => {
+  const findConnectorCached = createConnectorLookup(app.service.store);
   app.post<{ Params: { id: string }; Body: ExecuteBody }>(
     '/integrations/connectors/:id/execute',
     { schema: { body: bodySchema } },
     async (request, reply) => {
       const started = performance.now();
       const svc = app.service;
-      const row = await findConnectorCached(svc.store.db, request.organizationId, request.params.id);
+      const row = await findConnectorCached(request.organizationId, request.params.id);
       if (!row)
         throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
       if (row.workspace_status !== 'active') {
@@ -79,13 +81,7 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       validateAgainst(descriptor.paramsSchema, params, 'params');
 
       const connector = toConnectorInstance(row);
-      const ctx: ActionContext = {
-        store: svc.store,
-        connector,
-        now: svc.now,
-        baseUrl: `${request.protocol}://${request.host}`,
-        notifyChange: (changedEntity, ids) => svc.emitChange({ connector, entity: changedEntity, ids }),
-      };
+      const ctx = actionContext(svc, connector, `${request.protocol}://${request.host}`);
       const out = await type.execute(ctx, entity, action, params);
       if (out.kind === 'bytes') {
         // Never an empty 200: a download with no content is a failure the client must see.

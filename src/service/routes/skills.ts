@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import { listSkills, matchesQuery, pageSkills, SKILLS_LIMIT_DEFAULT, SKILLS_LIMIT_MAX } from '../skills/catalog.js';
 import { skillDocs } from '../skills/docs.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import {
   countWorkspaces,
   findWorkspaceById,

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import { compileSchema } from '../../http/params-validator.js';
-import { ajvErrorsToItems } from '../../http/validation-items.js';
-import type { ActionContext } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import { compileSchema } from '../../core/params-validator.js';
+import { ajvErrorsToItems } from '../../core/validation-items.js';
+import type { ActionContext } from '../../core/connector-type.js';
 import { defaultType, findPlatformType } from './association-types.js';
 import { insertAssociation } from './association-store.js';
 import { normalizeDate } from './dates.js';
@@ -13,6 +13,7 @@ import { customType, findSchema, resolveObjectType, standardType, type ObjectTyp
 import { validateProperties } from './property-rules.js';
 import { advanceRecordIds, insertRecords, reserveRecordIds, type StoredRecord } from './records-store.js';
 import { insertSchema } from './schema-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 function bad(field: string, message: string): ServiceError {
   return new ServiceError('H400', { message: `${field}: ${message}` }, { field });
@@ -67,7 +68,7 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
 }
 
 async function assignIds(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   cid: string,
   groups: { items: FixtureItem[]; path: string }[],
 ): Promise<Map<FixtureItem, number>> {
@@ -135,7 +136,7 @@ function toRecord(
 }
 
 async function storeAssociation(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   cid: string,
   a: NonNullable<CrmFixtures['associations']>[number],
   path: string,

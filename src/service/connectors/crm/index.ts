@@ -1,4 +1,4 @@
-import type { ConnectorType } from '../types.js';
+import type { ConnectorType } from '../../core/connector-type.js';
 import { crmContextSource } from './context-source.js';
 import { crmMigrations } from './db.js';
 import { executeCrm } from './execute.js';

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 
 /**
  * The CRM pages with params.after (the spec's "connector that rejects cursor"); a cursor is refused

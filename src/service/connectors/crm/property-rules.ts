@@ -1,4 +1,4 @@
-import { ServiceError, type ServiceErrorItem } from '../../errors.js';
+import { ServiceError, type ServiceErrorItem } from '../../core/errors.js';
 import { normalizeDate } from './dates.js';
 import type { ObjectType } from './object-types.js';
 

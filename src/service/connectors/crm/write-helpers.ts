@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import type { ActionContext } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext } from '../../core/connector-type.js';
 import { isRecordEntity } from './entities.js';
 import { findContactByEmail } from './records-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** Records a write touched, by entity, to tell the context store after commit. */
 export class Touched {
@@ -22,7 +23,7 @@ export class Touched {
 
 /** 409 when another contact already holds this email (case-insensitive). */
 export async function assertEmailFree(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   email: string | undefined,
   selfId: number,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../core/errors.js';
 
 /** Largest file the connector stores (decoded bytes). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { ActionDescriptor } from '../types.js';
+import type { ActionDescriptor } from '../../core/connector-type.js';
 import { fileRecordSchema, folderRecordSchema, listResultSchema, loadFilesSchema } from './schemas.js';
 
 function describe(

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 import { contentTypeFor, decodeContent, sha256Hex } from './content.js';
 import { requireFolder } from './folders.js';
 import { pageMetadata, readPage, rejectCursor } from './paging.js';
-import { parseId, type FileRow, type FilesTables } from './tables.js';
+import { filesDb, parseId, type FilesDb, type FileRow } from './tables.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** The file metadata record answered by list, get and create (the bytes come from download). */
 export interface FileRecord {
@@ -44,8 +45,8 @@ function toRecord(row: FileMeta): FileRecord {
   };
 }
 
-function db(ctx: ActionContext): Kysely<FilesTables> {
-  return ctx.store.db as Kysely<FilesTables>;
+function db(ctx: ActionContext): FilesDb {
+  return filesDb(ctx.store.db);
 }
 
 function notFound(idParam: unknown): ServiceError {
@@ -81,13 +82,13 @@ export async function getFile(ctx: ActionContext, params: Record<string, unknown
 
 /** Inserts one file into an existing folder of the connector (inside the caller's transaction). */
 export async function insertFile(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   file: { folderId: unknown; name: string; content: Buffer; contentType?: string | undefined },
   now: string,
 ): Promise<FileMeta> {
   const folder = await requireFolder(trx, connectorId, file.folderId, 'params.folderId');
-  return (trx as Kysely<FilesTables>)
+  return filesDb(trx)
     .insertInto('files_files')
     .values({
       connector_id: connectorId,

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult, ConnectorType } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult, ConnectorType } from '../../core/connector-type.js';
 import { filesActions } from './descriptors.js';
 import { createFile, downloadFile, getFile, listFiles } from './files.js';
 import { createFolder, getFolder, listFolders } from './folders.js';

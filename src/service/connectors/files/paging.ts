@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../core/errors.js';
 
 /** Defaults and maximum of the list actions' limit (also stated in the params schemas and docs). */
 export const FILES_LIMIT_DEFAULT = 50;

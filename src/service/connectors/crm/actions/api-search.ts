@@ -1,6 +1,6 @@
 import { sql, type SqlBool, type RawBuilder } from 'kysely';
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { crmDb } from '../db.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult, pageLimit, pagingMetadata, parseAfter, rejectCursor } from '../paging.js';

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext } from '../../../core/connector-type.js';
 import { crmDb } from '../db.js';
 import { resolveObjectType, type ObjectType } from '../object-types.js';
 import type { CompiledFilter, SearchFilter } from './search-filter.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { findPlatformType, labelOf, platformTypes } from '../association-types.js';
 import {
   associatedIdsPage,
@@ -15,12 +15,13 @@ import type { StoredRecord } from '../records-store.js';
 import { Touched } from '../write-helpers.js';
 import { ensureDefault } from './create-associations.js';
 import { findRecord } from './find-record.js';
+import type { CoreTables } from '../../../core/tables.js';
 
 /** Associations list: default and maximum page size (spec). */
 export const ASSOCIATIONS_LIMIT = 500;
 
 async function typeParam(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   params: Record<string, unknown>,
   key: string,
@@ -40,7 +41,7 @@ async function typeParam(
 }
 
 async function endpoint(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   params: Record<string, unknown>,
   side: 'from' | 'to',

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 import { defaultType, findPlatformType, platformTypes } from '../association-types.js';
 import { insertAssociation } from '../association-store.js';
 import { typeOfKey, type ObjectType } from '../object-types.js';
 import { getAnyRecord } from '../records-store.js';
 import type { Touched } from '../write-helpers.js';
+import type { CoreTables } from '../../../core/tables.js';
 
 /** One association request object of an activity create (spec: to.id + types[]). */
 export interface AssociationInput {
@@ -18,7 +19,7 @@ export interface AssociationInput {
  * Any failure throws, so the whole create is rolled back.
  */
 export async function storeCreateAssociations(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   id: number,
@@ -80,7 +81,7 @@ export async function storeCreateAssociations(
 
 /** A labeled association always comes with the pair's unlabeled one (crm-behaviour.md §6.2). */
 export async function ensureDefault(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   fromType: ObjectType,
   fromId: number,

@@ -1,4 +1,4 @@
-import type { ActionContext, ActionResult } from '../../types.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { isoNow } from '../dates.js';
 import { recordHistory } from '../history-store.js';
 import type { ObjectType } from '../object-types.js';
@@ -8,7 +8,7 @@ import { insertRecords, reserveRecordIds, type StoredRecord } from '../records-s
 import { renderRecords } from '../record-view.js';
 import { assertEmailFree, isEmailConflict, Touched } from '../write-helpers.js';
 import { storeCreateAssociations, type AssociationInput } from './create-associations.js';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 
 /** create: validates the properties, then stores the record and its associations in one transaction. */
 export async function createRecord(

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 import { normalizeDate } from '../dates.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonPath } from '../records-store.js';

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { isoNow } from '../dates.js';
 import { recordHistory } from '../history-store.js';
 import type { ObjectType } from '../object-types.js';

@@ -1,6 +1,7 @@
-import 'fastify';
-import type { ConnectorInstance, ConnectorType } from '../connectors/types.js';
-import type { Store } from '../store/store.js';
+import type { Kysely } from 'kysely';
+import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSearch } from './connector-type.js';
+import type { Store } from './store.js';
+import type { CoreTables } from './tables.js';
 
 /** What listeners hear after a connector action's write committed. */
 export interface ChangeEvent {
@@ -11,7 +12,12 @@ export interface ChangeEvent {
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
-/** Everything routes share, decorated on the Fastify instance as `app.service`. */
+/** Where writers record changed records inside their transaction (the context store's outbox). */
+export interface ChangeOutbox {
+  write(trx: Kysely<CoreTables>, connector: ConnectorInstance, entity: string, ids: readonly string[]): Promise<void>;
+}
+
+/** Everything routes share, decorated on the Fastify instance as `app.service` by the composition root. */
 export interface ServiceContext {
   readonly store: Store;
   /** The service clock (tests pin it). */
@@ -20,24 +26,14 @@ export interface ServiceContext {
   readonly signingKey: Uint8Array;
   /** The connector types this service offers (the registry's list unless a test passes its own). */
   readonly types: readonly ConnectorType[];
+  /** The context store's search, when this service runs one. */
+  readonly contextStore: ContextStoreSearch | null;
+  /** The change outbox, when something indexes changes. */
+  readonly outbox: ChangeOutbox | null;
   /** Registers a listener for record changes (the context store's indexer); returns an unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
   /** Tells every listener; a throwing listener is logged, never fails the request that already committed. */
   emitChange(event: ChangeEvent): void;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    service: ServiceContext;
-  }
-  interface FastifyRequest {
-    /** Set by the auth hook on every authenticated route. */
-    organizationId: string;
-  }
-  interface FastifyContextConfig {
-    /** Route needs no bearer token (the token route, the OpenAPI document). */
-    public?: boolean;
-  }
 }
 
 /** Builds the shared context with a plain listener list. */
@@ -46,6 +42,8 @@ export function createServiceContext(opts: {
   now: () => Date;
   signingKey: Uint8Array;
   types: readonly ConnectorType[];
+  contextStore?: ContextStoreSearch | null;
+  outbox?: ChangeOutbox | null;
   onListenerError: (err: unknown) => void;
 }): ServiceContext {
   const listeners = new Set<ChangeListener>();
@@ -54,6 +52,8 @@ export function createServiceContext(opts: {
     now: opts.now,
     signingKey: opts.signingKey,
     types: opts.types,
+    contextStore: opts.contextStore ?? null,
+    outbox: opts.outbox ?? null,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -67,5 +67,19 @@ export function createServiceContext(opts: {
         }
       }
     },
+  };
+}
+
+/** The context a connector action runs in (a request, a seed, a fixture load): store, clock, change ports. */
+export function actionContext(svc: ServiceContext, connector: ConnectorInstance, baseUrl: string): ActionContext {
+  const outbox = svc.outbox;
+  return {
+    store: svc.store,
+    connector,
+    now: svc.now,
+    baseUrl,
+    notifyChange: (entity, ids) => svc.emitChange({ connector, entity, ids }),
+    ...(outbox && { recordChanges: (trx, entity, ids) => outbox.write(trx, connector, entity, ids) }),
+    ...(svc.contextStore && { contextStore: svc.contextStore }),
   };
 }

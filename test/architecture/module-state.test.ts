@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from './import-graph.js';
+
+// House rule: no module-level mutable state (docs/architecture.md). State lives in the objects the
+// composition root makes (the app, the store, the context store), so two services in one process never
+// share it and a test can build one from scratch.
+
+/**
+ * Known module-level state in the engine, left to the lanes that own those files. Each is a lazy load or a
+ * memo of a pure function (it changes no behaviour), never state a caller could observe.
+ */
+const ALLOWED = new Set([
+  'schema/ajv.ts: let schemaText', // the recipe schema's text, read once
+  'schema/ajv.ts: let validator', // the precompiled recipe validator, loaded once
+  'schema/index.ts: let stepFields', // step field names derived from the schema, once
+  'run/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
+]);
+
+const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
+const MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
+
+/** Module-level `let`/`var` bindings, and module-level Map/Set/WeakMap/WeakSet that the file mutates. */
+function moduleState(file: string, text = readFileSync(join(SRC, file), 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const collections = new Set<string>();
+  for (const stmt of source.statements) {
+    if (!ts.isVariableStatement(stmt)) continue;
+    const mutable = !(stmt.declarationList.flags & (ts.NodeFlags.Const | ts.NodeFlags.Using));
+    for (const decl of stmt.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name)) continue;
+      if (mutable) found.push(`${file}: let ${decl.name.text}`);
+      const init = decl.initializer;
+      if (init && ts.isNewExpression(init) && ts.isIdentifier(init.expression) && COLLECTIONS.has(init.expression.text))
+        collections.add(decl.name.text);
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ts.isIdentifier(node.expression.expression) &&
+      collections.has(node.expression.expression.text) &&
+      MUTATORS.has(node.expression.name.text)
+    ) {
+      const name = node.expression.expression.text;
+      if (!found.includes(`${file}: ${name}`)) found.push(`${file}: ${name}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('module-level state in src/', () => {
+  it('finds a module-level let and a mutated module-level Map, not constants (the check itself works)', () => {
+    const sample = [
+      'export let hook: (() => void) | null = null;',
+      'const cache = new Map<string, number>();',
+      'const KINDS = new Set(["a", "b"]);',
+      'export function remember(k: string) { cache.set(k, 1); return KINDS.has(k); }',
+      'export function f() { let local = 1; const m = new Map(); m.set(1, local++); }',
+    ].join('\n');
+    expect(moduleState('sample.ts', sample)).toEqual(['sample.ts: let hook', 'sample.ts: cache']);
+  });
+
+  it('has none besides the listed engine memos', () => {
+    const found = sourceFiles().flatMap((f) => moduleState(f));
+    expect(found.filter((f) => !ALLOWED.has(f))).toEqual([]);
+  });
+
+  it('has none at all in the service', () => {
+    expect(
+      sourceFiles()
+        .filter((f) => f.startsWith('service/'))
+        .flatMap((f) => moduleState(f)),
+    ).toEqual([]);
+  });
+});
