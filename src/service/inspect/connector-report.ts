@@ -25,7 +25,8 @@ export interface InspectReport {
     supported_context_store_entities: { entity: string; suggested: boolean }[];
     configured_cache_entities: EntityReadiness[];
   } | null;
-  actions: { entity: string; action: string; required_params: string[]; optional_params: string[] }[];
+  /** Every action of the type; `write` says whether it changes data (clients check writes before a run). */
+  actions: { entity: string; action: string; required_params: string[]; optional_params: string[]; write: boolean }[];
   warnings: string[];
 }
 
@@ -77,6 +78,7 @@ export async function inspectConnector(
       action: a.action,
       required_params: [...a.requiredParams],
       optional_params: [...a.optionalParams],
+      write: a.write,
     })),
     warnings,
   };

@@ -152,6 +152,7 @@ export const inspectResponseSchema: Schema = obj({
       action: str('Action.'),
       required_params: { type: 'array', items: { type: 'string' } },
       optional_params: { type: 'array', items: { type: 'string' } },
+      write: { type: 'boolean', description: 'True when the action changes data (create, update, delete, ...).' },
     }),
   },
   warnings: {
