@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../core/errors.js';
 import type { ActionContext, ActionResult } from '../../core/connector-type.js';
-import { contentTypeFor, decodeContent, sha256Hex } from './content.js';
+import { contentTypeFor, decodeContent, encodeText, sha256Hex, TEXT_CONTENT_TYPE } from './content.js';
 import { requireFolder } from './folders.js';
 import { pageMetadata, readPage, rejectCursor } from './paging.js';
 import { filesDb, parseId, type FilesDb, type FileRow } from './tables.js';
@@ -105,16 +105,26 @@ export async function insertFile(
     .executeTakeFirstOrThrow();
 }
 
-/** files.create: stores base64 content (never empty) in a folder and answers the new file's metadata. */
+/**
+ * files.create: stores content (base64 by default, or UTF-8 text with encoding utf-8; never empty) in a
+ * folder and answers the new file's metadata.
+ */
 export async function createFile(ctx: ActionContext, params: Record<string, unknown>): Promise<ActionResult> {
-  const content = decodeContent(String(params.content), 'params.content');
-  const contentType = typeof params.content_type === 'string' ? params.content_type : undefined;
+  const text = params.encoding === 'utf-8';
+  const content = text
+    ? encodeText(String(params.content), 'params.content')
+    : decodeContent(String(params.content), 'params.content');
+  const name = String(params.name);
+  const contentType =
+    typeof params.content_type === 'string'
+      ? params.content_type
+      : contentTypeFor(name, text ? TEXT_CONTENT_TYPE : undefined);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction((trx) =>
     insertFile(
       trx,
       ctx.connector.id,
-      { folderId: params.folderId, name: String(params.name), content, contentType },
+      { folderId: params.folderId, name, content, contentType },
       now,
     ),
   );
