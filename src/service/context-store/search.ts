@@ -85,10 +85,8 @@ export async function contextStoreSearch(
   const fields = parseFields(params.fields, state.catalog, problems);
   if (problems.length > 0) {
     throw new ServiceError(
-      'H400',
-      {
-        message: `context_store_search params are invalid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
-      },
+      'H400_INVALID_SEARCH_PARAMS',
+      { problems: problems.map((p) => `${p.field}: ${p.message}`).join('; ') },
       { items: problems },
     );
   }

@@ -28,8 +28,8 @@ export function validateAgainst(schema: Record<string, unknown>, value: unknown,
   if (validate(value)) return;
   const items = ajvErrorsToItems(validate.errors ?? [], prefix);
   throw new ServiceError(
-    'H400',
-    { message: `${prefix || 'value'} is invalid: ${items.map((i) => i.message).join('; ')}` },
+    'H400_INVALID_PARAMS',
+    { what: prefix || 'value', problems: items.map((i) => i.message).join('; ') },
     { items },
   );
 }

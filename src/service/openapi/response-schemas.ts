@@ -29,7 +29,7 @@ export const errorBodySchema: Schema = obj(
         ),
         message: str('The problem.'),
         error_code: str(
-          'Stable snake_case code: validation_error, invalid_filter, unauthorized, not_found, context_store_not_ready, rate_limited, ...',
+          'Stable snake_case code: validation_error, invalid_filter, invalid_cursor, invalid_limit, unauthorized, not_found, context_store_not_ready, rate_limited, ...',
         ),
         details: {
           type: ['object', 'null'],

@@ -73,11 +73,7 @@ function resolveType(body: CreateBody, types: readonly ConnectorType[]): Connect
         { field: 'definition_id' },
       );
     if (body.connector_type !== undefined && findTypeBySlugOrName(body.connector_type, types) !== t) {
-      throw new ServiceError(
-        'H400',
-        { message: 'connector_type and definition_id name different connector types; give one' },
-        { field: 'connector_type' },
-      );
+      throw new ServiceError('H400_CONFLICTING_TYPE', {}, { field: 'connector_type' });
     }
     return t;
   }
@@ -101,11 +97,7 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { workspace_name, workspace_id, definition_id } = request.query;
       if (workspace_name === undefined && workspace_id === undefined) {
-        throw new ServiceError(
-          'H400',
-          { message: 'a workspace is required: give workspace_name or workspace_id' },
-          { field: 'query.workspace_name' },
-        );
+        throw new ServiceError('H400_WORKSPACE_REQUIRED', {}, { field: 'query.workspace_name' });
       }
       const org = request.organizationId;
       const ws =

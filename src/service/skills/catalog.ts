@@ -92,7 +92,7 @@ export function pageSkills(
     const m = /^o:(\d{1,9})$/.exec(decoded);
     if (!m)
       throw new ServiceError(
-        'H400',
+        'H400_INVALID_CURSOR',
         { message: 'cursor must be the next_cursor of a previous response' },
         { field: 'query.cursor' },
       );

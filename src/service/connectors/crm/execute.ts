@@ -47,19 +47,16 @@ export async function executeCrm(
       case 'context_store_search':
         // The CRM owns the records, the context store owns the index: the search is the context store's.
         if (ctx.contextStore) return ctx.contextStore.search(ctx, entity, params);
-        throw new ServiceError(
-          'H400',
-          { message: 'context store not available for this connector' },
-          { field: 'action' },
-        );
+        throw new ServiceError('H400_CONTEXT_STORE_UNAVAILABLE', {}, { field: 'action' });
     }
   } else {
     const handler = OTHER[entity]?.[action];
     if (handler) return handler(ctx, params);
   }
+  // Unreachable through execute (the route checks entity and action against the descriptors first).
   throw new ServiceError(
-    'H400',
-    { message: `the CRM connector has no action "${action}" on entity "${entity}"` },
+    'H400_UNKNOWN_ACTION',
+    { type: 'CRM', entity, action, valid: '(see inspect)' },
     { field: 'action' },
   );
 }

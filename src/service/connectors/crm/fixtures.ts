@@ -16,7 +16,7 @@ import { insertSchema } from './schema-store.js';
 import type { CoreTables } from '../../core/tables.js';
 
 function bad(field: string, message: string): ServiceError {
-  return new ServiceError('H400', { message: `${field}: ${message}` }, { field });
+  return new ServiceError('H400_INVALID_FIXTURES', { message: `${field}: ${message}` }, { field });
 }
 
 /**
@@ -29,7 +29,7 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
   if (!validate(data)) {
     const items = ajvErrorsToItems(validate.errors ?? [], 'data');
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: `CRM fixtures are invalid: ${items.map((i) => i.message).join('; ')}` },
       { items },
     );

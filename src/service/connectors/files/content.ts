@@ -32,18 +32,22 @@ export function decodeContent(text: string, field: string): Buffer {
   const compact = text.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: 'content must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)' },
       { field },
     );
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) {
-    throw new ServiceError('H400', { message: 'content must not be empty: a file holds at least 1 byte' }, { field });
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: 'content must not be empty: a file holds at least 1 byte' },
+      { field },
+    );
   }
   if (bytes.length > MAX_FILE_BYTES) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` },
       { field },
     );
@@ -59,18 +63,22 @@ export function encodeText(text: string, field: string): Buffer {
   // With the u flag a surrogate pair is one code point; only a lone surrogate is in the Cs category.
   if (/\p{Cs}/u.test(text)) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: 'content is not well-formed Unicode text (it holds a lone surrogate); send such bytes as base64' },
       { field },
     );
   }
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length === 0) {
-    throw new ServiceError('H400', { message: 'content must not be empty: a file holds at least 1 byte' }, { field });
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: 'content must not be empty: a file holds at least 1 byte' },
+      { field },
+    );
   }
   if (bytes.length > MAX_FILE_BYTES) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: `content is ${bytes.length} bytes as UTF-8; the maximum is ${MAX_FILE_BYTES}` },
       { field },
     );

@@ -121,12 +121,7 @@ export async function createFile(ctx: ActionContext, params: Record<string, unkn
       : contentTypeFor(name, text ? TEXT_CONTENT_TYPE : undefined);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction((trx) =>
-    insertFile(
-      trx,
-      ctx.connector.id,
-      { folderId: params.folderId, name, content, contentType },
-      now,
-    ),
+    insertFile(trx, ctx.connector.id, { folderId: params.folderId, name, content, contentType }, now),
   );
   return { kind: 'json', result: toRecord(row), connectorMetadata: {} };
 }

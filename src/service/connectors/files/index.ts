@@ -35,9 +35,10 @@ export const filesConnector: ConnectorType = {
   async execute(ctx, entity, action, params) {
     const handler = handlers[`${entity}.${action}`];
     if (!handler) {
+      // Unreachable through execute (the route checks entity and action against the descriptors first).
       throw new ServiceError(
-        'H400',
-        { message: `the Files connector has no action "${action}" on entity "${entity}"` },
+        'H400_UNKNOWN_ACTION',
+        { type: 'Files', entity, action, valid: '(see inspect)' },
         { field: 'action' },
       );
     }

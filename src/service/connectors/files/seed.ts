@@ -168,7 +168,7 @@ export async function loadFilesFixtures(ctx: ActionContext, data: unknown): Prom
   const problems: ServiceErrorItem[] = [];
   if (!isObject(data))
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: 'Files fixtures must be an object {folders: [...]}' },
       { field: 'fixtures' },
     );
@@ -183,7 +183,7 @@ export async function loadFilesFixtures(ctx: ActionContext, data: unknown): Prom
   const tree = parseFolders(data.folders, 'fixtures.folders', problems);
   if (problems.length > 0) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: `Files fixtures are invalid (${problems.length} problem(s))` },
       { items: problems },
     );

@@ -28,7 +28,7 @@ interface SearchParams {
 }
 
 function bad(field: string, message: string, details: Record<string, unknown> | null = null): ServiceError {
-  return new ServiceError('H400', { message }, { field, details });
+  return new ServiceError('H400_INVALID_SEARCH', { message }, { field, details });
 }
 
 /**

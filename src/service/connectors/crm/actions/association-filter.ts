@@ -23,26 +23,30 @@ export async function compileAssociationFilter(
   const target = await resolveObjectType(ctx.store.db, ctx.connector.id, ref);
   if (!target)
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FILTER',
       { message: `${f.propertyName}: "${ref}" is not an object type` },
       { field: `${field}.propertyName` },
     );
   let values: string[];
   if (f.operator === 'EQ' || f.operator === 'NEQ') {
     if (f.value === undefined)
-      throw new ServiceError('H400', { message: `operator ${f.operator} needs value` }, { field: `${field}.value` });
+      throw new ServiceError(
+        'H400_INVALID_FILTER',
+        { message: `operator ${f.operator} needs value` },
+        { field: `${field}.value` },
+      );
     values = [String(f.value)];
   } else if (f.operator === 'IN' || f.operator === 'NOT_IN') {
     if (!f.values || f.values.length === 0)
       throw new ServiceError(
-        'H400',
+        'H400_INVALID_FILTER',
         { message: `operator ${f.operator} needs a non-empty values array` },
         { field: `${field}.values` },
       );
     values = f.values.map(String);
   } else {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FILTER',
       { message: `${f.propertyName} supports EQ, NEQ, IN and NOT_IN` },
       { field: `${field}.operator` },
     );

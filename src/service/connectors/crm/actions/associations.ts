@@ -29,13 +29,7 @@ async function typeParam(
   const ref = String(params[key]);
   const t = await resolveObjectType(db, connectorId, ref);
   if (!t) {
-    throw new ServiceError(
-      'H400',
-      {
-        message: `params.${key} "${ref}" is not an object type of this CRM (contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name)`,
-      },
-      { field: `params.${key}` },
-    );
+    throw new ServiceError('H400_UNKNOWN_OBJECT_TYPE', { field: `params.${key}`, ref }, { field: `params.${key}` });
   }
   return t;
 }
@@ -114,7 +108,7 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
       if (!def) {
         const allowed = platformTypes(from.type, to.type).map((d) => d.typeId);
         throw new ServiceError(
-          'H400',
+          'H400_INVALID_ASSOCIATION_TYPE',
           {
             message: `associationTypeId ${typeId} is not a PLATFORM_DEFINED type from ${from.type.key} to ${to.type.key}; allowed: ${allowed.join(', ') || 'none'}`,
           },

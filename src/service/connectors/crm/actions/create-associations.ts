@@ -45,7 +45,7 @@ export async function storeCreateAssociations(
         if (!def) {
           const allowed = platformTypes(type, targetType).map((d) => d.typeId);
           throw new ServiceError(
-            'H400',
+            'H400_INVALID_ASSOCIATION_TYPE',
             {
               message: `associationTypeId ${t.associationTypeId} does not link ${type.key} to ${targetType.key} (record ${raw}); PLATFORM_DEFINED ids for this pair: ${allowed.join(', ') || 'none'}`,
             },

@@ -46,10 +46,8 @@ async function lookupRecord(
   if (prop !== undefined && prop !== 'hs_object_id') {
     if (!type.uniqueProperties.includes(prop)) {
       throw new ServiceError(
-        'H400',
-        {
-          message: `params.idProperty "${prop}" is not a unique property of ${type.key}; use one of: ${type.uniqueProperties.join(', ')}`,
-        },
+        'H400_INVALID_ID_PROPERTY',
+        { property: prop, type: type.key, allowed: type.uniqueProperties.join(', ') },
         { field: 'params.idProperty', details: { allowed: type.uniqueProperties } },
       );
     }

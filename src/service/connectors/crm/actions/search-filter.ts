@@ -57,7 +57,7 @@ function containsToken(stored: string, pattern: string): boolean {
 }
 
 function bad(field: string, message: string): ServiceError {
-  return new ServiceError('H400', { message }, { field });
+  return new ServiceError('H400_INVALID_FILTER', { message }, { field });
 }
 
 /** Compiles one filter; `field` locates it in params for errors. */
