@@ -79,6 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     signingKey,
     types,
     contextStore,
+    outbox: contextStore.outbox,
     onListenerError: (err) => app.log.error({ err }, 'change listener failed'),
   });
   app.decorate('service', service);

@@ -129,4 +129,18 @@ export const contextStoreMigrations: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    // Changed records, written in the same transaction as the change (see outbox.ts): a change committed
+    // just before a crash is indexed after the restart instead of staying stale.
+    name: '035-context-store-outbox',
+    async up(db: Kysely<object>): Promise<void> {
+      await db.schema
+        .createTable('cs_outbox')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('connector_id', 'text', (c) => c.notNull().references('connectors.id').onDelete('cascade'))
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];

@@ -62,6 +62,8 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
       );
     }
     for (const [i, a] of (fx.associations ?? []).entries()) await storeAssociation(trx, cid, a, `associations[${i}]`);
+    for (const [entity, ids] of touched)
+      if ((RECORD_ENTITIES as readonly string[]).includes(entity)) await ctx.recordChanges?.(trx, entity, ids);
   });
   for (const [entity, ids] of touched)
     if ((RECORD_ENTITIES as readonly string[]).includes(entity)) ctx.notifyChange(entity, ids);

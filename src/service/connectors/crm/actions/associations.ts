@@ -130,6 +130,7 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
     if (labeled) await ensureDefault(trx, cid, from.type, from.rec.id, to.type, to.rec.id);
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
+    await touched.record(ctx, trx);
     const rows = await associationsBetween(trx, cid, from.rec.id, to.type.key, [to.rec.id]);
     const labels = rows
       .map((r) => labelOf(from.type, to.type, r.category, r.type_id))
@@ -166,6 +167,7 @@ export async function deleteAssociations(ctx: ActionContext, params: Record<stri
     );
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
+    await touched.record(ctx, trx);
     return n;
   });
   touched.notify(ctx);

@@ -55,6 +55,8 @@ export async function createRecord(
         null,
       );
       await storeCreateAssociations(trx, cid, type, id, associations, touched);
+      touched.add(type.key, id);
+      await touched.record(ctx, trx);
       return created;
     });
   } catch (err) {
@@ -62,7 +64,6 @@ export async function createRecord(
       throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
     throw err;
   }
-  touched.add(type.key, rec.id);
   touched.notify(ctx);
   const [out] = await renderRecords(ctx.store.db, cid, type, [rec], {
     properties: Object.keys(rec.properties),
