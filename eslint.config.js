@@ -45,7 +45,7 @@ const serviceZones = serviceLayers.flatMap((part, i) => [
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', '.recipe/', 'bench/results.json'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.base],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -73,8 +73,23 @@ export default tseslint.config(
             zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
             ...serviceZones,
+            ...engine.map((dir) => zone(dir, 'console', 'cli/ → console/: nothing below the console imports it.')),
+            zone('console', 'service', 'The console reads the service over HTTP, like any client.'),
+            zone('console', 'cli', 'Only the CLI edge imports cli/.'),
+            zone('console/web', 'console/!(api-types.ts|web)', 'The browser code shares only the API types.'),
           ],
         },
+      ],
+    },
+  },
+  {
+    // OpenTelemetry is used from src/telemetry/ only, so it can be replaced (or left unloaded) in one place.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['src/telemetry/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@opentelemetry/*'], message: 'Only src/telemetry/ imports OpenTelemetry.' }] },
       ],
     },
   },

@@ -2,7 +2,7 @@
 // Prints a table and writes bench/results.json. Options:
 //   --full            1,000,000 contacts for streaming and search, 10 s loads (takes far longer than 10 min)
 //   --size N          contacts for the engine figures (default 100000)
-//   --search-sizes A,B,…  context store sizes (default 10000,100000; --full adds 1000000)
+//   --search-sizes A,B,…  context store sizes, each at least 1000 (default 10000,100000; --full adds 1000000)
 //   --stream-size N   contacts for the streaming figure (default: --size; --full 1000000)
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
@@ -34,6 +34,12 @@ const { values: flags } = parseArgs({
   },
 });
 
+/**
+ * The value of --name as a positive integer, or `fallback` when the flag is absent.
+ * @param {string} name
+ * @param {string | undefined} text
+ * @param {number} fallback
+ */
 function positiveInt(name, text, fallback) {
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -64,6 +70,7 @@ for (const s of opts.only)
   if (!['startup', 'engine', 'throughput', 'search'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
+/** @param {string} line */
 const log = (line) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 const tmp = mkdtempSync(join(tmpdir(), 'recipe-bench-'));
@@ -123,7 +130,7 @@ try {
   const notes = figures.list.filter((f) => f.note).map((f) => `${f.section}: ${f.name}: ${f.note}`);
   if (notes.length) process.stdout.write(`\nnotes:\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
   process.stdout.write(
-    `\n${figures.list.filter((f) => f.met === true).length} targets met, ${figures.list.filter((f) => f.met === false).length} missed; ${totalS.toFixed(0)} s; load average before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${cpus().length} CPUs\n`,
+    `\n${figures.list.filter((f) => f.met === true).length} targets met, ${figures.list.filter((f) => f.met === false).length} missed; ${totalS.toFixed(0)} s; load average before ${loadBefore[0]?.toFixed(2)}, after ${loadAfter[0]?.toFixed(2)} on ${cpus().length} CPUs\n`,
   );
   const results = {
     date: new Date().toISOString(),

@@ -10,6 +10,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 
 const root = new URL('../', import.meta.url);
+/** @type {typeof import('../src/schema/ajv-options.js')} */
 const { RECIPE_AJV_OPTIONS } = await import(new URL('dist/schema/ajv-options.js', root).href);
 const standaloneCode = standaloneModule.default ?? standaloneModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;

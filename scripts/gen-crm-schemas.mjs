@@ -9,13 +9,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const moduleDir = resolve(process.argv[2] ?? join(root, 'dist', 'service', 'connectors', 'crm'));
+/** @type {typeof import('../src/service/connectors/crm/params-schemas.js')} */
 const { buildCrmActionSpecs, schemaFileName } = await import(pathToFileURL(join(moduleDir, 'params-schemas.js')).href);
 const out = join(root, 'schemas', 'connectors', 'crm');
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out)) if (f.endsWith('.json')) rmSync(join(out, f));
 let n = 0;
 for (const spec of buildCrmActionSpecs()) {
-  for (const kind of ['params', 'result']) {
+  for (const kind of /** @type {const} */ (['params', 'result'])) {
     writeFileSync(
       join(out, schemaFileName(spec.entity, spec.action, kind)),
       `${JSON.stringify(spec[kind], null, 2)}\n`,

@@ -6,14 +6,20 @@ import { connect } from './common.mjs';
 const t0 = performance.now();
 
 const CONCURRENCY = 16;
-const { ids } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const idsFile = process.argv[2];
+if (!idsFile) throw new Error('usage: node bench/baseline/fan-out.mjs IDS.json');
+/** @type {{ ids: string[] }} */
+const { ids } = JSON.parse(readFileSync(idsFile, 'utf8'));
 const api = await connect(CONCURRENCY);
+/** @type {Array<string | null | undefined>} */
 const emails = new Array(ids.length);
 let next = 0;
 async function worker() {
   while (next < ids.length) {
     const i = next++;
-    const res = await api.execute('contacts', 'get', { contactId: ids[i] });
+    const res = /** @type {{ result: { properties: Record<string, string | null | undefined> } }} */ (
+      await api.execute('contacts', 'get', { contactId: ids[i] })
+    );
     emails[i] = res.result.properties.email;
   }
 }

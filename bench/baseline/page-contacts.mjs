@@ -9,9 +9,12 @@ const stream = process.argv.includes('--stream');
 const api = await connect(1);
 const rows = [];
 let seen = 0;
+/** @type {string | null | undefined} */
 let after;
 for (;;) {
-  const page = await api.execute('contacts', 'list', { limit: 100, ...(after !== undefined && { after }) });
+  const page = /** @type {import('../lib/service.mjs').ListEnvelope} */ (
+    await api.execute('contacts', 'list', { limit: 100, ...(after !== undefined && { after }) })
+  );
   for (const c of page.result) {
     const row = {
       id: c.id,

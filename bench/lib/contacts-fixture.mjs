@@ -4,7 +4,13 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-/** A seeded PRNG (mulberry32): the same data on every run. */
+/** @typedef {() => number} Rnd  Uniform in [0, 1). */
+
+/**
+ * A seeded PRNG (mulberry32): the same data on every run.
+ * @param {number} seed
+ * @returns {Rnd}
+ */
 export function prng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -45,15 +51,24 @@ const SYLLABLES = [
 const OWNERS = Array.from({ length: 50 }, (_, i) => String(2001 + i));
 const DOMAINS = Array.from({ length: 400 }, (_, i) => `co${i}.example`);
 
-/** A name of two or three syllables: 24^2 + 24^3 ≈ 14,400 distinct values. */
+/**
+ * A name of two or three syllables: 24^2 + 24^3 ≈ 14,400 distinct values.
+ * @param {Rnd} rnd
+ */
 function name(rnd) {
   const n = rnd() < 0.5 ? 2 : 3;
   let s = '';
   for (let i = 0; i < n; i++) s += SYLLABLES[Math.floor(rnd() * SYLLABLES.length)];
-  return s[0].toUpperCase() + s.slice(1);
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** The i-th contact (ids from 1); also used to pick query values that exist. */
+/** @typedef {ReturnType<typeof contactAt>} Contact */
+
+/**
+ * The i-th contact (ids from 1); also used to pick query values that exist.
+ * @param {number} i
+ * @param {Rnd} rnd  the PRNG that made contacts 1 … i-1 (contacts draw from it in order)
+ */
 export function contactAt(i, rnd) {
   const first = name(rnd);
   const last = name(rnd);
@@ -70,10 +85,15 @@ export function contactAt(i, rnd) {
   };
 }
 
-/** Streams {connectors: [{type: CRM, name, data: {contacts: [...]}}]} as JSON to `file`. */
+/**
+ * Streams {connectors: [{type: CRM, name, data: {contacts: [...]}}]} as JSON to `file`.
+ * @param {string} file
+ * @param {number} count
+ */
 export async function writeContactsFixture(file, count, seed = 42) {
   const out = createWriteStream(file);
   const rnd = prng(seed);
+  /** @param {string} s */
   const write = async (s) => {
     if (!out.write(s)) await once(out, 'drain');
   };

@@ -3,10 +3,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ENTITIES = ['contacts', 'companies', 'deals', 'tickets'];
+const ENTITIES = /** @type {const} */ (['contacts', 'companies', 'deals', 'tickets']);
 
+/**
+ * The i-th recipe's YAML.
+ * @param {number} i
+ */
 function recipe(i) {
-  const e = ENTITIES[i % ENTITIES.length];
+  const e = ENTITIES[i % ENTITIES.length] ?? 'contacts';
   const steps = [
     `  - id: items\n    paginate: { entity: ${e}, action: list, params: { limit: ${10 + (i % 90)} }, max_pages: ${1 + (i % 20)} }`,
     `  - id: picked\n    transform: "\${ $items[$number(properties.hs_object_id) % ${2 + (i % 5)} = 0] }"`,
@@ -54,7 +58,12 @@ outputs:
 `;
 }
 
-/** Writes recipe-000.yaml … into `dir`; returns the paths. */
+/**
+ * Writes recipe-000.yaml … into `dir`; returns the paths.
+ * @param {string} dir
+ * @param {number} count
+ * @returns {string[]}
+ */
 export function generateRecipes(dir, count) {
   mkdirSync(dir, { recursive: true });
   const files = [];

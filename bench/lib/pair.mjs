@@ -2,9 +2,34 @@
 // in the machine's load hits both, and summarises the medians.
 import { median, runNode } from './proc.mjs';
 
-/** `recipe run FILE --quiet --json`, checked: status ok and outputs.count as expected. */
+/** @typedef {Record<string, string>} Env */
+
+/**
+ * One run of either side. `workMs` leaves out process start; `maxRssMb` is null when peak RSS could not be read.
+ * @typedef {{ wallMs: number, maxRssMb: number | null, workMs: number }} Sample
+ */
+
+/**
+ * Medians of one side's samples, and the samples themselves (rounded).
+ * @typedef {{ wallMs: number, workMs: number, maxRssMb: number | null, runs: Array<{ wallMs: number | null, workMs: number | null, maxRssMb: number | null }> }} Summary
+ */
+
+/**
+ * The part of `recipe run --json`'s report read here.
+ * @typedef {{ status: string, outputs?: { count?: unknown }, steps: Array<{ depth: number, duration_ms: number }> }} RunReport
+ */
+
+/**
+ * `recipe run FILE --quiet --json`, checked: status ok and outputs.count as expected.
+ * @param {string} file
+ * @param {Env} env
+ * @param {number | undefined} expectCount  undefined: the count is not checked
+ * @param {string[]} [extra]  more arguments for `recipe run`
+ * @returns {Promise<Sample>}
+ */
 export async function runRecipe(file, env, expectCount, extra = []) {
   const r = await runNode(['bin/recipe.js', 'run', file, '--quiet', '--json', ...extra], { env });
+  /** @type {RunReport} */
   const report = JSON.parse(r.stdout);
   if (report.status !== 'ok') throw new Error(`${file}: run status ${report.status}`);
   if (expectCount !== undefined && report.outputs?.count !== expectCount)
@@ -14,36 +39,67 @@ export async function runRecipe(file, env, expectCount, extra = []) {
   return { wallMs: r.wallMs, maxRssMb: r.maxRssMb, workMs };
 }
 
-/** The hand-written script, checked: it prints {count, work_ms}. */
+/**
+ * The hand-written script, checked: it prints {count, work_ms}.
+ * @param {string[]} args
+ * @param {Env} env
+ * @param {number | undefined} expectCount  undefined: the count is not checked
+ * @returns {Promise<Sample>}
+ */
 export async function runScript(args, env, expectCount) {
   const r = await runNode(args, { env });
-  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  /** @type {{ count: number, work_ms: number }} */
+  const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
   if (expectCount !== undefined && out.count !== expectCount)
     throw new Error(`${args[0]}: count ${out.count}, expected ${expectCount}`);
   return { wallMs: r.wallMs, maxRssMb: r.maxRssMb, workMs: out.work_ms };
 }
 
-/** Alternates script and recipe `runs` times; medians of wall, work and peak RSS for each. */
+/**
+ * Alternates script and recipe `runs` times; medians of wall, work and peak RSS for each.
+ * @param {number} runs
+ * @param {() => Promise<Sample>} script
+ * @param {() => Promise<Sample>} recipe
+ * @param {import('./section-context.mjs').Log} log
+ * @returns {Promise<{ script: Summary, recipe: Summary }>}
+ */
 export async function comparePair(runs, script, recipe, log) {
+  /** @type {Sample[]} */
   const s = [];
+  /** @type {Sample[]} */
   const r = [];
   for (let i = 0; i < runs; i++) {
-    s.push(await script());
-    r.push(await recipe());
-    log(`  run ${i + 1}/${runs}: script ${fmt(s[i])} | recipe ${fmt(r[i])}`);
+    const sx = await script();
+    const rx = await recipe();
+    s.push(sx);
+    r.push(rx);
+    log(`  run ${i + 1}/${runs}: script ${fmt(sx)} | recipe ${fmt(rx)}`);
   }
   return { script: summarize(s), recipe: summarize(r) };
 }
 
+/**
+ * @param {Sample[]} rs
+ * @returns {Summary}
+ */
 function summarize(rs) {
+  const rss = rs.map((x) => x.maxRssMb);
   return {
     wallMs: median(rs.map((x) => x.wallMs)),
     workMs: median(rs.map((x) => x.workMs)),
-    maxRssMb: rs.every((x) => x.maxRssMb !== null) ? median(rs.map((x) => x.maxRssMb)) : null,
+    maxRssMb: allMeasured(rss) ? median(rss) : null,
     runs: rs.map((x) => ({ wallMs: round(x.wallMs), workMs: round(x.workMs), maxRssMb: round(x.maxRssMb) })),
   };
 }
 
+/**
+ * @param {Array<number | null>} xs
+ * @returns {xs is number[]}
+ */
+const allMeasured = (xs) => xs.every((x) => x !== null);
+
+/** @param {number | null} x */
 const round = (x) => (x === null ? null : Math.round(x * 10) / 10);
+/** @param {Sample} x */
 const fmt = (x) =>
   `${Math.round(x.wallMs)} ms wall, ${Math.round(x.workMs)} ms work, ${x.maxRssMb === null ? '?' : Math.round(x.maxRssMb)} MB`;

@@ -4,8 +4,15 @@
 import Fastify from 'fastify';
 import { startService } from '../../dist/index.js';
 
+/** @type {import('./service.mjs').ServerOptions} */
 const opts = JSON.parse(process.argv[2] ?? '{}');
+/** @type {{ get: unknown, list: unknown }} */
 const bodies = { get: {}, list: {} };
+
+const send = process.send?.bind(process);
+if (!send) throw new Error('bench/lib/server-child.mjs runs under fork() from bench/lib/service.mjs (it needs IPC)');
+/** @param {import('./service.mjs').FromChild} msg */
+const reply = (msg) => send(msg);
 
 const svc = await startService({
   db: ':memory:',
@@ -22,19 +29,21 @@ bare.post('/bare/get', async () => bodies.get);
 bare.post('/bare/list', async () => bodies.list);
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const addr = bare.server.address();
+if (addr === null || typeof addr === 'string') throw new Error(`bare routes: not on a TCP port (${addr})`);
 
-process.on('message', async (msg) => {
+process.on('message', async (raw) => {
+  const msg = /** @type {import('./service.mjs').ToChild | undefined} */ (raw);
   if (msg?.kind === 'bare') {
     bodies.get = msg.get;
     bodies.list = msg.list;
-    process.send({ kind: 'bare-ok' });
+    reply({ kind: 'bare-ok' });
   } else if (msg?.kind === 'stop') {
     await bare.close();
     await svc.close();
     process.exit(0);
   }
 });
-process.send({
+reply({
   kind: 'ready',
   url: svc.url,
   bareUrl: `http://127.0.0.1:${addr.port}`,

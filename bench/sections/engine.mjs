@@ -4,7 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePair, runRecipe, runScript } from '../lib/pair.mjs';
 
-/** Figure 1 on a service holding `count` contacts. */
+/** @typedef {import('../lib/section-context.mjs').ServiceContext} ServiceContext */
+
+/**
+ * Figure 1 on a service holding `count` contacts.
+ * @param {ServiceContext} ctx
+ * @param {number} count
+ */
 export async function benchPaging({ server, figures, log, runs }, count, section = '1 engine') {
   log(`paging through ${count} contacts: recipe vs hand-written undici script, ${runs} runs each`);
   const env = server.env;
@@ -43,7 +49,11 @@ export async function benchPaging({ server, figures, log, runs }, count, section
   return res;
 }
 
-/** Streaming mode (paginate with as + steps) on a service holding `count` contacts: wall time and peak RSS. */
+/**
+ * Streaming mode (paginate with as + steps) on a service holding `count` contacts: wall time and peak RSS.
+ * @param {ServiceContext} ctx
+ * @param {number} count
+ */
 export async function benchStreaming({ server, figures, log, runs }, count, section = '1 engine') {
   log(`streaming ${count} contacts: recipe vs hand-written script (no accumulation), ${runs} runs each`);
   const env = server.env;
@@ -75,20 +85,26 @@ export async function benchStreaming({ server, figures, log, runs }, count, sect
   return res;
 }
 
-/** Figure 2: a foreach over `n` ids, concurrency 16, one get each. */
+/**
+ * Figure 2: a foreach over `n` ids, concurrency 16, one get each.
+ * @param {ServiceContext} ctx
+ */
 export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000) {
+  /** @type {string[]} */
   const ids = [];
+  /** @type {string | null | undefined} */
   let after;
   while (ids.length < n) {
-    const page = await server.execute({
+    const res = await server.execute({
       entity: 'contacts',
       action: 'list',
       params: { limit: 100, properties: 'email', ...(after && { after }) },
     });
-    if (page.status !== 200) throw new Error(`contacts list: HTTP ${page.status}`);
-    ids.push(...page.json.result.map((c) => c.id));
-    after = page.json.connector_metadata.end_cursor;
-    if (!page.json.connector_metadata.has_next_page) break;
+    if (res.status !== 200) throw new Error(`contacts list: HTTP ${res.status}`);
+    const page = /** @type {import('../lib/service.mjs').ListEnvelope} */ (res.json);
+    ids.push(...page.result.map((c) => c.id));
+    after = page.connector_metadata.end_cursor;
+    if (!page.connector_metadata.has_next_page) break;
   }
   if (ids.length < n) throw new Error(`only ${ids.length} contacts for the fan-out`);
   const inputs = join(tmp, 'fan-out-ids.json');

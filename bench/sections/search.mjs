@@ -8,17 +8,36 @@ import { contactAt, prng, writeContactsFixture } from '../lib/contacts-fixture.m
 import { median, percentile } from '../lib/proc.mjs';
 import { startServer } from '../lib/service.mjs';
 
+/** @typedef {import('../lib/contacts-fixture.mjs').Contact} Contact */
+/** @typedef {import('../lib/section-context.mjs').Log} Log */
+
 const QUERIES = 200;
+// Query i uses sample i, and the `in` kind samples QUERIES + 4i … QUERIES + 4i + 3 as well.
+const SAMPLES = QUERIES * 5;
 const LIMIT = 25;
-export const OPS = ['eq', 'in', 'range+sort', 'like', 'fuzzy', 'keyword'];
+export const OPS = /** @type {const} */ (['eq', 'in', 'range+sort', 'like', 'fuzzy', 'keyword']);
+/** @typedef {typeof OPS[number]} Op */
+/** @type {Partial<Record<Op, number>>} */
 const TARGET_P50 = { eq: 5, in: 5, fuzzy: 50, keyword: 50 };
 
-/** 200 samples of existing contacts among the first `size` (replaying the fixture's PRNG). */
+/**
+ * One query kind at one size: client round-trip p50/p99 (ms), the service's own took_ms p50, queries run.
+ * @typedef {{ p50: number, p99: number, tookP50: number | null, queries: number }} OpStats
+ */
+
+/** @typedef {{ size: number, ops: Record<Op, OpStats>, loadMs: number, indexMs: number }} SizeResult */
+
+/**
+ * SAMPLES distinct existing contacts among the first `size` (replaying the fixture's PRNG), shuffled.
+ * @param {number} size  at least SAMPLES
+ */
 function samples(size) {
   const pick = prng(7);
+  /** @type {Set<number>} */
   const wanted = new Set();
-  while (wanted.size < QUERIES * 5) wanted.add(1 + Math.floor(pick() * size));
+  while (wanted.size < SAMPLES) wanted.add(1 + Math.floor(pick() * size));
   const rnd = prng(42);
+  /** @type {Contact[]} */
   const out = [];
   for (let i = 1; i <= size; i++) {
     const c = contactAt(i, rnd);
@@ -26,14 +45,22 @@ function samples(size) {
   }
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(pick() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+    const t = /** @type {Contact} */ (out[i]);
+    out[i] = /** @type {Contact} */ (out[j]);
+    out[j] = t;
   }
   return out;
 }
 
-/** The query of kind `op` number `i`. */
+/**
+ * The query of kind `op` number `i`.
+ * @param {Op} op
+ * @param {number} i
+ * @param {Contact[]} s  the samples
+ */
 function queryFor(op, i, s) {
   const c = s[i];
+  if (c === undefined) throw new Error(`no sample ${i} of ${s.length}`);
   const p = c.properties;
   switch (op) {
     case 'eq':
@@ -71,6 +98,12 @@ function queryFor(op, i, s) {
   }
 }
 
+/**
+ * Waits until the contacts' context store index is Ready; resolves the time it took (ms).
+ * @param {import('../lib/service.mjs').ServiceHandle} server
+ * @param {Log} log
+ * @param {number} timeoutMs
+ */
 async function waitReady(server, log, timeoutMs) {
   const t0 = performance.now();
   let lastLog = t0;
@@ -87,8 +120,15 @@ async function waitReady(server, log, timeoutMs) {
   }
 }
 
-/** Builds a service of `size` contacts and runs every query kind; {ops: {op: {p50, p99, tookP50}}, loadMs, indexMs}. */
+/**
+ * Builds a service of `size` contacts and runs every query kind; {ops: {op: {p50, p99, tookP50}}, loadMs, indexMs}.
+ * @param {number} size
+ * @param {{ log: Log, tmp: string, budgetMs?: number }} options
+ * @returns {Promise<SizeResult>}
+ */
 export async function searchAtSize(size, { log, tmp, budgetMs = 30_000 }) {
+  // samples() needs SAMPLES distinct contacts: with fewer, its loop would never end.
+  if (size < SAMPLES) throw new Error(`search sizes must be at least ${SAMPLES} contacts, got ${size}`);
   const file = join(tmp, `contacts-${size}.json`);
   log(`search at ${size.toLocaleString('en')} contacts: writing fixtures, loading, indexing`);
   await writeContactsFixture(file, size);
@@ -97,9 +137,12 @@ export async function searchAtSize(size, { log, tmp, budgetMs = 30_000 }) {
     const indexMs = await waitReady(server, log, 60 * 60_000);
     log(`  loaded in ${Math.round(server.startMs)} ms, index Ready after ${Math.round(indexMs)} ms more`);
     const s = samples(size);
-    const ops = {};
+    // Filled for every kind by the loop below.
+    const ops = /** @type {Record<Op, OpStats>} */ ({});
     for (const op of OPS) {
+      /** @type {number[]} */
       const times = [];
+      /** @type {number[]} */
       const took = [];
       const opStart = performance.now();
       for (let i = 0; i < QUERIES; i++) {
@@ -113,19 +156,21 @@ export async function searchAtSize(size, { log, tmp, budgetMs = 30_000 }) {
         });
         times.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`${op}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
-        const n = res.json.result.data.length;
+        const { result } = /** @type {import('../lib/service.mjs').SearchEnvelope} */ (res.json);
+        const n = result.data.length;
         if (n === 0 || (op === 'eq' && n !== 1))
           throw new Error(`${op} query ${i} found ${n} records: ${JSON.stringify(queryFor(op, i, s))}`);
-        if (typeof res.json.result.meta.took_ms === 'number') took.push(res.json.result.meta.took_ms);
+        if (typeof result.meta.took_ms === 'number') took.push(result.meta.took_ms);
       }
-      ops[op] = {
+      const stats = {
         p50: median(times),
         p99: percentile(times, 99),
         tookP50: took.length ? median(took) : null,
         queries: times.length,
       };
+      ops[op] = stats;
       log(
-        `  ${op.padEnd(10)} p50 ${ops[op].p50.toFixed(2)} ms, p99 ${ops[op].p99.toFixed(2)} ms over ${times.length} queries (service took_ms p50 ${ops[op].tookP50})`,
+        `  ${op.padEnd(10)} p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms over ${times.length} queries (service took_ms p50 ${stats.tookP50})`,
       );
     }
     return { size, ops, loadMs: server.startMs, indexMs };
@@ -134,15 +179,33 @@ export async function searchAtSize(size, { log, tmp, budgetMs = 30_000 }) {
   }
 }
 
-/** Runs every size; adds figures at the largest size (compared with the smallest) and returns the scaling table. */
-export async function benchSearch({ figures, log, tmp, budgetMs }, sizes) {
-  const bySize = [];
-  for (const size of sizes) bySize.push(await searchAtSize(size, { log, tmp, budgetMs }));
+/**
+ * The smallest and the largest size's results (the first and the last).
+ * @param {SizeResult[]} bySize
+ */
+function ends(bySize) {
   const small = bySize[0];
   const big = bySize[bySize.length - 1];
+  if (small === undefined || big === undefined) throw new Error('no search sizes');
+  return { small, big };
+}
+
+/**
+ * Runs every size; adds figures at the largest size (compared with the smallest) and returns the scaling table.
+ * @param {import('../lib/section-context.mjs').SectionContext & { budgetMs: number }} ctx
+ * @param {number[]} sizes
+ */
+export async function benchSearch({ figures, log, tmp, budgetMs }, sizes) {
+  /** @type {SizeResult[]} */
+  const bySize = [];
+  for (const size of sizes) bySize.push(await searchAtSize(size, { log, tmp, budgetMs }));
+  const { small, big } = ends(bySize);
+  /** @param {number} x */
   const n = (x) => x.toLocaleString('en');
   for (const op of OPS) {
-    const target = TARGET_P50[op] ? { of: 'value', op: '<', limit: TARGET_P50[op] } : undefined;
+    const limit = TARGET_P50[op];
+    /** @type {import('../lib/figures.mjs').Target | undefined} */
+    const target = limit ? { of: 'value', op: '<', limit } : undefined;
     const fewer =
       big.ops[op].queries < QUERIES
         ? { note: `only ${big.ops[op].queries} queries fitted in the per-kind time budget` }
@@ -177,12 +240,16 @@ export async function benchSearch({ figures, log, tmp, budgetMs }, sizes) {
   return bySize;
 }
 
-/** The scaling table: one row per query kind, p50 / p99 per size. */
+/**
+ * The scaling table: one row per query kind, p50 / p99 per size.
+ * @param {SizeResult[]} bySize
+ */
 export function formatScaling(bySize, md = false) {
+  const { small, big } = ends(bySize);
   const head = [
     'query',
     ...bySize.map((b) => `${b.size.toLocaleString('en')}: p50 / p99 ms`),
-    `p50 ratio ${bySize[bySize.length - 1].size / bySize[0].size}x size`,
+    `p50 ratio ${big.size / small.size}x size`,
   ];
   const rows = OPS.map((op) => [
     op,
@@ -190,7 +257,7 @@ export function formatScaling(bySize, md = false) {
       (b) =>
         `${b.ops[op].p50.toFixed(2)} / ${b.ops[op].p99.toFixed(2)}${b.ops[op].queries < QUERIES ? ` (${b.ops[op].queries} q)` : ''}`,
     ),
-    (bySize[bySize.length - 1].ops[op].p50 / bySize[0].ops[op].p50).toFixed(2),
+    (big.ops[op].p50 / small.ops[op].p50).toFixed(2),
   ]);
   rows.push([
     'index build (s)',
@@ -203,11 +270,11 @@ export function formatScaling(bySize, md = false) {
       `|${head.map(() => '---').join('|')}|`,
       ...rows.map((r) => `| ${r.join(' | ')} |`),
     ].join('\n');
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   return [head, ...rows]
     .map((r) =>
       r
-        .map((c, i) => c.padEnd(widths[i]))
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
         .join('  ')
         .trimEnd(),
     )

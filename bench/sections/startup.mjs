@@ -4,22 +4,32 @@ import { join } from 'node:path';
 import { generateRecipes } from '../lib/gen-recipes.mjs';
 import { median, runNode } from '../lib/proc.mjs';
 
+/**
+ * Median wall time of `runs` runs of `node args...`.
+ * @param {string[]} args
+ * @param {number} runs
+ */
 async function medianWall(args, runs) {
   const walls = [];
   for (let i = 0; i < runs; i++) walls.push((await runNode(args)).wallMs);
   return median(walls);
 }
 
-/** Adds the start-up and validation figures. */
+/**
+ * Adds the start-up and validation figures.
+ * @param {import('../lib/section-context.mjs').SectionContext} ctx
+ * @param {number} runs
+ */
 export async function benchStartup({ figures, log, tmp }, runs) {
   log(`start-up: recipe --version and node -e 0, ${runs * 2 + 1} runs each`);
   const node = await medianWall(['-e', '0'], runs * 2 + 1);
   const version = await medianWall(['bin/recipe.js', '--version'], runs * 2 + 1);
   log(`  node -e 0 ${Math.round(node)} ms, recipe --version ${Math.round(version)} ms`);
   const dir = join(tmp, 'validate-200');
-  const files = generateRecipes(dir, 200);
+  const [first] = generateRecipes(dir, 200);
+  if (first === undefined) throw new Error('no recipes generated');
   log(`validate: 200 generated recipes, ${runs} runs`);
-  const one = await medianWall(['bin/recipe.js', 'validate', files[0]], runs);
+  const one = await medianWall(['bin/recipe.js', 'validate', first], runs);
   const all = await medianWall(['bin/recipe.js', 'validate', dir], runs);
   log(`  1 file ${Math.round(one)} ms, 200 files ${Math.round(all)} ms`);
   figures.add({

@@ -3,6 +3,20 @@
 // service's process that answers a fixed JSON body of the same size.
 import autocannon from 'autocannon';
 
+/** @typedef {import('../lib/section-context.mjs').Log} Log */
+
+/**
+ * One load: POST `body` with `headers` for `seconds`.
+ * @typedef {{ headers: Record<string, string>, body: string, seconds: number }} Load
+ */
+
+/** @typedef {{ rps: number, p50: number, p99: number, requests: number }} LoadResult  requests/s, latency in ms. */
+
+/**
+ * @param {string} url
+ * @param {Load} load
+ * @returns {Promise<autocannon.Result>}
+ */
 function load(url, { headers, body, seconds }) {
   return new Promise((resolve, reject) => {
     autocannon({ url, method: 'POST', headers, body, connections: 64, duration: seconds }, (err, result) =>
@@ -11,6 +25,14 @@ function load(url, { headers, body, seconds }) {
   });
 }
 
+/**
+ * Runs one load; fails on any non-2xx answer, error or timeout (a throughput of failures means nothing).
+ * @param {string} name
+ * @param {string} url
+ * @param {Load} opts
+ * @param {Log} log
+ * @returns {Promise<LoadResult>}
+ */
 async function measure(name, url, opts, log) {
   const r = await load(url, opts);
   const ok = r['2xx'];
@@ -24,12 +46,17 @@ async function measure(name, url, opts, log) {
   return out;
 }
 
-/** Runs the four loads (get, bare get, list, bare list) for `seconds` each. */
+/**
+ * Runs the four loads (get, bare get, list, bare list) for `seconds` each.
+ * @param {import('../lib/section-context.mjs').ServiceContext} ctx
+ * @param {number} seconds
+ */
 export async function benchThroughput({ server, figures, log }, seconds) {
   const list = await server.execute({ entity: 'contacts', action: 'list', params: { limit: 100 } });
-  if (list.status !== 200 || list.json.result.length !== 100)
-    throw new Error('contacts list for the throughput sample failed');
-  const contactId = list.json.result[37].id;
+  const page = list.status === 200 ? /** @type {import('../lib/service.mjs').ListEnvelope} */ (list.json) : null;
+  const contact = page?.result.length === 100 ? page.result[37] : undefined;
+  if (contact === undefined) throw new Error('contacts list for the throughput sample failed');
+  const contactId = contact.id;
   const getBody = JSON.stringify({ entity: 'contacts', action: 'get', params: { contactId } });
   const listBody = JSON.stringify({ entity: 'contacts', action: 'list', params: { limit: 100 } });
   const get = await server.execute(JSON.parse(getBody));

@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schema: async () => (await import('./schema.js')).registerSchema,
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
+  console: async () => (await import('./console.js')).registerConsole,
 };
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */

@@ -187,12 +187,8 @@ export class ConnectorClient {
     };
   }
 
-  private async getJson(
-    path: string,
-    query: Record<string, string>,
-    action: string,
-    opts: CallOptions,
-  ): Promise<unknown> {
+  /** One GET of the connector API answering JSON (lookups, and the console's read-only service page). */
+  async getJson(path: string, query: Record<string, string>, action: string, opts: CallOptions): Promise<unknown> {
     const spec: CallSpec = { method: 'GET', path, query, auth: true, entity: 'connectors', action, safeToRepeat: true };
     return parseJson(await this.call(spec, opts), spec, this.redactor);
   }

@@ -6,6 +6,7 @@ import type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js'
 
 export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
 export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
+export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
 
 /**
  * The one catalog of engine error codes: a phase letter and a number, each with a template.

@@ -10,13 +10,13 @@ import ts from 'typescript';
 /** src/, absolute. */
 export const SRC = resolve(import.meta.dirname, '../../src');
 
-/** Every .ts file under a folder, as paths relative to src/ with forward slashes ("service/app.ts"). */
+/** Every .ts and .tsx file under a folder, as paths relative to src/ with forward slashes ("service/app.ts"). */
 export function sourceFiles(dir = SRC): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(toKey(path));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(toKey(path));
   }
   return out.sort();
 }
@@ -31,9 +31,11 @@ export function importsOf(file: string, known: ReadonlySet<string>): string[] {
   const info = ts.preProcessFile(text, true, true);
   const out = new Set<string>();
   for (const { fileName } of info.importedFiles) {
-    if (!fileName.startsWith('.')) continue;
+    // Packages are outside the graph; so are assets a bundler loads (the console's .css).
+    if (!fileName.startsWith('.') || /\.(css|svg|png|html)$/.test(fileName)) continue;
     const base = toKey(resolve(dirname(join(SRC, file)), fileName));
-    const candidates = [base.replace(/\.js$/, '.ts'), `${base}.ts`, `${base}/index.ts`];
+    const stem = base.replace(/\.js$/, '');
+    const candidates = [`${stem}.ts`, `${stem}.tsx`, `${base}.ts`, `${base}/index.ts`];
     const hit = candidates.find((c) => known.has(c));
     if (!hit) throw new Error(`${file}: cannot resolve import "${fileName}"`);
     out.add(hit);

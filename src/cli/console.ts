@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ConnectorClient, completeConnectionConfig, readConnectionConfig } from '../client/index.js';
+import { ConsoleUsageError, startConsole, type RunningConsole, type ServiceSource } from '../console/server.js';
+import { RecipeError } from '../errors/index.js';
+import type { RunningService } from '../service/start.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
+import { version } from './version.js';
+
+interface ConsoleFlags {
+  host: string;
+  port: string;
+  baseUrl?: string;
+  token?: string;
+  recipes?: string[];
+}
+
+/** `recipe console`: the web console (recipes, the service; runs once the journal exists) until Ctrl-C. */
+export function registerConsole(program: Command): void {
+  program
+    .command('console')
+    .description('serve the web console: recipes drawn as graphs, the connector service and its context store')
+    .option('--host <host>', 'interface to listen on (any other than loopback needs a token)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', '8090')
+    .option(
+      '--base-url <url>',
+      'connector service for the service page (else CONNECTOR_API_URL, else the embedded one)',
+    )
+    .option(
+      '--token <token>',
+      'require this token from every request (or RECIPE_CONSOLE_TOKEN; at least 16 characters)',
+    )
+    .option(
+      '--recipes <dir>',
+      'a folder of recipes the recipe pages may open (repeatable; default ./recipes, else .)',
+      collect,
+    )
+    .addHelpText(
+      'after',
+      `
+Prints one line "console at http://HOST:PORT/" once it accepts requests; stops on Ctrl-C or SIGTERM.
+On 127.0.0.1 (the default) no token is needed and only loopback host names are answered. On any other
+host a token is required: --token or RECIPE_CONSOLE_TOKEN, else a random one is made and the printed URL
+carries it (open it once: the browser keeps the token in a cookie).
+
+Examples:
+  recipe console                                   http://127.0.0.1:8090/
+  recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
+  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token`,
+    )
+    .action(async (flags: ConsoleFlags) => {
+      process.exitCode = await runConsole(flags);
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function runConsole(flags: ConsoleFlags): Promise<number> {
+  const usage = (message: string): number => {
+    process.stderr.write(`recipe console: ${message}\n`);
+    return ExitCode.invalid;
+  };
+  if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535)
+    return usage(`--port must be a whole number from 0 to 65535, got "${flags.port}"`);
+  const host = flags.host.trim();
+  if (host === '') return usage('--host must not be empty');
+  const given = flags.token ?? (process.env.RECIPE_CONSOLE_TOKEN || undefined);
+  const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) || /^127\./.test(host);
+  // Made up only for a non-loopback host without one; then the printed URL is the only way to learn it.
+  const made = given === undefined && !loopback ? randomBytes(24).toString('base64url') : undefined;
+  const token = given ?? made;
+
+  let service: ServiceSource;
+  try {
+    service = serviceSource(flags.baseUrl);
+  } catch (err) {
+    const e = err instanceof RecipeError ? err : new RecipeError('C001', { reason: (err as Error).message });
+    process.stderr.write(`recipe console: ${e.message}\n`);
+    return exitCodeFor(e.class);
+  }
+  const recipeFolders = flags.recipes ?? [existsSync('recipes') ? 'recipes' : '.'];
+  let running: RunningConsole;
+  try {
+    running = await startConsole({
+      host,
+      port: Number(flags.port),
+      ...(token !== undefined ? { token } : {}),
+      cwd: process.cwd(),
+      recipeFolders,
+      service,
+      version,
+    });
+  } catch (err) {
+    await service.close?.();
+    if (err instanceof ConsoleUsageError) return usage(err.message);
+    const code = (err as NodeJS.ErrnoException).code;
+    process.stderr.write(`recipe console: cannot listen: ${(err as Error).message}\n`);
+    return code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+      ? ExitCode.config
+      : ExitCode.runFailed;
+  }
+  process.stdout.write(`console at ${running.url}/${made !== undefined ? `?token=${made}` : ''}\n`);
+  if (given !== undefined)
+    process.stderr.write(`token: from ${flags.token !== undefined ? '--token' : 'RECIPE_CONSOLE_TOKEN'}\n`);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      running.close().then(
+        () => resolve(ExitCode.ok),
+        (err: unknown) => {
+          process.stderr.write(`recipe console: error while stopping: ${(err as Error).message}\n`);
+          resolve(ExitCode.runFailed);
+        },
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** The service page's service: --base-url / CONNECTOR_API_URL with its credentials, else the embedded one, started on first visit. */
+function serviceSource(baseUrl: string | undefined): ServiceSource {
+  const partial = readConnectionConfig({ ...(baseUrl !== undefined ? { baseUrl } : {}) }, process.env);
+  if (partial.baseUrl !== undefined) {
+    const client = new ConnectorClient(completeConnectionConfig(partial));
+    return { label: partial.baseUrl, open: async () => client, close: () => client.close() };
+  }
+  let embedded: RunningService | undefined;
+  let client: ConnectorClient | undefined;
+  return {
+    label: `embedded (${EMBEDDED_DB})`,
+    async open() {
+      embedded = await startEmbedded(process.cwd());
+      client = new ConnectorClient({ baseUrl: embedded.url, ...embedded.credentials, workspace: partial.workspace });
+      return client;
+    },
+    async close() {
+      await client?.close();
+      await embedded?.close();
+    },
+  };
+}

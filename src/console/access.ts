@@ -1,0 +1,78 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConsoleError } from './errors.js';
+
+/** The cookie a browser keeps the token in after opening the printed URL once. */
+export const TOKEN_COOKIE = 'recipe_console_token';
+
+/** True for the names of this machine's loopback interface, where no token is needed. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Who may read the console. Without a token (loopback only), requests must address the console by a
+ * loopback name, so a web page elsewhere cannot reach it through DNS rebinding. With a token, every
+ * request must carry it: as a bearer header, the cookie set on first visit, or `?token=` on a page URL
+ * (answered with the cookie and a redirect to the same URL without the token, so it leaves the address bar).
+ */
+export function installAccess(app: FastifyInstance, token: string | undefined): void {
+  const expected = token === undefined ? undefined : Buffer.from(token, 'utf8');
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw new ConsoleError('K405', { method: request.method });
+    if (!expected) {
+      const host = request.headers.host ?? '';
+      const name = host.replace(/:\d+$/, '');
+      if (!isLoopback(name)) throw new ConsoleError('K403_HOST', { host, allowed: '127.0.0.1, localhost, [::1]' });
+      return;
+    }
+    const fromQuery = queryToken(request);
+    if (fromQuery !== undefined && matches(fromQuery, expected)) {
+      return redirectWithCookie(request, reply, fromQuery);
+    }
+    const given = bearer(request) ?? cookie(request);
+    if (given === undefined || !matches(given, expected)) throw new ConsoleError('K401');
+  });
+}
+
+function matches(given: string, expected: Buffer): boolean {
+  const g = Buffer.from(given, 'utf8');
+  return g.length === expected.length && timingSafeEqual(g, expected);
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const q = request.query as Record<string, unknown> | undefined;
+  return typeof q?.token === 'string' ? q.token : undefined;
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  return typeof h === 'string' && h.startsWith('Bearer ') ? h.slice(7) : undefined;
+}
+
+function cookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === TOKEN_COOKIE) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function redirectWithCookie(request: FastifyRequest, reply: FastifyReply, token: string): FastifyReply {
+  const url = new URL(request.url, 'http://console.invalid');
+  url.searchParams.delete('token');
+  return reply
+    .header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
+    .header('cache-control', 'no-store')
+    .redirect(url.pathname + url.search, 303);
+}

@@ -1,0 +1,113 @@
+/**
+ * The shapes the console's JSON API answers: shared by the server (src/console/) and the browser code
+ * (src/console/web/), so both sides are checked against one definition. Plain data only: no imports.
+ */
+
+/** GET /api/info: what this console can show. */
+export interface ConsoleInfo {
+  readonly version: string;
+  /** Where runs come from; `available: false` says why there are none to show. */
+  readonly journal: { readonly available: boolean; readonly path?: string; readonly reason?: string };
+  /** The connector service the service page reads (a URL, or "embedded"). */
+  readonly service: { readonly label: string };
+  /** Fleet runs (--redis); `available: false` says why not. */
+  readonly fleet: { readonly available: boolean; readonly reason?: string };
+}
+
+/** One recipe file the console may show. `ref` is its path relative to the console's working directory. */
+export interface RecipeSummary {
+  readonly ref: string;
+  readonly name?: string;
+  readonly description?: string;
+  /** Number of problems when the file does not compile (the graph page lists them). */
+  readonly problems: number;
+}
+
+/** A step of a plan as the recipe page draws it. */
+export interface GraphNode {
+  readonly kind: string;
+  /** The step's id, or kind@line. */
+  readonly label: string;
+  readonly id?: string;
+  readonly line: number;
+  /** One line saying what the step does, e.g. `deals.list` or the expression text. */
+  readonly summary: string;
+  /** Further facts (max_pages, concurrency, retry, timeout, on_error, ...) as name → text. */
+  readonly facts: Readonly<Record<string, string>>;
+  /** The `when` condition, drawn on the edge into this node. */
+  readonly when?: string;
+  /** Nested steps of foreach and streaming paginate (a group). */
+  readonly steps?: readonly GraphNode[];
+  /** A `call`: the called file (its ref when the console can open it) and its steps. */
+  readonly call?: {
+    readonly file: string;
+    readonly ref?: string;
+    readonly name: string;
+    readonly steps: readonly GraphNode[];
+  };
+}
+
+/** GET /api/recipes/graph?ref=...: the compiled plan of a recipe, or its problems. */
+export interface RecipeGraph {
+  readonly ref: string;
+  readonly file: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly source: string;
+  readonly inputs: readonly {
+    readonly name: string;
+    readonly type: string;
+    readonly required: boolean;
+    readonly default?: string;
+  }[];
+  readonly outputs: readonly { readonly name: string; readonly value: string }[];
+  readonly steps: readonly GraphNode[];
+  readonly problems: readonly {
+    readonly code: string;
+    readonly message: string;
+    readonly line: number;
+    readonly column: number;
+  }[];
+}
+
+/** The context store's state of one entity, as the service's inspect reports it. */
+export interface EntityReadiness {
+  readonly entity: string;
+  readonly status: string;
+  readonly ready_for_search: boolean;
+  readonly entity_count: number | null;
+  readonly updated_at: string | null;
+}
+
+export interface ConnectorView {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string;
+  /** The lowest status over its entities; null for a type without a context store. */
+  readonly context_store_status: string | null;
+  readonly entities: readonly EntityReadiness[];
+  readonly warnings: readonly string[];
+  /** Set when inspect failed for this connector. */
+  readonly error?: string;
+}
+
+export interface WorkspaceView {
+  readonly id: string;
+  readonly name: string;
+  readonly status: string;
+  readonly connectors: readonly ConnectorView[];
+}
+
+/** GET /api/service: connectors per workspace with context store readiness. */
+export interface ServiceView {
+  readonly label: string;
+  readonly workspaces: readonly WorkspaceView[];
+  /** Set when the service could not be reached or refused the credentials. */
+  readonly error?: string;
+}
+
+/** Every error the console's API answers. */
+export interface ApiError {
+  readonly message: string;
+  readonly error_code: string;
+}

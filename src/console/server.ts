@@ -1,0 +1,103 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { installAccess, isLoopback } from './access.js';
+import { defaultAssetsDir, loadAssets } from './assets.js';
+import { ConsoleError } from './errors.js';
+import { RecipeCatalog } from './recipes.js';
+import { infoRoutes } from './routes/info.js';
+import { pageRoutes } from './routes/pages.js';
+import { recipeRoutes } from './routes/recipes.js';
+import { serviceRoutes, type ServiceSource } from './routes/service.js';
+
+export type { ServiceSource } from './routes/service.js';
+
+/** How to start the console. Only `cwd`, `recipeFolders` and `version` are required. */
+export interface ConsoleOptions {
+  /** Interface to listen on (default 127.0.0.1). Any other needs a token. */
+  readonly host?: string;
+  /** Port (default 0: any free port). */
+  readonly port?: number;
+  /** Required from every request when set; mandatory when the host is not a loopback name. */
+  readonly token?: string;
+  /** The working directory recipe refs are relative to. */
+  readonly cwd: string;
+  /** Folders whose YAML files the recipe pages may open. */
+  readonly recipeFolders: readonly string[];
+  /** The connector service the service page reads; absent: the page says there is none. */
+  readonly service?: ServiceSource;
+  readonly version: string;
+  /** The built front end (default: dist/console/assets). */
+  readonly assetsDir?: string;
+}
+
+/** A listening console. */
+export interface RunningConsole {
+  /** http://host:port with no trailing slash (and no token). */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Refused before anything starts: a non-loopback host with no token. */
+export class ConsoleUsageError extends Error {}
+
+/** The shortest token accepted: a guessable token on a network interface is no protection. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Builds the console's Fastify app (not listening; use inject in tests or startConsole). */
+export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 1024 });
+  installAccess(app, opts.token);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header(
+      'content-security-policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    void reply.header('x-content-type-options', 'nosniff');
+    void reply.header('referrer-policy', 'no-referrer');
+    return payload;
+  });
+  app.setErrorHandler((err: FastifyError, _request, reply) => {
+    let e: ConsoleError;
+    if (err instanceof ConsoleError) e = err;
+    else if (Array.isArray(err.validation))
+      e = new ConsoleError('K400', { message: `invalid request: ${err.message}` });
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+      e = new ConsoleError('K400', { message: 'malformed request' });
+    else e = new ConsoleError('K500');
+    void reply.status(e.status).send(e.toBody());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = new ConsoleError('K404', { message: `no page ${request.url.split('?')[0]}` });
+    void reply.status(404).send(e.toBody());
+  });
+  const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
+  await app.register(infoRoutes, { version: opts.version, service: opts.service });
+  await app.register(recipeRoutes, { recipes });
+  await app.register(serviceRoutes, { service: opts.service });
+  await app.register(pageRoutes, { assets: loadAssets(opts.assetsDir ?? defaultAssetsDir()) });
+  return app;
+}
+
+/** Starts the console; refuses a non-loopback host without a token of at least MIN_TOKEN_LENGTH characters. */
+export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole> {
+  const host = opts.host ?? '127.0.0.1';
+  if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH)
+    throw new ConsoleUsageError(`the token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  if (!isLoopback(host) && opts.token === undefined)
+    throw new ConsoleUsageError(
+      `--host ${host} makes the console reachable from other machines: give it a token (--token or RECIPE_CONSOLE_TOKEN)`,
+    );
+  const app = await buildConsoleApp(opts);
+  await app.listen({ host, port: opts.port ?? 0 });
+  const addr = app.server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('console is not listening on a TCP port');
+  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${shown}:${addr.port}`,
+    app,
+    async close() {
+      await app.close();
+      await opts.service?.close?.();
+    },
+  };
+}

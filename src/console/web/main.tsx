@@ -1,0 +1,10 @@
+import './styles.css';
+import { render } from 'preact';
+import { App } from './app.js';
+import { installKeys } from './keys.js';
+
+const root = document.getElementById('app');
+if (root) {
+  render(<App />, root);
+  installKeys();
+}

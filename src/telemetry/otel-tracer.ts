@@ -1,0 +1,227 @@
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  NO_SPAN,
+  type ExchangeInfo,
+  type ExchangeSpan,
+  type RunInfo,
+  type RunTracer,
+  type SpanOutcome,
+  type StepInfo,
+  type TraceSpan,
+} from './tracer.js';
+
+/** Iterations of one loop traced as spans (with everything inside them); the rest become events. */
+export const ITERATION_SPANS = 50;
+/** Iteration events recorded on one loop span past the spans; the rest are only counted. */
+export const ITERATION_EVENTS = 1000;
+
+/**
+ * The OpenTelemetry run tracer: an OTLP/HTTP exporter (http/protobuf, the standard default, or
+ * http/json) configured by the standard OTEL_EXPORTER_OTLP_* variables, a batch processor, and the
+ * resource service.name (OTEL_SERVICE_NAME, default "recipe"). Spans are created with explicit parents,
+ * so no global context manager is installed and nothing else in the process is traced by accident.
+ */
+export function createOtelTracer(
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (message: string) => void,
+): RunTracer {
+  const exporter = makeExporter(env, warn);
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': env.OTEL_SERVICE_NAME?.trim() || 'recipe',
+      'telemetry.sdk.language': 'nodejs',
+    }),
+    spanProcessors: [new BatchSpanProcessor({ exporter })],
+  });
+  const tracer = provider.getTracer('recipe');
+  return {
+    startRun(info: RunInfo, redact: (text: string) => string): TraceSpan {
+      const runAttrs: Attributes = { 'recipe.name': info.recipe, 'recipe.run_id': info.runId };
+      const span = tracer.startSpan(`run ${info.recipe}`, {
+        kind: SpanKind.INTERNAL,
+        attributes: clean(
+          {
+            ...runAttrs,
+            'recipe.file': info.file,
+            'recipe.dry_run': info.dryRun,
+            ...(info.resumedFrom !== undefined ? { 'recipe.resumed_from': info.resumedFrom } : {}),
+          },
+          redact,
+        ),
+      });
+      return new OtelSpan(tracer, span, runAttrs, redact);
+    },
+    async shutdown(): Promise<void> {
+      try {
+        await provider.forceFlush();
+      } finally {
+        await provider.shutdown();
+      }
+    },
+  };
+}
+
+function makeExporter(
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (message: string) => void,
+): SpanExporter {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf')
+    .trim()
+    .toLowerCase();
+  const url = tracesUrl(env);
+  const config = url !== undefined ? { url } : {};
+  if (protocol === 'http/json') return new JsonExporter(config);
+  if (protocol !== 'http/protobuf')
+    warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported by recipe; sending http/protobuf`);
+  return new ProtobufExporter(config);
+}
+
+/** The traces URL: the signal-specific variable as is, else the base endpoint + /v1/traces (as the spec says). */
+export function tracesUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (signal) return signal;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!base) return undefined;
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
+
+class OtelSpan implements TraceSpan {
+  private iterationSpans = 0;
+  private iterationEvents = 0;
+  private untraced = 0;
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly span: Span,
+    /** recipe.name and recipe.run_id, carried on every span so each can be found on its own. */
+    private readonly runAttrs: Attributes,
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  step(info: StepInfo): TraceSpan {
+    return this.child(`step ${info.id}`, {
+      'recipe.step.id': info.id,
+      'recipe.step.kind': info.kind,
+      'code.file.path': info.file,
+      'code.line.number': info.line,
+    });
+  }
+
+  iteration(index: number): TraceSpan {
+    if (this.iterationSpans < ITERATION_SPANS) {
+      this.iterationSpans++;
+      return this.child('iteration', { 'recipe.iteration.index': index });
+    }
+    const started = Date.now();
+    return {
+      ...NO_SPAN,
+      end: (outcome: SpanOutcome) => {
+        if (this.iterationEvents >= ITERATION_EVENTS) {
+          this.untraced++;
+          return;
+        }
+        this.iterationEvents++;
+        this.span.addEvent(
+          'iteration',
+          clean(
+            {
+              'recipe.iteration.index': index,
+              'recipe.status': outcome.status,
+              'recipe.duration_ms': Date.now() - started,
+              ...(outcome.error ? { 'error.type': outcome.error.code } : {}),
+            },
+            this.redact,
+          ),
+        );
+      },
+    };
+  }
+
+  exchange(info: ExchangeInfo): ExchangeSpan {
+    const template = info.url.pathname.replace(/\/connectors\/[^/]+\//, '/connectors/{id}/');
+    const port = info.url.port !== '' ? Number(info.url.port) : info.url.protocol === 'https:' ? 443 : 80;
+    const span = this.tracer.startSpan(
+      `${info.method} ${template}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: clean(
+          {
+            ...this.runAttrs,
+            'http.request.method': info.method,
+            'url.full': info.url.href,
+            'url.template': template,
+            'server.address': info.url.hostname,
+            'server.port': port,
+            'recipe.connector.entity': info.entity,
+            'recipe.connector.action': info.action,
+            ...(info.attempt > 1 ? { 'http.request.resend_count': info.attempt - 1 } : {}),
+          },
+          this.redact,
+        ),
+      },
+      trace.setSpan(ROOT_CONTEXT, this.span),
+    );
+    return {
+      end: (result) => {
+        if ('status' in result) {
+          span.setAttribute('http.response.status_code', result.status);
+          if (result.status >= 400) {
+            span.setAttribute('error.type', String(result.status));
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
+        } else {
+          span.setAttribute('error.type', result.error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact(result.error) });
+        }
+        span.end();
+      },
+    };
+  }
+
+  end(outcome: SpanOutcome): void {
+    this.span.setAttribute('recipe.status', outcome.status);
+    if (this.iterationSpans > 0 || this.iterationEvents > 0) {
+      this.span.setAttribute('recipe.iterations.traced', this.iterationSpans);
+      if (this.untraced > 0) this.span.setAttribute('recipe.iterations.untraced', this.untraced);
+    }
+    if (outcome.error) {
+      const message = this.redact(outcome.error.message);
+      this.span.addEvent('exception', { 'exception.type': outcome.error.code, 'exception.message': message });
+      this.span.setAttribute('error.type', outcome.error.code);
+    }
+    if (outcome.status === 'failed' || outcome.status === 'interrupted')
+      this.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(outcome.error ? { message: this.redact(outcome.error.message) } : {}),
+      });
+    this.span.end();
+  }
+
+  private child(name: string, attrs: Attributes): TraceSpan {
+    const span = this.tracer.startSpan(
+      name,
+      { kind: SpanKind.INTERNAL, attributes: clean({ ...this.runAttrs, ...attrs }, this.redact) },
+      trace.setSpan(ROOT_CONTEXT, this.span),
+    );
+    return new OtelSpan(this.tracer, span, this.runAttrs, this.redact);
+  }
+}
+
+/** Attributes with every string value (and key) passed through the redactor. */
+function clean(attrs: Attributes, redact: (text: string) => string): Attributes {
+  const out: Attributes = {};
+  for (const [k, v] of Object.entries(attrs)) out[redact(k)] = typeof v === 'string' ? redact(v) : v;
+  return out;
+}

@@ -1,0 +1,76 @@
+/**
+ * The tracing interface run/ and client/ call (house rule 4: OpenTelemetry itself is used only in
+ * otel-tracer.ts, loaded only when enabled). Every method is cheap and synchronous; a span's attributes
+ * are redacted by the implementation, so callers pass what they have.
+ */
+
+/** What identifies a step in a trace. */
+export interface StepInfo {
+  /** The step's id, or kind@line. */
+  readonly id: string;
+  readonly kind: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+/** One HTTP exchange with the connector API (one attempt: a retry is another exchange). */
+export interface ExchangeInfo {
+  readonly method: string;
+  readonly url: URL;
+  /** The entity and action of an execute, or what else the call is (token exchange, lookup, inspect). */
+  readonly entity: string;
+  readonly action: string;
+  /** 1 for the first attempt; a re-send is attempt 2, 3, ... */
+  readonly attempt: number;
+}
+
+/** How a span ended. */
+export interface SpanOutcome {
+  /** ok; failed; continued (failed, on_error: continue); skipped (`when` was false); interrupted. */
+  readonly status: 'ok' | 'failed' | 'continued' | 'skipped' | 'interrupted';
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** A span of a run: the run itself, a step, or one iteration of a loop. */
+export interface TraceSpan {
+  /** A child span for one run of a step. */
+  step(info: StepInfo): TraceSpan;
+  /** A child span for iteration `index` of this (loop) step; past a cap, an event on this span instead. */
+  iteration(index: number): TraceSpan;
+  /** A client span for one HTTP exchange under this span. */
+  exchange(info: ExchangeInfo): ExchangeSpan;
+  end(outcome: SpanOutcome): void;
+}
+
+/** The span of one HTTP exchange. */
+export interface ExchangeSpan {
+  /** The answer's status, or what went wrong before one came (timeout, connect, reset, aborted). */
+  end(result: { readonly status: number } | { readonly error: string }): void;
+}
+
+/** What a run is, for its root span. */
+export interface RunInfo {
+  readonly runId: string;
+  readonly recipe: string;
+  readonly file: string;
+  readonly dryRun: boolean;
+  /** The run this one resumes, when it is a resume. */
+  readonly resumedFrom?: string;
+}
+
+/** Makes run spans and sends them; shutdown() flushes what is left (the CLI awaits it before exiting). */
+export interface RunTracer {
+  /** The root span of a run; `redact` masks secret values in every attribute and event of its tree. */
+  startRun(info: RunInfo, redact: (text: string) => string): TraceSpan;
+  shutdown(): Promise<void>;
+}
+
+/** A span that records nothing: what a loop's iterations past the cap (and everything inside them) get. */
+export const NO_SPAN: TraceSpan = {
+  step: () => NO_SPAN,
+  iteration: () => NO_SPAN,
+  exchange: () => NO_EXCHANGE,
+  end: () => undefined,
+};
+
+const NO_EXCHANGE: ExchangeSpan = { end: () => undefined };
