@@ -102,6 +102,18 @@ export const serviceCodes = {
     errorCode: 'context_store_unavailable',
     template: 'context store not available for this connector',
   },
+  H408: { status: 408, errorCode: 'request_timeout', template: 'the request did not arrive in time' },
+  H414: { status: 414, errorCode: 'uri_too_long', template: 'a path segment is longer than {limit} characters' },
+  H431: {
+    status: 431,
+    errorCode: 'headers_too_large',
+    template: 'the request headers are larger than the server accepts',
+  },
+  H400_JSON_TOO_DEEP: {
+    status: 400,
+    errorCode: 'json_too_deep',
+    template: 'request body nests objects and arrays deeper than {limit} levels',
+  },
   H400_INVALID_SEARCH_PARAMS: {
     status: 400,
     errorCode: 'invalid_search',

@@ -7,6 +7,7 @@ import { createServiceContext } from './core/service-context.js';
 import type { Store } from './core/store.js';
 import { installErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
+import { clientErrors, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { installJsonParser } from './http/json-parser.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { installRouteTable } from './openapi/route-table.js';
@@ -62,6 +63,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     // Strict validation: no type coercion, unknown fields are errors (not silently dropped), all errors reported.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true } },
+    // Errors raised before a route is found, and requests Node cannot parse, answer in our error shape too.
+    frameworkErrors,
+    clientErrorHandler: clientErrors,
+    maxParamLength: MAX_PARAM_LENGTH,
   });
   installJsonParser(app);
   const signingKey = await loadOrCreateSigningKey(opts.store.db, now());

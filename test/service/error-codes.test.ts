@@ -116,3 +116,41 @@ describe('the service catalog', () => {
     expect(generic.map(([k]) => k)).toEqual(['H400']);
   });
 });
+
+describe('framework errors in the service error shape', () => {
+  it('a malformed URL, a too long path parameter and a too deeply nested body', async () => {
+    const get = async (url: string) => codeOf(await svc.app.inject({ method: 'GET', url, headers: await svc.auth() }));
+    expect(await get('/api/v1/workspaces/%E0%A4%A')).toEqual({ status: 400, code: 'malformed_request', field: 'url' });
+    expect(await get(`/api/v1/workspaces/${'a'.repeat(500)}`)).toEqual({
+      status: 414,
+      code: 'uri_too_long',
+      field: 'url',
+    });
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      headers: { 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expect(await codeOf(res)).toEqual({ status: 400, code: 'json_too_deep', field: 'body' });
+  });
+
+  it('a request Node cannot parse gets our error shape on the socket', async () => {
+    const { connect } = await import('node:net');
+    await svc.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = svc.app.server.address() as { port: number };
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /api/v1/workspaces HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    expect(body.errors[0]).toMatchObject({ error_code: 'malformed_request', field: null });
+  });
+});

@@ -60,8 +60,29 @@ function bad(field: string, message: string): ServiceError {
   return new ServiceError('H400_INVALID_FILTER', { message }, { field });
 }
 
+/** Longest filter value api_search accepts (as long as the longest query). */
+export const MAX_FILTER_VALUE = 3000;
+
+/** A value_too_long 400 when a filter's value, highValue or one of its values is longer than the limit. */
+export function checkFilterLengths(f: SearchFilter, field: string): void {
+  const parts: [string, unknown][] = [
+    ['value', f.value],
+    ['highValue', f.highValue],
+    ...(f.values ?? []).map((v, i): [string, unknown] => [`values[${i}]`, v]),
+  ];
+  for (const [key, v] of parts) {
+    if (typeof v === 'string' && v.length > MAX_FILTER_VALUE)
+      throw new ServiceError(
+        'H400_VALUE_TOO_LONG',
+        { field: `${field}.${key}`, length: v.length, limit: MAX_FILTER_VALUE },
+        { field: `${field}.${key}`, details: { limit: MAX_FILTER_VALUE, length: v.length } },
+      );
+  }
+}
+
 /** Compiles one filter; `field` locates it in params for errors. */
 export function compileFilter(type: ObjectType, f: SearchFilter, field: string): CompiledFilter {
+  checkFilterLengths(f, field);
   const name = f.propertyName;
   const path = jsonPath(name);
   const col = path ? sql<string | null>`json_extract(properties, ${path})` : null;
@@ -71,7 +92,8 @@ export function compileFilter(type: ObjectType, f: SearchFilter, field: string):
     return String(v);
   };
   const get = (p: Readonly<Record<string, string>>): string | undefined => {
-    const v = p[name];
+    // Own properties only: "__proto__" or "constructor" name no stored property.
+    const v = Object.hasOwn(p, name) ? p[name] : undefined;
     return v === undefined || v === '' ? undefined : v;
   };
   const plainText = (v: string) => !NUMERIC.test(v.trim()) && ASCII.test(v) && type.kinds[name] !== 'datetime';
