@@ -66,7 +66,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Errors raised before a route is found, and requests Node cannot parse, answer in our error shape too.
     frameworkErrors,
     clientErrorHandler: clientErrors,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   installJsonParser(app);
   const signingKey = await loadOrCreateSigningKey(opts.store.db, now());

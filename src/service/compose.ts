@@ -34,5 +34,9 @@ export interface OpenServiceStoreOptions {
  */
 export async function openServiceStore(opts: OpenServiceStoreOptions): Promise<Store> {
   const types = [...new Set([...defaultConnectorTypes, ...(opts.connectorTypes ?? [])])];
-  return openStore({ path: opts.path, migrations: serviceMigrations(types, opts.migrations) });
+  return openStore({
+    path: opts.path,
+    migrations: serviceMigrations(types, opts.migrations),
+    functions: types.flatMap((t) => t.sqlFunctions ?? []),
+  });
 }

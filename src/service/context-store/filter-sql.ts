@@ -128,6 +128,14 @@ function boundsOf(cond: Cond): { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string 
   return null;
 }
 
+/** The index-range branches (see rangeBranches) of a range or comparison leaf on the value row `alias`. */
+export function rangeBranchesOn(cond: Cond, alias: string): Expr[] | null {
+  const bounds = boundsOf(cond);
+  if (!bounds) return null;
+  const a = sql.raw(alias);
+  return rangeBranches(bounds, { kind: sql`${a}.kind`, num: sql`${a}.num`, text: sql`${a}.text` });
+}
+
 /** The value-row predicates (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
 export function leafPredicates(cond: Cond): { field: string; predicates: Expr[] } | null {
   const bounds = boundsOf(cond);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Migration, Store } from './store.js';
+import type { Migration, SqlFunction, Store } from './store.js';
 import type { CoreTables } from './tables.js';
 
 /** A connector type as listed by the definitions catalog. */
@@ -92,6 +92,8 @@ export interface ConnectorType {
   loadFixtures?(ctx: ActionContext, data: unknown): Promise<void>;
   /** Tables this type keeps (keyed by connector_id, ON DELETE CASCADE from connectors, so delete removes data). */
   readonly migrations?: readonly Migration[];
+  /** SQL functions its migrations and queries use (registered on the store's connection). */
+  readonly sqlFunctions?: readonly SqlFunction[];
   /** Present when the type offers context_store_search. */
   readonly contextStore?: ContextStoreSource;
 }

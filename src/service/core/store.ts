@@ -20,6 +20,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** A value SQL hands to and takes from a function. */
+export type SqlValue = string | number | bigint | Buffer | null;
+
+/**
+ * A scalar function a module adds to the store's SQL (as it adds tables with migrations): a connector type
+ * whose indexes or queries need an exact rule that SQL has no word for (its own case folding, its token
+ * rules). Deterministic functions may appear in indexes and triggers. The composition root gathers them and
+ * the store registers them on its connection before the migrations run.
+ */
+export interface SqlFunction {
+  readonly name: string;
+  /** Same arguments, same answer (required for use in an index or a trigger). */
+  readonly deterministic: boolean;
+  readonly fn: (...args: SqlValue[]) => SqlValue;
+}
+
 /**
  * A migration a module contributes (the core tables, a connector type's, the context store's); the
  * composition root gathers them and the store runs them in name order, once each. `db` knows no tables:

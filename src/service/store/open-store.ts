@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Migration, Store } from '../core/store.js';
+import type { Migration, SqlFunction, Store } from '../core/store.js';
 import type { CoreTables } from '../core/tables.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite } from './sqlite.js';
@@ -9,11 +9,13 @@ export interface OpenStoreOptions {
   path: string;
   /** Every migration of the service (the composition root gathers them: core, connector types, context store). */
   migrations: readonly Migration[];
+  /** SQL functions the migrations and queries use, registered before the migrations run. */
+  functions?: readonly SqlFunction[];
 }
 
 /** Opens (creating if needed) the service database and brings its schema up to date with the given migrations. */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
-  const { db: raw, changeToken } = openSqlite(opts.path);
+  const { db: raw, changeToken } = openSqlite(opts.path, opts.functions);
   try {
     await runMigrations(raw, opts.migrations);
   } catch (err) {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { SqlFunction } from '../core/store.js';
 
 /** How long a writer waits for a lock held by another connection before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -15,8 +16,9 @@ export interface SqliteHandle {
  * Opens a SQLite database with the service's pragmas and wraps it in Kysely. The only place that knows
  * SQLite-specific settings; a PostgreSQL store would get its own file next to this one.
  */
-export function openSqlite(path: string): SqliteHandle {
+export function openSqlite(path: string, functions: readonly SqlFunction[] = []): SqliteHandle {
   const raw = new Database(path);
+  for (const f of functions) raw.function(f.name, { deterministic: f.deterministic, varargs: true }, f.fn);
   // WAL lets readers go on while one writer writes; :memory: databases silently stay in "memory" mode.
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
