@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Cond, Scalar } from './filter-ast.js';
 import { ftsMatch } from './sqlite-fts.js';
+import { LIKE_FIELDS_PER_DOC, likeCandidates, likeIndexable } from './sqlite-like.js';
 import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
 
@@ -17,6 +18,8 @@ export interface SqlScope {
    * page fills quickly). plan.ts chooses.
    */
   mode?: 'in' | 'exists';
+  /** The entity's text fields in catalog order: their values are in the trigram index (sqlite-like.ts). */
+  likeFields?: readonly string[];
 }
 type Scope = SqlScope;
 
@@ -194,8 +197,22 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
       return valueRows(scope, cond.field, inPredicate(cond.values, colsFor(scope)));
     case 'range':
       return anyBranch(scope, cond.field, rangeBranches(cond.bounds, colsFor(scope)));
-    case 'like':
+    case 'like': {
+      const pos = scope.likeFields?.indexOf(cond.field) ?? -1;
+      if (
+        !scope.element &&
+        scope.mode !== 'exists' &&
+        pos >= 0 &&
+        pos < LIKE_FIELDS_PER_DOC &&
+        likeIndexable(cond.value)
+      ) {
+        // Candidates from the trigram index, then the exact test on each candidate's value.
+        const exact = valueRows({ ...scope, mode: 'exists' }, cond.field, likePredicate(cond.value, PROBED));
+        const token = fieldToken(scope.connectorId, scope.entity, cond.field);
+        return sql`(${likeCandidates(cond.value.toLowerCase(), token, pos)} AND ${exact})`;
+      }
       return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
+    }
     case 'fuzzy':
     case 'keyword': {
       const prefix = fieldToken(scope.connectorId, scope.entity, cond.field);

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { IndexDoc } from '../core/connector-type.js';
 import { textFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
+import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
 import { docRows, searchableDoc } from './values.js';
 import { fieldTokens } from './words.js';
 import type { CoreTables } from '../core/tables.js';
@@ -120,10 +121,19 @@ export async function upsertDocs(
   const values: unknown[][] = [];
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
-  const tokens = fieldTokens(connectorId, entity, textFields(catalog));
+  const likeFields = textFields(catalog);
+  const likePosition = new Map(likeFields.map((f, i) => [f, i]));
+  const like: [number, number, string, string][] = [];
+  const tokens = fieldTokens(connectorId, entity, likeFields);
   for (const doc of unique) {
     const rows = docRows(catalog, doc as unknown as Record<string, unknown>, tokens);
-    for (const v of rows.values) values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
+    const rowid = existing.get(doc.id) as number;
+    for (const v of rows.values) {
+      values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
+      const pos = likePosition.get(v.field);
+      if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
+        like.push([rowid, pos, tokens.get(v.field) as string, v.text]);
+    }
     for (const a of rows.arrays)
       arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
@@ -139,4 +149,9 @@ export async function upsertDocs(
     ),
   );
   await writeFtsRows(trx, fts, new Set(known.map((id) => existing.get(id) as number)));
+  await deleteLikeRows(
+    trx,
+    known.map((id) => existing.get(id) as number),
+  );
+  await writeLikeRows(trx, like);
 }

@@ -1,4 +1,7 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { textFields, type FieldCatalog } from './fields.js';
+import { createLikeTable, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
+import { fieldToken } from './words.js';
 import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
 import { createValuesTable } from './sqlite-values.js';
@@ -141,6 +144,28 @@ export const contextStoreMigrations: readonly Migration[] = [
         .addColumn('entity', 'text', (c) => c.notNull())
         .addColumn('record_id', 'text', (c) => c.notNull())
         .execute();
+    },
+  },
+  {
+    // The trigram index of `like` (sqlite-like.ts), filled from the value table of every built entity.
+    name: '036-context-store-like-index',
+    async up(db: Kysely<object>): Promise<void> {
+      await createLikeTable(db);
+      const cs = db.withTables<ContextStoreTables>();
+      const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
+      for (const s of states) {
+        const fields = textFields(JSON.parse(s.fields) as FieldCatalog);
+        for (const [pos, field] of fields.entries()) {
+          if (pos >= LIKE_FIELDS_PER_DOC) break;
+          const scope = fieldToken(s.connector_id, s.entity, field);
+          await sql`INSERT INTO cs_like (rowid, scope, body)
+            SELECT d.rowid * ${sql.lit(LIKE_FIELDS_PER_DOC)} + ${pos}, ${scope}, v.text
+            FROM cs_values v JOIN cs_docs d ON d.connector_id = v.connector_id AND d.entity = v.entity AND d.id = v.id
+            WHERE v.connector_id = ${s.connector_id} AND v.entity = ${s.entity} AND v.field = ${field} AND v.kind <> 2 AND v.text <> ''`.execute(
+            db,
+          );
+        }
+      }
     },
   },
 ];

@@ -1,6 +1,7 @@
 import type { ActionContext, ActionResult } from '../core/connector-type.js';
 import { ServiceError, type ServiceErrorItem } from '../core/errors.js';
 import type { Cond } from './filter-ast.js';
+import { textFields } from './fields.js';
 import { parseFilter } from './filter-parse.js';
 import { normalizeFilter } from './normalize.js';
 import { chooseMode } from './plan.js';
@@ -95,6 +96,7 @@ export async function contextStoreSearch(
   const scope = {
     connectorId: ctx.connector.id,
     entity,
+    likeFields: textFields(state.catalog),
     mode: await chooseMode(db, ctx.connector.id, entity, normalized, state.scanned),
   };
   const pageSize = limit as number;
