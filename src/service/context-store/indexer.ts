@@ -223,9 +223,16 @@ export class Indexer {
     const done = async (trx: Kysely<CoreTables>) => {
       for (const batch of outbox) await deleteOutbox(trx, batch);
     };
-    // Not indexed here, not registered or not started: the initial build will read these records anyway.
+    // Not indexed here, not registered or not started: the initial build will read these records anyway,
+    // so every outbox row of the entity goes at once (a bulk load leaves one per record; applying them batch
+    // by batch while the build runs would index each record twice). No build step runs during a flush.
     if (!source || !catalogRow || catalogRow.status === 'Loading') {
-      if (outbox.length > 0) await this.store.transaction(done);
+      if (outbox.length > 0)
+        await csDb(this.store.db)
+          .deleteFrom('cs_outbox')
+          .where('connector_id', '=', connector.id)
+          .where('entity', '=', entity)
+          .execute();
       return;
     }
     const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;

@@ -24,7 +24,11 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
  * prefixed (e.g. "params.properties.email"). Defaults from the schema are filled into the value.
  */
 export function validateAgainst(schema: Record<string, unknown>, value: unknown, prefix: string): void {
-  const validate = compileSchema(schema);
+  validateWith(compileSchema(schema), value, prefix);
+}
+
+/** validateAgainst with a validator compiled already. */
+export function validateWith(validate: ValidateFunction, value: unknown, prefix: string): void {
   if (validate(value)) return;
   const items = ajvErrorsToItems(validate.errors ?? [], prefix);
   throw new ServiceError(

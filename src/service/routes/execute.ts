@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { createActionIndex } from '../core/action-index.js';
 import { findTypeByDefinitionId } from '../core/connector-type.js';
-import type { ActionDescriptor, ConnectorType } from '../core/connector-type.js';
 import { ServiceError } from '../core/errors.js';
+import { validateWith } from '../core/params-validator.js';
 import { actionContext } from '../core/service-context.js';
 import { applyFieldSelection } from '../http/field-selection.js';
-import { validateAgainst } from '../core/params-validator.js';
 import { createConnectorLookup } from '../store/connector-lookup-cache.js';
 import { toConnectorInstance } from '../store/connectors.js';
 
@@ -31,33 +31,10 @@ const bodySchema = {
   additionalProperties: false,
 } as const;
 
-/** The action descriptor for entity/action, or a 400 that lists what is valid. */
-function findAction(type: ConnectorType, entity: string, action: string): ActionDescriptor {
-  const typeName = type.definition.name;
-  const ofEntity = type.actions.filter((a) => a.entity === entity);
-  if (ofEntity.length === 0) {
-    const valid = [...new Set(type.actions.map((a) => a.entity))];
-    throw new ServiceError(
-      'H400_UNKNOWN_ENTITY',
-      { type: typeName, entity, valid: valid.join(', ') || '(none)' },
-      { field: 'entity', details: { valid_entities: valid } },
-    );
-  }
-  const found = ofEntity.find((a) => a.action === action);
-  if (!found) {
-    const valid = ofEntity.map((a) => a.action);
-    throw new ServiceError(
-      'H400_UNKNOWN_ACTION',
-      { type: typeName, entity, action, valid: valid.join(', ') },
-      { field: 'action', details: { valid_actions: valid } },
-    );
-  }
-  return found;
-}
-
 /** POST /integrations/connectors/:id/execute: the one endpoint that reads and acts through a connector. */
 export const executeRoutes: FastifyPluginAsync = async (app) => {
   const findConnectorCached = createConnectorLookup(app.service.store);
+  const findAction = createActionIndex(app.service.types);
   app.post<{ Params: { id: string }; Body: ExecuteBody }>(
     '/integrations/connectors/:id/execute',
     { schema: { body: bodySchema } },
@@ -76,9 +53,8 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       const type = findTypeByDefinitionId(row.definition_id, svc.types);
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
       const { entity, action } = request.body;
-      const descriptor = findAction(type, entity, action);
       const params = request.body.params ?? {};
-      validateAgainst(descriptor.paramsSchema, params, 'params');
+      validateWith(findAction(type, entity, action).validator(), params, 'params');
 
       const connector = toConnectorInstance(row);
       const ctx = actionContext(svc, connector, `${request.protocol}://${request.host}`);

@@ -201,18 +201,15 @@ export async function listPage(
   fromId: number,
   limit: number,
 ): Promise<StoredRecord[]> {
-  const rows = await crmDb(db)
-    .selectFrom('crm_records')
-    .selectAll()
-    .where('connector_id', '=', connectorId)
-    .where('object_type', '=', type)
-    .where('archived', '=', archived ? 1 : 0)
-    .where('id', '>=', fromId)
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
+  // Written once like GET_RECORD: the list is the service's busiest read after get.
+  const { rows } = await db.executeQuery<CrmRecordRow>(
+    CompiledQuery.raw(LIST_PAGE, [connectorId, type, archived ? 1 : 0, fromId, limit + 1]),
+  );
   return rows.map(rowToRecord);
 }
+
+const LIST_PAGE =
+  'select * from "crm_records" where "connector_id" = ? and "object_type" = ? and "archived" = ? and "id" >= ? order by "id" limit ?';
 
 /** Inserts records in multi-row batches (used by create, seed and fixtures, always inside a transaction). */
 export async function insertRecords(
