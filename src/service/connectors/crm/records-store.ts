@@ -13,8 +13,14 @@ export interface StoredRecord {
   readonly archivedAt: string | null;
 }
 
+/** The columns a record is read from (rowToRecord): not the connector id nor the email key. */
+export type RecordColumns = Pick<
+  CrmRecordRow,
+  'id' | 'object_type' | 'properties' | 'created_at' | 'updated_at' | 'archived' | 'archived_at'
+>;
+
 /** Parses one crm_records row. */
-export function rowToRecord(row: CrmRecordRow): StoredRecord {
+export function rowToRecord(row: RecordColumns): StoredRecord {
   return {
     id: row.id,
     type: row.object_type,
@@ -102,7 +108,7 @@ export async function getRecord(
     archived === 'any'
       ? CompiledQuery.raw(GET_RECORD, [connectorId, id, type])
       : CompiledQuery.raw(GET_RECORD_BY_ARCHIVED, [connectorId, id, type, archived ? 1 : 0]);
-  const { rows } = await db.executeQuery<CrmRecordRow>(query);
+  const { rows } = await db.executeQuery<RecordColumns>(query);
   return rows[0] ? rowToRecord(rows[0]) : null;
 }
 
@@ -111,7 +117,9 @@ export async function getRecord(
  * execute get was a visible share of the service's CPU under load. "?" placeholders are SQLite's (as in
  * bulk-insert.ts, the other place that writes SQL text); the store's statement cache keeps them prepared.
  */
-const GET_RECORD = 'select * from "crm_records" where "connector_id" = ? and "id" = ? and "object_type" = ?';
+/** The columns of RecordColumns: materialising fewer columns was a third of a 100-record page's read time. */
+const RECORD_COLUMNS = 'id, object_type, properties, created_at, updated_at, archived, archived_at';
+const GET_RECORD = `select ${RECORD_COLUMNS} from "crm_records" where "connector_id" = ? and "id" = ? and "object_type" = ?`;
 const GET_RECORD_BY_ARCHIVED = `${GET_RECORD} and "archived" = ?`;
 
 /** Reads a record of any type by id (live only unless asked). */
@@ -202,14 +210,13 @@ export async function listPage(
   limit: number,
 ): Promise<StoredRecord[]> {
   // Written once like GET_RECORD: the list is the service's busiest read after get.
-  const { rows } = await db.executeQuery<CrmRecordRow>(
+  const { rows } = await db.executeQuery<RecordColumns>(
     CompiledQuery.raw(LIST_PAGE, [connectorId, type, archived ? 1 : 0, fromId, limit + 1]),
   );
   return rows.map(rowToRecord);
 }
 
-const LIST_PAGE =
-  'select * from "crm_records" where "connector_id" = ? and "object_type" = ? and "archived" = ? and "id" >= ? order by "id" limit ?';
+const LIST_PAGE = `select ${RECORD_COLUMNS} from "crm_records" where "connector_id" = ? and "object_type" = ? and "archived" = ? and "id" >= ? order by "id" limit ?`;
 
 /** Inserts records in multi-row batches (used by create, seed and fixtures, always inside a transaction). */
 export async function insertRecords(

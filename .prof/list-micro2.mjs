@@ -1,0 +1,18 @@
+import { startService } from '../dist/index.js';
+import { sql } from '../node_modules/kysely/dist/esm/index.js';
+const svc = await startService({ db: '/tmp/prof-load/l.db', seed: 'demo', seedSize: 5000, contextStore: { hold: 'Loading' } });
+const conn = await svc.store.db.selectFrom('connectors').select(['id']).where('name', 'like', 'CRM%').executeTakeFirstOrThrow();
+const q = 'select * from "crm_records" where "connector_id" = ? and "object_type" = ? and "archived" = ? and "id" >= ? order by "id" limit ?';
+const plan = await sql.raw(`explain query plan ${q.replace(/\?/g, (m, i) => "'x'")}`).execute(svc.store.db);
+console.log(plan.rows);
+await svc.close();
+const Database = (await import('../node_modules/better-sqlite3/lib/index.js')).default;
+const db = new Database('/tmp/prof-load/l.db');
+const st = db.prepare(q);
+const args = [conn.id, 'contacts', 0, 0, 101];
+for (let i = 0; i < 200; i++) st.all(...args);
+let t0 = performance.now(); for (let i = 0; i < 2000; i++) st.all(...args); console.log('raw all', ((performance.now() - t0) / 2).toFixed(1), 'us');
+const rows = st.all(...args);
+console.log('props bytes', rows[0].properties.length);
+t0 = performance.now(); for (let i = 0; i < 2000; i++) rows.map((r) => JSON.parse(r.properties)); console.log('parse 101', ((performance.now() - t0) / 2).toFixed(1), 'us');
+console.log(db.prepare('explain query plan ' + q).all(...args).map((r) => r.detail));
