@@ -7,7 +7,7 @@
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
-//   --only LIST       sections to run: startup,engine,throughput,search (default all)
+//   --only LIST       sections to run: startup,engine,throughput,search,test (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { RSS_SOURCE } from './lib/proc.mjs';
 import { startServer } from './lib/service.mjs';
 import { benchFanOut, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
+import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
 import { benchThroughput } from './sections/throughput.mjs';
 
@@ -64,10 +65,11 @@ const opts = {
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
-  only: new Set((flags.only ?? 'startup,engine,throughput,search').split(',')),
+  only: new Set((flags.only ?? 'startup,engine,throughput,search,test').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'throughput', 'search'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+  if (!['startup', 'engine', 'throughput', 'search', 'test'].includes(s))
+    throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
 /** @param {string} line */
@@ -113,6 +115,8 @@ try {
       }
     }
   }
+
+  if (opts.only.has('test')) await benchRecipeTest({ figures, log, tmp }, opts.runs);
 
   let bySize = null;
   if (opts.only.has('search')) {

@@ -3,7 +3,16 @@
  * and start the embedded service. The CLI is a thin layer over these.
  */
 export { loadRecipe, resolveInputs, validateFiles } from './compile/index.js';
-export type { LoadOptions, LoadResult, ResolvedInputs, FileResult } from './compile/index.js';
+export type { LoadOptions, LoadResult, ResolvedInputs, FileResult, ValidateOptions } from './compile/index.js';
+export { embeddedCatalog, catalogFromOpenApi, checkParams } from './catalog/index.js';
+export type {
+  ConnectorCatalog,
+  CatalogType,
+  CatalogEntity,
+  CatalogAction,
+  AssociationType,
+  ParamProblem,
+} from './catalog/index.js';
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
 export { runPlan, runRecipe } from './run/index.js';
 export type {
@@ -14,6 +23,7 @@ export type {
   StepReport,
   StepStatus,
   DryRunWrite,
+  DryRunProblem,
   RunEvent,
   ConnectorApi,
 } from './run/index.js';

@@ -136,7 +136,7 @@ function serviceSource(baseUrl: string | undefined): ServiceSource {
   return {
     label: `embedded (${EMBEDDED_DB})`,
     async open() {
-      embedded = await startEmbedded(process.cwd());
+      embedded = (await startEmbedded(process.cwd())).service;
       client = new ConnectorClient({ baseUrl: embedded.url, ...embedded.credentials, workspace: partial.workspace });
       return client;
     },

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { ExitCode } from './exit-codes.js';
+import { endQuietlyOnClosedPipes } from './pipes.js';
 import { version } from './version.js';
 
 /**
@@ -11,14 +13,22 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schema: async () => (await import('./schema.js')).registerSchema,
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
+  init: async () => (await import('./init.js')).registerInit,
+  completion: async () => (await import('./completion.js')).registerCompletion,
+  docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
+  test: async () => (await import('./test.js')).registerTest,
 };
+
+endQuietlyOnClosedPipes();
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */
 const program = new Command('recipe')
   .description('Declarative automations for the Connector Data Access API, and an embedded copy of that API.')
   .version(version, '-V, --version')
   .showHelpAfterError('(run with --help for usage)')
+  // Usage errors (unknown option or command, a bad flag value) throw instead of exiting 1; caught below.
+  .exitOverride()
   .addHelpText(
     'after',
     `
@@ -27,19 +37,27 @@ Examples:
   recipe run recipes/pipeline-report.yaml        run against the embedded service (no account needed)
   CONNECTOR_API_URL=https://... recipe run r.yaml   run against a hosted service
   recipe serve --seed demo                       start the embedded service with demo data
+  recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
+  recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
 
-Exit codes: 0 ok, 1 run failed, 2 recipe or inputs invalid, 3 configuration or authentication, 130 interrupted.`,
+Exit codes: 0 ok, 1 run failed, 2 recipe, inputs or command line invalid, 3 configuration or authentication, 130 interrupted.`,
   );
 
-// Only the command named on the command line; every command for help, `help CMD` and unknown words (so the
-// usage lists them and typos get suggestions); none for --version.
+// Only the command named on the command line; every command for help, `help CMD`, unknown words (so the
+// usage lists them and typos get suggestions) and `completion` (which describes them all); none for --version.
 const first = process.argv[2];
 const names =
   first === '-V' || first === '--version'
     ? []
-    : first !== undefined && Object.hasOwn(commands, first)
+    : first !== undefined && first !== 'completion' && Object.hasOwn(commands, first)
       ? [first]
       : Object.keys(commands);
 for (const name of names) (await commands[name]!())(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (!(err instanceof CommanderError)) throw err;
+  // Help and --version end with 0; every usage error (commander prints it) is exit 2, like an invalid recipe.
+  process.exitCode = err.exitCode === 0 ? ExitCode.ok : ExitCode.invalid;
+}

@@ -63,8 +63,9 @@ export class ProgressView {
     if (this.opts.animate) this.draw(Date.now());
   }
 
-  /** Writes text above the block (e.g. the embedded-service notice). */
+  /** Writes text above the block (e.g. the embedded-service notice); --quiet silences it too. */
   note(message: string): void {
+    if (this.opts.quiet) return;
     this.clear();
     this.opts.write(`${message}\n`);
     if (this.opts.animate) this.draw(Date.now());

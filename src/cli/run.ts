@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
 import {
   ConnectorClient,
   completeConnectionConfig,
@@ -11,8 +11,14 @@ import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors
 import { runPlan, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
+import { clockFrom, parseNow } from './clock.js';
+import { useColor } from './color.js';
+import { readCommandEnv } from './env-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { serviceCatalog } from './connector-catalog.js';
+import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
+import { readGivenInputs } from './run-inputs.js';
 import { formatOutputs, ProgressView } from './run-output.js';
 
 interface RunFlags {
@@ -24,6 +30,11 @@ interface RunFlags {
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  fixtures?: string;
+  db?: string;
+  now?: number;
+  /** A file name, or false for --no-env-file. */
+  envFile?: string | false;
 }
 
 /** `recipe run FILE`: runs a recipe against the configured connector service, or the embedded one. */
@@ -33,13 +44,23 @@ export function registerRun(program: Command): void {
     .description('run a recipe against the connector service (the embedded one when none is configured)')
     .argument('<file>', 'the recipe file')
     .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect)
-    .option('--inputs <file.json>', 'input values from a JSON object file (-i wins)')
-    .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        'connector service URL (else CONNECTOR_API_URL, else the embedded service)',
+      ).conflicts(['fixtures', 'db']),
+    )
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
     .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
+    .option('--fixtures <file>', 'run on an embedded service holding only this dataset (in memory unless --db)')
+    .option('--db <path>', `the embedded service's database file, or :memory: (default: the nearest ${EMBEDDED_DB})`)
+    .option('--now <iso>', 'pin the clock the run and the embedded service see, e.g. 2026-07-15T09:00:00Z', parseNow)
+    .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
+    .option('--no-env-file', 'do not read .env')
     .addHelpText(
       'after',
       `
@@ -48,6 +69,8 @@ Configuration (flags win over the environment):
   CONNECTOR_CLIENT_ID       application client id (required with a URL)
   CONNECTOR_CLIENT_SECRET   application client secret (required with a URL)
   CONNECTOR_WORKSPACE       workspace for {definition} connector lookups (default "default")
+  .env in the working directory (or --env-file FILE) fills in variables the environment does not set.
+  The embedded database is ${EMBEDDED_DB} in the nearest folder (this one or above) that has one, else here.
 
 Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid,
 3 configuration or authentication, 130 interrupted (Ctrl-C).
@@ -55,11 +78,26 @@ Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid
 Examples:
   recipe run recipes/pipeline-report.yaml
   recipe run recipes/stale-deals-follow-up.yaml -i days=30 --dry-run
-  recipe run recipes/pipeline-report.yaml --json | jq .outputs`,
+  recipe run recipes/pipeline-report.yaml --json | jq .outputs
+  recipe run recipes/pipeline-report.yaml --fixtures ci/crm.yaml --now 2026-07-15T09:00:00Z   hermetic`,
     )
     .action(async (file: string, flags: RunFlags) => {
       process.exitCode = await runCommand(file, flags);
     });
+}
+
+/**
+ * What --dry-run checks writes against: the embedded types for the embedded service, else the catalog the
+ * service publishes (or its cached copy). Without either, writes are listed unchecked.
+ */
+async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorCatalog | undefined> {
+  if (serviceUrl === undefined) return embeddedCatalog();
+  try {
+    return await serviceCatalog(serviceUrl);
+  } catch (err) {
+    process.stderr.write(`dry run: writes are not checked (${(err as Error).message})\n`);
+    return undefined;
+  }
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -68,7 +106,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const stdoutTty = process.stdout.isTTY === true && process.stderr.isTTY === true;
-  const color = stdoutTty && !process.env.NO_COLOR;
+  const color = useColor(process.env, stdoutTty);
   const view = new ProgressView({
     animate: stdoutTty && color && !flags.json && !flags.quiet,
     color,
@@ -93,24 +131,40 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (!plan) return invalid(diagnostics, flags);
   let given: Record<string, unknown>;
   try {
-    given = await readInputs(flags);
+    const read = await readGivenInputs(flags.inputs, flags.input);
+    if (!read.values) return invalid(read.diagnostics, flags);
+    given = read.values;
   } catch (err) {
     return fail(err);
   }
   const inputs = resolveInputs(plan, given);
   if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics, flags);
 
-  // 2. Where the service is: flags, environment, else the embedded service.
+  // 2. Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
+  // ask for the embedded service, so they win over CONNECTOR_API_URL (flags win over the environment).
+  const embeddedAsked = flags.fixtures !== undefined || flags.db !== undefined;
   let service: RunningService | undefined;
   let config: ConnectionConfig;
+  let env: Readonly<Record<string, string | undefined>>;
+  const notes: string[] = [];
   try {
+    const read = readCommandEnv(flags.envFile, process.cwd());
+    env = read.env;
+    if (read.note) notes.push(read.note);
     const partial = readConnectionConfig(
       { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) },
-      process.env,
+      embeddedAsked ? { ...env, CONNECTOR_API_URL: undefined } : env,
     );
     if (partial.baseUrl === undefined) {
-      service = await startEmbedded(process.cwd());
-      view.note(`no CONNECTOR_API_URL: using the embedded service at ${service.url} (database ${EMBEDDED_DB})`);
+      const embedded = await startEmbedded(process.cwd(), {
+        ...(flags.db !== undefined ? { db: flags.db } : {}),
+        ...(flags.fixtures !== undefined ? { fixtures: flags.fixtures } : {}),
+        ...(flags.now !== undefined ? { nowMs: flags.now } : {}),
+      });
+      service = embedded.service;
+      const why = embeddedAsked ? (flags.fixtures !== undefined ? '--fixtures' : '--db') : 'no CONNECTOR_API_URL';
+      // First on stderr: which database this run reads and writes.
+      notes.unshift(`${why}: using the embedded service at ${service.url} (${embedded.what})`);
       config = { baseUrl: service.url, ...service.credentials, workspace: partial.workspace };
     } else {
       config = completeConnectionConfig(partial);
@@ -119,6 +173,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     await service?.close();
     return fail(err);
   }
+  for (const note of notes) view.note(note);
 
   // 3. Run, with Ctrl-C aborting everything in flight.
   const abort = new AbortController();
@@ -130,12 +185,16 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const client = new ConnectorClient(config);
   let report: RunReport;
   try {
+    const catalog = flags.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
     report = await runPlan(plan, {
+      ...(catalog ? { catalog } : {}),
       client,
       redactor: client.redactor,
       inputs: inputs.values,
+      env,
       signal: abort.signal,
       dryRun: flags.dryRun === true,
+      ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
       ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
       log: (level, message) => view.log(level, message),
       onEvent: (e) => view.onEvent(e),
@@ -151,17 +210,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
 
 function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (report.status === 'ok') {
-    process.stdout.write(formatOutputs(report.outputs));
-    if (report.dry_run_writes) {
-      process.stdout.write(
-        `dry run: ${report.dry_run_writes.length} write${report.dry_run_writes.length === 1 ? '' : 's'} not sent\n`,
-      );
-      for (const w of report.dry_run_writes)
-        process.stdout.write(
-          `  ${w.body.entity}.${w.body.action} (step ${w.step}, line ${w.line}) ${JSON.stringify(w.body.params)}\n`,
-        );
-    }
+  else {
+    if (report.status === 'ok') process.stdout.write(formatOutputs(report.outputs));
+    if (report.dry_run_writes) process.stdout.write(formatDryRunWrites(report.dry_run_writes));
   }
   if (report.error) {
     const e = report.error;
@@ -179,35 +230,4 @@ function invalid(diagnostics: Diagnostic[], flags: RunFlags): number {
   process.stderr.write(`${lines.join('\n')}\n`);
   if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
   return ExitCode.invalid;
-}
-
-/** --inputs FILE.json (an object), then each -i name=value over it. */
-async function readInputs(flags: RunFlags): Promise<Record<string, unknown>> {
-  const given: Record<string, unknown> = {};
-  if (flags.inputs !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(flags.inputs, 'utf8'));
-    } catch (err) {
-      throw new RecipeError(
-        'I001',
-        { name: flags.inputs, reason: `cannot read the inputs file: ${(err as Error).message}` },
-        { file: flags.inputs },
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new RecipeError(
-        'I001',
-        { name: flags.inputs, reason: 'the inputs file must hold a JSON object' },
-        { file: flags.inputs },
-      );
-    }
-    Object.assign(given, parsed);
-  }
-  for (const pair of flags.input ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
-    given[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return given;
 }

@@ -57,7 +57,8 @@ export function parseServeFlags(flags: RawServeFlags, env: NodeJS.ProcessEnv): S
   const db = flags.db.trim();
   if (db === '') throw new ServeUsageError('--db must be a file path or :memory:');
   const isNew = db === ':memory:' || !existsSync(db);
-  let seed: 'demo' | 'none' = isNew ? 'demo' : 'none';
+  // With --fixtures the dataset is yours alone: demo data beside it would give every lookup two connectors.
+  let seed: 'demo' | 'none' = isNew && flags.fixtures === undefined ? 'demo' : 'none';
   if (flags.seed !== undefined) {
     if (flags.seed !== 'demo' && flags.seed !== 'none')
       throw new ServeUsageError(`--seed must be demo or none, got "${flags.seed}"`);

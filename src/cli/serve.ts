@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { FixtureFileError } from '../service/seed/read-fixtures-file.js';
 import { startService, type RunningService } from '../service/start.js';
 import { CredentialsFileError, readOrCreateCredentials, type LocalCredentials } from './credentials-file.js';
 import { ExitCode } from './exit-codes.js';
+import { EMBEDDED_DB, findRecipeDir } from './run-embedded.js';
 import { parseServeFlags, ServeUsageError, type RawServeFlags } from './serve-options.js';
-
-const DEFAULT_DB = '.recipe/local.db';
 
 /** `recipe serve`: runs the embedded connector service until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
@@ -16,8 +15,11 @@ export function registerServe(program: Command): void {
     .description('Start the embedded connector service (the Connector Data Access API on your machine).')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
-    .option('--db <path>', 'SQLite database file, or :memory:', DEFAULT_DB)
-    .option('--seed <kind>', 'demo | none (default: demo when the database is new, else none)')
+    .option(
+      '--db <path>',
+      `SQLite database file, or :memory: (default: the nearest ${EMBEDDED_DB}, as recipe run finds it)`,
+    )
+    .option('--seed <kind>', 'demo | none (default: demo when the database is new and no --fixtures, else none)')
     .option('--seed-size <n>', 'contacts in the demo CRM (other records scale from it)')
     .option('--fixtures <file>', 'load a JSON or YAML dataset (format: docs/service.md)')
     .option('--client-id <id>', 'application client id (or CONNECTOR_CLIENT_ID)')
@@ -38,9 +40,15 @@ Examples:
   recipe serve --seed demo --seed-size 1000000 --db bench.db   a large CRM for benchmarks
   CONNECTOR_CLIENT_ID=me CONNECTOR_CLIENT_SECRET=s3cret recipe serve --port 9000`,
     )
-    .action(async (flags: RawServeFlags) => {
-      process.exitCode = await serve(flags);
+    .action(async (flags: Omit<RawServeFlags, 'db'> & { db?: string }) => {
+      process.exitCode = await serve({ ...flags, db: flags.db ?? defaultDb() });
     });
+}
+
+/** The database `recipe run` would use here: in the nearest `.recipe/` (this folder or above), else a new one here. */
+function defaultDb(): string {
+  const found = findRecipeDir(process.cwd());
+  return found ? relative(process.cwd(), join(found, 'local.db')) : EMBEDDED_DB;
 }
 
 /** The credentials file, with a problem in it reported as a usage error (exit 2). */

@@ -1,8 +1,17 @@
+import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import { isSafeToRepeat } from './actions.js';
 import type { ConnectionConfig } from './config.js';
 import { errorForResponse } from './errors.js';
-import { HttpTransport, TransportError, type HttpResponse } from './http.js';
+import {
+  httpStatusError,
+  isIdempotentMethod,
+  isSuccessStatus,
+  readHttpAnswer,
+  type HttpAnswer,
+  type HttpCallRequest,
+} from './http-exchange.js';
+import { HttpTransport, TransportError, type HttpRequest, type HttpResponse } from './http.js';
 import { Redactor } from './redact.js';
 import { ConnectorResolver, type ConnectorLookup } from './resolve.js';
 import {
@@ -53,6 +62,8 @@ export interface CallOptions {
   /** Replaces the client's retry policy for this call (a recipe step's `retry`). */
   readonly retry?: RetryPolicy;
   readonly observer?: CallObserver;
+  /** Replaces the client's per-request timeout for this call (an http step's `timeout_ms`). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Injected so that tests control time and chance. */
@@ -67,18 +78,32 @@ export interface ClientOptions extends ConnectionConfig {
   readonly requestTimeoutMs?: number;
   readonly retry?: RetryPolicy;
   readonly deps?: ClientDeps;
+  /** Sends every exchange through this undici dispatcher instead of the client's own pools (mocks, cassettes). */
+  readonly dispatcher?: Dispatcher;
 }
 
 /** What one logical call needs: the route, and what to say in errors. */
 interface CallSpec {
-  readonly method: 'GET' | 'POST';
+  readonly method: HttpRequest['method'];
+  /** Relative to the service's base URL. */
   readonly path: string;
+  /** An absolute URL instead of `path` (http steps, outside the connector API). */
+  readonly url?: URL;
   readonly query?: Record<string, string>;
+  /** Sent as JSON. */
   readonly body?: unknown;
+  /** Sent as it is, instead of `body`. */
+  readonly rawBody?: string;
+  /** Over the default headers (lower-case names). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly auth: boolean;
   readonly entity: string;
   readonly action: string;
   readonly safeToRepeat: boolean;
+  /** Which statuses end the call successfully (default 2xx). */
+  readonly isSuccess?: (status: number) => boolean;
+  /** The error for an answer that is neither a success nor retried (default: the service's error body). */
+  readonly failure?: (res: HttpResponse) => RecipeError;
 }
 
 /**
@@ -91,7 +116,7 @@ export class ConnectorClient {
   /** Totals over the client's life. */
   readonly stats = { requests: 0, retries: 0 };
 
-  private readonly transport = new HttpTransport();
+  private readonly transport: HttpTransport;
   private readonly tokens: TokenCache;
   private readonly resolver: ConnectorResolver;
   private readonly base: URL;
@@ -107,6 +132,7 @@ export class ConnectorClient {
   ) {
     this.redactor = redactor;
     this.redactor.add(options.clientSecret);
+    this.transport = new HttpTransport(options.dispatcher);
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.retry = options.retry ?? DEFAULT_RETRY;
@@ -163,6 +189,28 @@ export class ConnectorClient {
       opts,
     );
     return asObject(body);
+  }
+
+  /**
+   * One request outside the connector API (a recipe's http step): no token, the same retry policy and
+   * Retry-After handling as execute (idempotent methods are repeated like reads, POST and PATCH only when a
+   * repeat cannot duplicate them). The answer's body is parsed by its content type.
+   */
+  async http(req: HttpCallRequest, opts: CallOptions = {}): Promise<HttpAnswer> {
+    const spec: CallSpec = {
+      method: req.method,
+      path: '',
+      url: new URL(req.url),
+      ...(req.body !== undefined ? { rawBody: req.body } : {}),
+      headers: { accept: '*/*', ...req.headers },
+      auth: false,
+      entity: 'http',
+      action: req.method,
+      safeToRepeat: isIdempotentMethod(req.method),
+      isSuccess: (status) => isSuccessStatus(status, req.successStatus),
+      failure: (res) => httpStatusError(res, req, this.redactor),
+    };
+    return readHttpAnswer(await this.call(spec, opts), req, this.redactor);
   }
 
   /** A connector id: as given, or found by workspace and definition (cached for the client's life). */
@@ -229,14 +277,17 @@ export class ConnectorClient {
   /** One logical call: exchanges wrapped in the retry policy, plus one re-send with a fresh token on a 401. */
   private async call(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
     const policy = opts.retry ?? this.retry;
-    const url = new URL(spec.path, this.base);
+    const timeoutMs = opts.requestTimeoutMs ?? this.timeoutMs;
+    const url = spec.url ?? new URL(spec.path, this.base);
     for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
+    const isSuccess = spec.isSuccess ?? ((status: number) => status >= 200 && status < 300);
     let refreshedAfter401 = false;
     for (let attempt = 1; ; attempt++) {
       if (opts.signal?.aborted) throw new RecipeError('C011');
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
-      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (spec.body !== undefined) headers['content-type'] = 'application/json';
+      Object.assign(headers, spec.headers);
       const token = spec.auth ? await this.tokens.get(opts.signal) : null;
       if (token) headers.authorization = `Bearer ${token}`;
 
@@ -251,7 +302,7 @@ export class ConnectorClient {
           url,
           headers,
           ...(body !== undefined ? { body } : {}),
-          timeoutMs: this.timeoutMs,
+          timeoutMs,
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
       } catch (err) {
@@ -260,7 +311,7 @@ export class ConnectorClient {
         outcome = { kind: 'network', sent: err.sent };
         if (!shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) {
           if (err.kind === 'timeout')
-            throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs: this.timeoutMs });
+            throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs });
           throw new RecipeError('C006', {
             entity: spec.entity,
             action: spec.action,
@@ -274,12 +325,12 @@ export class ConnectorClient {
 
       opts.observer?.response?.({
         method: spec.method,
-        path: url.pathname,
+        path: spec.url ? `${url.host}${url.pathname}` : url.pathname,
         what: `${spec.entity}.${spec.action}`,
         status: res.status,
         ms: this.now() - sentAt,
       });
-      if (res.status >= 200 && res.status < 300) return res;
+      if (isSuccess(res.status)) return res;
       if (res.status === 401 && token !== null) {
         this.tokens.invalidate(token);
         if (!refreshedAfter401) {
@@ -295,7 +346,7 @@ export class ConnectorClient {
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
       if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat))
-        throw errorForResponse(res, spec, this.redactor);
+        throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
     }
   }

@@ -1,8 +1,8 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 
 /** One HTTP request as the client builds it. */
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL of the request. */
   readonly url: URL;
   readonly headers: Record<string, string>;
@@ -47,8 +47,14 @@ const CONNECT_CODES = new Set([
 export class HttpTransport {
   private readonly pools = new Map<string, Pool>();
 
+  /**
+   * With `dispatcher`, every exchange goes through it instead of the transport's own pools (a test runner's
+   * mock or cassette agent); the caller owns it, so close() leaves it open.
+   */
+  constructor(private readonly dispatcher?: Dispatcher) {}
+
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const pool = this.poolFor(req.url.origin);
+    const target: Dispatcher = this.dispatcher ?? this.poolFor(req.url.origin);
     // One controller and one plain timer per exchange, cleared when it ends: AbortSignal.timeout plus
     // AbortSignal.any cost several times more per request (weak-ref bookkeeping, a DOMException per timeout).
     const controller = new AbortController();
@@ -64,7 +70,8 @@ export class HttpTransport {
       else outer.addEventListener('abort', onAbort, { once: true });
     }
     try {
-      const res = await pool.request({
+      const res = await target.request({
+        ...(this.dispatcher ? { origin: req.url.origin } : {}),
         method: req.method,
         path: req.url.pathname + req.url.search,
         headers: req.headers,

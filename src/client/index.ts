@@ -10,6 +10,9 @@ export type {
   ExecuteRequest,
 } from './client.js';
 export { isSafeToRepeat, isWriteAction } from './actions.js';
+export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
+export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
+export { fetchOpenApiDocument } from './openapi.js';
 export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js';
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';

@@ -1,11 +1,16 @@
 /** Values shorter than this are not redacted: masking every "a" or "1" would make output unreadable. */
 const MIN_SECRET_LENGTH = 3;
 
+/** base64 pieces shorter than this are not masked: a 4-character piece of base64 matches ordinary text by chance. */
+const MIN_BASE64_LENGTH = 6;
+
 export const REDACTED = '***';
 
 /**
- * Replaces secret values with *** in any text that leaves the program (logs, reports, errors).
- * Also masks the forms a value takes on its way out: JSON-escaped and URL-encoded.
+ * Replaces secret values with *** in any text that leaves the program (logs, reports, errors, journals).
+ * Also masks the forms a value takes on its way out, as CI systems do: JSON-escaped, URL-encoded (either hex
+ * case), upper- and lower-cased, and base64 (standard and URL alphabets, padded or not), including the part of
+ * a longer base64 text that encodes the secret (an `Authorization: Basic` header of `user:secret`).
  */
 export class Redactor {
   private readonly needles = new Set<string>();
@@ -15,10 +20,18 @@ export class Redactor {
     for (const v of values) this.add(v);
   }
 
-  /** Adds a secret value (and its escaped forms); tokens are added when they are obtained. */
+  /** Adds a secret value (and its derived forms); tokens are added when they are obtained. */
   add(value: string | undefined): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
-    const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+    const forms = [
+      value,
+      JSON.stringify(value).slice(1, -1),
+      encodeURIComponent(value),
+      encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+      value.toUpperCase(),
+      value.toLowerCase(),
+      ...base64Forms(value).filter((f) => f.length >= MIN_BASE64_LENGTH),
+    ];
     let changed = false;
     for (const f of forms) {
       if (!this.needles.has(f)) {
@@ -67,6 +80,22 @@ export class Redactor {
       seen.delete(value);
     }
   }
+}
+
+/**
+ * base64 of the value (padded), and for each of the three alignments the value can have inside longer
+ * encoded text, the characters that depend on its bytes alone: base64 turns 3 bytes into 4 characters, so
+ * the bytes from the first 3-byte boundary to the last one encode the same way whatever comes around them.
+ * Each in the standard and the URL-safe alphabet.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const out = [bytes.toString('base64')];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole > 0) out.push(bytes.subarray(skip, skip + whole).toString('base64'));
+  }
+  return [...out, ...out.map((b) => b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))];
 }
 
 function escapeRegExp(s: string): string {

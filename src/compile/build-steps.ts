@@ -1,7 +1,7 @@
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import type { Locator } from '../source/index.js';
-import type { ConnectorRef, Plan, RetryPolicy, SourceLoc, Step, StepCommon, Value } from './plan.js';
+import type { ConnectorRef, HttpMethod, Plan, RetryPolicy, SourceLoc, Step, StepCommon, Value } from './plan.js';
 
 type Raw = Record<string, unknown>;
 
@@ -17,10 +17,18 @@ export const STEP_KINDS = [
   'fail',
   'call',
   'download',
+  'http',
 ] as const;
 
 /** Defaults the schema documents (the schema's `default` keywords say the same). */
-export const DEFAULTS = { maxPages: 1000, foreachAs: 'item', concurrency: 1, downloadAction: 'download' } as const;
+export const DEFAULTS = {
+  maxPages: 1000,
+  foreachAs: 'item',
+  concurrency: 1,
+  downloadAction: 'download',
+  httpMethod: 'GET',
+  httpSuccess: ['2xx'],
+} as const;
 
 /** What the builder needs: where nodes are, and the compiled plans of called recipes by pointer of the call. */
 export interface BuildContext {
@@ -157,6 +165,22 @@ export class StepBuilder {
           action: typeof b.action === 'string' ? b.action : DEFAULTS.downloadAction,
           params: this.value(b.params ?? {}, `${at}/params`),
           to: this.value(b.to, `${at}/to`),
+        };
+      }
+      case 'http': {
+        const b = body as Raw;
+        return {
+          ...common,
+          kind,
+          method: (typeof b.method === 'string' ? b.method.toUpperCase() : DEFAULTS.httpMethod) as HttpMethod,
+          url: this.value(b.url, `${at}/url`),
+          successStatus: Array.isArray(b.success_status)
+            ? (b.success_status as (number | string)[])
+            : DEFAULTS.httpSuccess,
+          ...(b.query !== undefined ? { query: this.value(b.query, `${at}/query`) } : {}),
+          ...(b.headers !== undefined ? { headers: this.value(b.headers, `${at}/headers`) } : {}),
+          ...(b.json !== undefined ? { json: this.value(b.json, `${at}/json`) } : {}),
+          ...(b.body !== undefined ? { body: this.value(b.body, `${at}/body`) } : {}),
         };
       }
     }

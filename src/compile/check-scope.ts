@@ -119,6 +119,9 @@ class ScopeChecker {
       case 'download':
         this.value(step.params, scope);
         return this.value(step.to, scope);
+      case 'http':
+        for (const v of [step.url, step.query, step.headers, step.json, step.body]) this.value(v, scope);
+        return;
       default: {
         const never: never = step;
         throw new Error(`unknown step kind ${String(never)}`);

@@ -3,4 +3,5 @@ export { loadRecipe, type LoadOptions, type LoadResult } from './load-recipe.js'
 export { resolveInputs, coerceInput, type ResolvedInputs } from './inputs.js';
 export { STEP_KINDS, DEFAULTS, RETRY_DEFAULTS } from './build-steps.js';
 export type * from './plan.js';
-export { validateFiles, collectRecipeFiles, type FileResult } from './validate-files.js';
+export { validateFiles, collectRecipeFiles, type FileResult, type ValidateOptions } from './validate-files.js';
+export { findRecipeFiles, type FoundFiles, type SkippedFile } from './find-recipes.js';

@@ -4,11 +4,14 @@ import { compileValue, escapePointer } from '../expr/index.js';
 import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { validateRecipeDocument } from '../schema/index.js';
 import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
+import type { ConnectorCatalog } from '../catalog/index.js';
 import { StepBuilder, type BuildContext } from './build-steps.js';
 import { checkCallInputs } from './check-calls.js';
+import { checkConnectorCalls } from './check-connectors.js';
 import { checkNames } from './check-names.js';
 import { checkScopes } from './check-scope.js';
 import { deepFreeze } from './freeze.js';
+import { findHints } from './hints.js';
 import { tolerate } from './tolerate.js';
 import { matchesType } from './inputs.js';
 import type { InputSpec, InputType, Plan } from './plan.js';
@@ -24,12 +27,20 @@ export interface LoadOptions {
    * has no call path back to itself, so it is valid whatever the caller.
    */
   readonly calledPlans?: Map<string, Plan>;
+  /**
+   * The connector catalog to check execute, paginate and download steps against (entity, action, params).
+   * Without one, connector calls are not checked (the service checks them when they run).
+   */
+  readonly catalog?: ConnectorCatalog;
 }
 
 /** The plan when the recipe is valid, and every problem found in it otherwise. */
 export interface LoadResult {
   readonly plan?: Plan;
+  /** Errors: the plan is given only when there is none. */
   readonly diagnostics: Diagnostic[];
+  /** Warnings (W codes): they do not stop the recipe from loading. */
+  readonly warnings: Diagnostic[];
 }
 
 type Raw = Record<string, unknown>;
@@ -44,7 +55,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const source = await loadSource(absolute, display);
   const diagnostics = [...source.diagnostics];
   // After a YAML problem that still leaves a value (a duplicate key, a tag...), the later checks go on.
-  if (source.value === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
+  if (source.value === undefined) return { diagnostics: sortDiagnostics(diagnostics), warnings: [] };
   const doc = source.value;
   const schemaProblems = validateRecipeDocument(doc, source.locator, display);
   // With a wrong structure, the rest is still checked on what can be read of it (and expression syntax
@@ -65,6 +76,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     inputs,
     secrets: Array.isArray(raw.secrets) ? (raw.secrets as string[]) : [],
     ...(connector ? { connector } : {}),
+    ...httpSettings(raw.http),
     steps,
     outputs: builder.valueMap(raw.outputs, '/outputs'),
   };
@@ -72,8 +84,13 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   checkScopes(plan, diagnostics);
   const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
   checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
-  if (diagnostics.length > 0) return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
-  return { plan: deepFreeze(plan), diagnostics: [] };
+  if (opts.catalog) diagnostics.push(...checkConnectorCalls(plan, opts.catalog, display, source.locator));
+  diagnostics.push(...findHints(raw, plan, display, source.locator));
+  const all = sortDiagnostics(dedupeDiagnostics(diagnostics));
+  const errors = all.filter((d) => d.severity !== 'warning');
+  const warnings = all.filter((d) => d.severity === 'warning');
+  if (errors.length > 0) return { diagnostics: errors, warnings };
+  return { plan: deepFreeze(plan), diagnostics: [], warnings };
 }
 
 function buildInputs(
@@ -159,6 +176,7 @@ async function resolveCalls(
       displayName: displayNameOf(target),
       callStack: chain,
       ...(opts.calledPlans ? { calledPlans: opts.calledPlans } : {}),
+      ...(opts.catalog ? { catalog: opts.catalog } : {}),
     });
     if (!result.plan) {
       const cycle = result.diagnostics.find((d) => d.code === 'R010');
@@ -191,6 +209,12 @@ function expressionProblems(doc: unknown, locator: Locator, file: string): Diagn
     out.push(...compileValue(member, { file, pointer, locate: (p, o) => locator.locate(p, o) }).diagnostics);
   }
   return out;
+}
+
+/** The recipe's `http: {allow}` settings, when it has them. */
+function httpSettings(raw: unknown): Pick<Plan, 'http'> {
+  const allow = (raw as Raw | undefined)?.allow;
+  return Array.isArray(allow) ? { http: { allow: allow.filter((h): h is string => typeof h === 'string') } } : {};
 }
 
 function plural(n: number, word: string): string {

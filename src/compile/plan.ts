@@ -152,6 +152,26 @@ export interface DownloadStep extends StepCommon {
   readonly to: Value;
 }
 
+/** Methods an http step may use; GET and HEAD are reads, the others writes (--dry-run does not send them). */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request outside the connector API (a webhook, an internal service), with the client's retry policy. */
+export interface HttpStep extends StepCommon {
+  readonly kind: 'http';
+  readonly method: HttpMethod;
+  /** An absolute http(s) URL. */
+  readonly url: Value;
+  /** name → value, appended to the URL's query string. */
+  readonly query?: Value;
+  readonly headers?: Value;
+  /** A body sent as JSON (content-type application/json); exclusive with `body`. */
+  readonly json?: Value;
+  /** A text body (content-type text/plain unless a header says otherwise); exclusive with `json`. */
+  readonly body?: Value;
+  /** Statuses that count as success: numbers, or classes such as "2xx" (default ["2xx"]). */
+  readonly successStatus: readonly (number | string)[];
+}
+
 export type Step =
   | ExecuteStep
   | PaginateStep
@@ -162,7 +182,8 @@ export type Step =
   | AssertStep
   | FailStep
   | CallStep
-  | DownloadStep;
+  | DownloadStep
+  | HttpStep;
 
 export type StepKind = Step['kind'];
 
@@ -174,6 +195,8 @@ export interface Plan {
   readonly inputs: Readonly<Record<string, InputSpec>>;
   readonly secrets: readonly string[];
   readonly connector?: ConnectorRef;
+  /** `http: {allow: [...]}`: the only hosts this recipe's http steps may reach (absent: any host). */
+  readonly http?: { readonly allow: readonly string[] };
   readonly steps: readonly Step[];
   readonly outputs: Readonly<Record<string, Value>>;
 }

@@ -61,6 +61,7 @@ function step(raw: unknown): Raw {
     case 'execute':
     case 'paginate':
     case 'download':
+    case 'http':
       out[kind] = isMap(body) ? body : {};
       break;
     case 'set':

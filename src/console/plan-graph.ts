@@ -73,6 +73,14 @@ function stepNode(step: Step, refOf: (file: string) => string | undefined): Grap
       facts.params = valueText(step.params);
       facts.to = valueText(step.to);
       break;
+    case 'http':
+      summary = `${step.method} ${valueText(step.url)}`;
+      if (step.query) facts.query = valueText(step.query);
+      if (step.headers) facts.headers = valueText(step.headers);
+      if (step.json) facts.json = valueText(step.json);
+      if (step.body) facts.body = valueText(step.body);
+      if (step.successStatus.join() !== '2xx') facts.success_status = step.successStatus.join(', ');
+      break;
     default: {
       const never: never = step;
       throw new Error(`unknown step kind ${JSON.stringify(never)}`);

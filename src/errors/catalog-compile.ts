@@ -36,4 +36,5 @@ export const compileCodes = {
   I003: { template: 'unknown input "{name}"{hint}', class: 'invalid' },
   I004: { template: 'input "{name}": expected {type}, got "{value}"', class: 'invalid' },
   I005: { template: 'input "{name}": must be one of {allowed}, got {value}', class: 'invalid' },
+  I006: { template: 'fixtures {file}: {reason}', class: 'invalid' },
 } satisfies Record<string, CatalogEntry>;

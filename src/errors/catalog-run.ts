@@ -36,6 +36,14 @@ export const runCodes = {
       'no connector for {entity}.{action}: give the recipe (or the step) a `connector:`, or pass --connector ID',
     class: 'config',
   },
+  X016: {
+    template: "http {method}: the host {host} is not in the recipe's http.allow list ({allowed})",
+    class: 'run',
+  },
+  X017: {
+    template: 'dry run: {invalid} of {total} write{s} would be refused by the connector',
+    class: 'run',
+  },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },
@@ -62,4 +70,5 @@ export const runCodes = {
     template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url',
     class: 'config',
   },
+  C013: { template: 'http {method} {url}: HTTP {status}: {detail}', class: 'run' },
 } satisfies Record<string, CatalogEntry>;

@@ -1,7 +1,9 @@
 import { compileCodes } from './catalog-compile.js';
+import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
+import { testCodes } from './catalog-test.js';
 import type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
 
 export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
@@ -12,7 +14,14 @@ export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
  * The one catalog of engine error codes: a phase letter and a number, each with a template.
  * The phase files are split only so that each stage owns its own codes; this object is the catalog.
  */
-export const catalog = { ...sourceCodes, ...schemaCodes, ...compileCodes, ...runCodes } as const;
+export const catalog = {
+  ...sourceCodes,
+  ...schemaCodes,
+  ...compileCodes,
+  ...connectorCodes,
+  ...runCodes,
+  ...testCodes,
+} as const;
 export type ErrorCode = keyof typeof catalog;
 
 /** Fills a template's {name} placeholders; unknown placeholders are left as they are. */

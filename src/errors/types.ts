@@ -14,6 +14,8 @@ export interface CatalogEntry {
   /** Template with {name} placeholders filled from the error's params. */
   template: string;
   class: ErrorClass;
+  /** A warning: reported, but fails validation only under --strict (its class says how it then fails). */
+  severity?: 'warning';
 }
 
 /** One problem found in a recipe file; validation collects all of them before reporting. */

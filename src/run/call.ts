@@ -22,7 +22,12 @@ export async function runCall(step: CallStep, scope: Scope, sx: StepExec): Promi
   root.set('inputs', inputs);
   root.set('secrets', readSecrets(callee, sx.ctx, step.loc));
   root.set('run', sx.exec.run);
-  const exec = { ...sx.nested(), plan: callee, defaultConnector: callee.connector ?? sx.exec.defaultConnector };
+  const exec = {
+    ...sx.nested(),
+    plan: callee,
+    defaultConnector: callee.connector ?? sx.exec.defaultConnector,
+    httpAllow: callee.http ? [...sx.exec.httpAllow, callee.http.allow] : sx.exec.httpAllow,
+  };
   await runSteps(callee.steps, root, exec);
   return { output: await evaluateOutputs(callee, root) };
 }

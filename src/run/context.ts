@@ -1,4 +1,12 @@
-import type { CallOptions, Download, Envelope, ExecuteRequest, Redactor } from '../client/index.js';
+import type {
+  CallOptions,
+  Download,
+  Envelope,
+  ExecuteRequest,
+  HttpAnswer,
+  HttpCallRequest,
+  Redactor,
+} from '../client/index.js';
 import type { ConnectorLookup } from '../client/index.js';
 
 /** The part of the connector client the interpreter uses (the real ConnectorClient in production and tests). */
@@ -7,6 +15,8 @@ export interface ConnectorApi {
   download(connectorId: string, req: ExecuteRequest, opts?: CallOptions): Promise<Download>;
   inspect(connectorId: string, opts?: CallOptions): Promise<Record<string, unknown>>;
   resolveConnector(ref: ConnectorLookup, opts?: CallOptions): Promise<string>;
+  /** A request outside the connector API (http steps). */
+  http(req: HttpCallRequest, opts?: CallOptions): Promise<HttpAnswer>;
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';

@@ -21,8 +21,12 @@ export interface Exec {
   readonly signal: AbortSignal;
   /** $run: what every expression can read about the run. */
   readonly run: Readonly<Record<string, unknown>>;
+  /** Index of the current item in each enclosing loop (foreach, streaming paginate), outermost first. */
+  readonly loop?: readonly number[];
   /** inspect's `actions` per connector id, asked at most once per run (paging key detection). */
   readonly actionCatalog: Map<string, Promise<Record<string, unknown>[] | null>>;
+  /** The `http.allow` lists of this recipe and of the recipes that called it: a host must be in each. */
+  readonly httpAllow: readonly (readonly string[])[];
 }
 
 /** What a step-kind function gets besides its step and scope. */

@@ -28,7 +28,7 @@ export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec):
     frame.set(step.as, items[index]);
     if (step.indexAs !== undefined) frame.set(step.indexAs, index);
     try {
-      const last = await runSteps(step.steps, frame, nested);
+      const last = await runSteps(step.steps, frame, { ...nested, loop: [...(nested.loop ?? []), index] });
       results[index] = step.collect ? await evaluate(step.collect, frame) : last;
     } catch (err) {
       const e = atStep(err, step.loc);

@@ -1,6 +1,6 @@
 /** run/: the interpreter of compiled plans. */
 export { runPlan, type RunOptions } from './run-plan.js';
 export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from './context.js';
-export type { DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
+export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
 export { autoNext, itemsOf, type NextPage } from './paging.js';
 export { runRecipe, type RunRecipeOptions, type RunRecipeResult } from './run-recipe.js';

@@ -9,6 +9,7 @@ import { runExecute } from './execute.js';
 import { StepExec, type Exec } from './exec.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
+import { runHttp } from './http.js';
 import { runLog } from './log.js';
 import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
@@ -51,6 +52,8 @@ function dispatch(step: Step, scope: Scope, sx: StepExec): Promise<StepOutcome> 
       return runCall(step, scope, sx);
     case 'download':
       return runDownload(step, scope, sx);
+    case 'http':
+      return runHttp(step, scope, sx);
     default: {
       const never: never = step;
       throw new Error(`unknown step kind ${JSON.stringify(never)}`);

@@ -70,10 +70,10 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     count += page.length;
     sx.stats.records += page.length;
     if (streaming && nested && step.steps && step.as) {
-      for (const item of page) {
+      for (const [i, item] of page.entries()) {
         const frame = scope.child();
         frame.set(step.as, item);
-        await runSteps(step.steps, frame, nested);
+        await runSteps(step.steps, frame, { ...nested, loop: [...(nested.loop ?? []), count - page.length + i] });
         sx.stats.done++;
       }
     } else {

@@ -24,12 +24,46 @@ export interface StepReport {
 export type StepStatus = 'ok' | 'failed' | 'continued' | 'skipped' | 'not_run';
 
 /** A write that --dry-run did not send: the exact request it would have made. */
-export interface DryRunWrite {
+export type DryRunWrite = ExecuteDryRunWrite | HttpDryRunWrite;
+
+/** Where a dry-run write sits in the recipe. */
+export interface DryRunSite {
   readonly step: string;
   readonly line: number;
+  /** The recipe file of the step (a called recipe's own file for its steps), and the step's column. */
+  readonly file: string;
+  readonly column: number;
+  /** Index of the item in each enclosing loop (foreach, streaming paginate), outermost first. */
+  readonly loop_index?: number[];
+}
+
+/** A connector action that writes (execute). */
+export interface ExecuteDryRunWrite extends DryRunSite {
   readonly method: 'POST';
   readonly path: string;
   readonly body: { readonly entity: string; readonly action: string; readonly params: unknown };
+  /** Checked against the connector catalog: false when the service would refuse it (absent: not checked). */
+  readonly valid?: boolean;
+  /** Why the service would refuse it. */
+  readonly problems?: DryRunProblem[];
+}
+
+/** One reason a dry-run write would be refused: a code of the A (connector calls) catalog, and the param. */
+export interface DryRunProblem {
+  readonly code: string;
+  readonly message: string;
+  /** The param it concerns, e.g. params.properties.hs_task_priority. */
+  readonly field: string;
+}
+
+/** An http step with a method other than GET or HEAD (secrets in it are masked like everywhere). */
+export interface HttpDryRunWrite extends DryRunSite {
+  readonly kind: 'http';
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body as a value, or the text body. */
+  readonly body?: unknown;
 }
 
 /** The machine-readable result of a run (`recipe run --json` prints exactly this). */

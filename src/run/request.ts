@@ -12,7 +12,7 @@ export async function sendExecute(
   params: Record<string, unknown>,
 ): Promise<Envelope> {
   if (sx.ctx.dryRun && isWriteAction(entity, action)) {
-    const result = sx.exec.dryRun.record(sx.stats, connectorId, entity, action, params);
+    const result = await sx.exec.dryRun.record(sx, connectorId, entity, action, params);
     sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`));
     return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
   }

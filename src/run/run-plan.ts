@@ -1,3 +1,4 @@
+import type { ConnectorCatalog } from '../catalog/index.js';
 import type { Redactor } from '../client/index.js';
 import { abortableSleep, Redactor as RedactorClass } from '../client/index.js';
 import type { ConnectorRef, Plan } from '../compile/plan.js';
@@ -21,6 +22,8 @@ export interface RunOptions {
   /** Where $secrets come from (default process.env); only declared names are read. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly dryRun?: boolean;
+  /** With dryRun: the connector catalog each write is checked against (its computed params, before nothing is sent). */
+  readonly catalog?: ConnectorCatalog;
   readonly signal?: AbortSignal;
   /** A connector id that replaces the recipe's default connector (--connector). */
   readonly connectorId?: string;
@@ -62,7 +65,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   };
   const tracker = new Tracker((e) => ctx.onEvent?.(e));
   tracker.register(plan.steps, 0, plan.file);
-  const dryRun = new DryRunLog();
+  const dryRun = new DryRunLog(options.catalog);
   const started = ctx.now();
   const defaultConnector: ConnectorRef | undefined = options.connectorId
     ? {
@@ -88,6 +91,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     signal,
     run,
     actionCatalog: new Map(),
+    httpAllow: plan.http ? [plan.http.allow] : [],
   };
 
   let outputs: Record<string, unknown> = {};
@@ -99,6 +103,17 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     root.set('run', run);
     await runSteps(plan.steps, root, exec);
     outputs = await evaluateOutputs(plan, root);
+    const invalid = dryRun.invalid;
+    const first = invalid[0];
+    if (first) {
+      // A dry-run exists to say whether the writes would go through: one the service would refuse fails it.
+      const total = dryRun.writes.length;
+      error = new RecipeError(
+        'X017',
+        { invalid: invalid.length, total, s: total === 1 ? '' : 's' },
+        { file: first.file, line: first.line, column: first.column },
+      );
+    }
   } catch (err) {
     error =
       err instanceof RecipeError ? err : new RecipeError('X001', { message: String((err as Error)?.message ?? err) });

@@ -8,6 +8,7 @@ import { checkStepKinds } from './step-kinds.js';
 
 export { recipeSchemaText, recipeSchema, RECIPE_SCHEMA_URL } from './ajv.js';
 export { KIND_KEYS } from './step-kinds.js';
+export { validateTestDocument, RECIPE_TEST_SCHEMA_URL } from './test-schema.js';
 
 let stepFields: ReadonlySet<string> | undefined;
 

@@ -95,6 +95,19 @@ export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: s
         { where, rule: `"${String(params.property)}" needs "${String(params.missingProperty)}" beside it` },
         keyLoc(`${pointer}/${String(params.property)}`),
       );
+    case 'not': {
+      // The schema's way of saying "not both": {not: {required: [a, b]}} (http's json and body).
+      const both = (e.schema as { required?: unknown } | undefined)?.required;
+      if (Array.isArray(both) && both.length === 2) {
+        const [first, second] = both.map(String);
+        return makeDiagnostic(
+          'S009',
+          { where, rule: `give "${first}" or "${second}", not both` },
+          keyLoc(`${pointer}/${second}`),
+        );
+      }
+      return makeDiagnostic('S001', { message: `${where}: ${e.message ?? e.keyword}` }, valueLoc());
+    }
     default:
       return makeDiagnostic('S001', { message: `${where}: ${e.message ?? e.keyword}` }, valueLoc());
   }
@@ -113,11 +126,12 @@ function unknownFieldHint(field: string, e: ErrorObject, doc: unknown, pointer: 
   return '';
 }
 
-/** Fields of the execute/paginate/download objects, to explain a field written beside the kind key. */
+/** Fields of the execute/paginate/download/http objects, to explain a field written beside the kind key. */
 const KIND_OBJECT_FIELDS: Record<string, readonly string[]> = {
   execute: ['entity', 'action', 'params', 'wait_for_context_store'],
   paginate: ['entity', 'action', 'params', 'max_pages', 'max_items', 'next', 'wait_for_context_store'],
   download: ['entity', 'action', 'params', 'to'],
+  http: ['method', 'url', 'query', 'headers', 'json', 'body', 'success_status'],
 };
 
 /** The schema's pattern for fields whose string form must be a single expression (when, foreach, params...). */

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors/index.js';
 import { closest, makeDiagnostic, type Locator } from '../source/index.js';
 
-/** The step kind keys (the schema's step oneOf lists the same ten). */
+/** The step kind keys (the schema's step oneOf lists the same eleven). */
 export const KIND_KEYS = [
   'execute',
   'paginate',
@@ -13,6 +13,7 @@ export const KIND_KEYS = [
   'fail',
   'call',
   'download',
+  'http',
 ] as const;
 
 /** A step whose kind keys are wrong: its schema errors are replaced by one clear diagnostic. */

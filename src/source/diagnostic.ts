@@ -1,4 +1,4 @@
-import { catalog, formatTemplate, type Diagnostic, type ErrorCode } from '../errors/index.js';
+import { catalog, formatTemplate, type CatalogEntry, type Diagnostic, type ErrorCode } from '../errors/index.js';
 
 /** Where a diagnostic points: file, 1-based line and column, and the JSON pointer of the node. */
 export interface DiagnosticLoc {
@@ -8,15 +8,16 @@ export interface DiagnosticLoc {
   readonly pointer?: string;
 }
 
-/** A diagnostic from the catalog: the code's template filled with `params`. */
+/** A diagnostic from the catalog: the code's template filled with `params`; its severity is the code's. */
 export function makeDiagnostic(code: ErrorCode, params: Record<string, unknown>, loc: DiagnosticLoc): Diagnostic {
+  const entry: CatalogEntry = catalog[code];
   const diagnostic: Diagnostic = {
     code,
-    message: formatTemplate(catalog[code].template, params),
+    message: formatTemplate(entry.template, params),
     file: loc.file,
     line: loc.line,
     column: loc.column,
-    severity: 'error',
+    severity: entry.severity ?? 'error',
   };
   if (loc.pointer !== undefined) diagnostic.pointer = loc.pointer;
   return diagnostic;

@@ -2,4 +2,5 @@
 export { loadSource, parseSource, SOURCE_LIMITS, type SourceDocument } from './load.js';
 export { Locator, alignScalar, type Position, type ScalarSource } from './locator.js';
 export { makeDiagnostic, formatDiagnostic, sortDiagnostics, type DiagnosticLoc } from './diagnostic.js';
-export { closest, didYouMean } from './suggest.js';
+export { closest, didYouMean, distance } from './suggest.js';
+export { spliceMembers, type MemberEdit } from './splice.js';

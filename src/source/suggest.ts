@@ -20,7 +20,7 @@ export function didYouMean(name: string, candidates: Iterable<string>, prefix = 
 }
 
 /** Optimal string alignment distance (Levenshtein plus transpositions), enough for typos. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) =>

@@ -14,19 +14,27 @@ const INTERPRETER_RECURSION = ['call', 'foreach', 'paginate'].flatMap((kind) =>
 
 /**
  * Known cycles that other work removes; each entry goes when it is fixed, and the test then keeps it out.
+ * All are type-only imports between files that import each other's values the other way.
  * - client/client.ts ↔ client/resolve.ts: the engine-tidy lane.
- * - The leaf step kinds take the StepOutcome type from run/interpret.ts, which imports them: the type moves
- *   out of interpret.ts with the engine-tidy renames in src/run/.
+ * - The leaf step kinds (http included) take the StepOutcome type from run/interpret.ts, which imports them:
+ *   the type moves out of interpret.ts with the engine-tidy renames in src/run/.
+ * - run/exec.ts ↔ run/dry-run.ts (StepExec / DryRunLog types): the same renames in src/run/.
+ * - test-runner/test-file.ts ↔ test-runner/expected.ts (TestLoc / Expected types): the test runner's.
  */
 const TEMPORARY_FILE_CYCLES = [
   ...both('client/client.ts', 'client/resolve.ts'),
-  ...['assert', 'download', 'execute', 'fail', 'log', 'set', 'transform'].flatMap((kind) =>
+  ...['assert', 'download', 'execute', 'fail', 'http', 'log', 'set', 'transform'].flatMap((kind) =>
     both('run/interpret.ts', `run/${kind}.ts`),
   ),
+  ...both('run/exec.ts', 'run/dry-run.ts'),
+  ...both('test-runner/test-file.ts', 'test-runner/expected.ts'),
 ];
 
-/** expr/ takes its types from compile/plan.ts although compile/ uses expr/: the expr lane moves them. */
-const TEMPORARY_FOLDER_CYCLES = ['expr -> compile'];
+/**
+ * Folders that take types from a folder that uses them: expr/ and catalog/ take the Plan's types from
+ * compile/plan.ts although compile/ uses them (the expr and catalog lanes move those types).
+ */
+const TEMPORARY_FOLDER_CYCLES = ['expr -> compile', 'catalog -> compile'];
 
 describe('import graph of src/', () => {
   const files = fileGraph();

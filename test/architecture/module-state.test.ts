@@ -9,14 +9,17 @@ import { SRC, sourceFiles } from './import-graph.js';
 // share it and a test can build one from scratch.
 
 /**
- * Known module-level state in the engine, left to the lanes that own those files. Each is a lazy load or a
- * memo of a pure function (it changes no behaviour), never state a caller could observe.
+ * Known module-level state in the engine and the test runner, left to the lanes that own those files. Each
+ * is a lazy load or a memo (it changes no behaviour), never state a caller could observe.
  */
 const ALLOWED = new Set([
   'schema/ajv.ts: let schemaText', // the recipe schema's text, read once
   'schema/ajv.ts: let validator', // the precompiled recipe validator, loaded once
   'schema/index.ts: let stepFields', // step field names derived from the schema, once
   'run/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
+  'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
+  'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
+  'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
 ]);
 
 const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);

@@ -15,4 +15,15 @@ describe('recipe schema', () => {
       JSON.parse(readFileSync(path.join(root, 'schemas/recipe.schema.json'), 'utf8')),
     );
   });
+
+  it('--connectors prints schemas/recipe.connectors.schema.json (the companion for editors)', () => {
+    const r = spawnSync(process.execPath, [path.join(root, 'bin/recipe.js'), 'schema', '--connectors'], {
+      cwd: '/',
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      JSON.parse(readFileSync(path.join(root, 'schemas/recipe.connectors.schema.json'), 'utf8')),
+    );
+  });
 });

@@ -46,6 +46,41 @@ describe('Redactor', () => {
   });
 });
 
+describe('Redactor: derived forms (issue 12 point 7)', () => {
+  const secret = 'Sup3r/Secret+Value?';
+  const r = new Redactor([secret]);
+
+  it('masks the value upper- and lower-cased', () => {
+    expect(r.redact(`a ${secret.toUpperCase()} b ${secret.toLowerCase()} c`)).toBe('a *** b *** c');
+  });
+
+  it('masks it URL-encoded with either hex case', () => {
+    const enc = encodeURIComponent(secret);
+    expect(r.redact(`?t=${enc}&u=${enc.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())}`)).toBe('?t=***&u=***');
+  });
+
+  it('masks it base64-encoded, standard and URL-safe, padded or not', () => {
+    const b64 = Buffer.from(secret).toString('base64');
+    const url = Buffer.from(secret).toString('base64url');
+    expect(r.redact(`x ${b64} y ${url} z`)).not.toMatch(/[A-Za-z0-9+/_-]{12,}/);
+  });
+
+  it('masks the part of a longer base64 text that encodes it, at every alignment (Basic auth)', () => {
+    for (const user of ['u', 'us', 'use', 'user']) {
+      const basic = Buffer.from(`${user}:${secret}`).toString('base64');
+      const masked = r.redact(`Authorization: Basic ${basic}`);
+      expect(masked, user).toContain('***');
+      // What is left around the mask is at most the few characters that mix in the neighbouring bytes.
+      expect(masked.replace('Authorization: Basic ', '').replace('***', '').length, user).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('does not mask short base64 pieces that would match ordinary text', () => {
+    const short = new Redactor(['abcd']);
+    expect(short.redact('ABCD abcd YWJj')).toBe('*** *** YWJj');
+  });
+});
+
 describe('Redactor.redactValue', () => {
   it('copies an object reached twice (shared, not circular) both times', () => {
     const shared = { t: 1 };

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { embeddedCatalog } from '../../src/catalog/index.js';
 import { compileCodes } from '../../src/errors/catalog-compile.js';
+import { connectorCodes } from '../../src/errors/catalog-connector.js';
 import { schemaCodes } from '../../src/errors/catalog-schema.js';
 import { sourceCodes } from '../../src/errors/catalog-source.js';
 import { loadRecipe, STEP_KINDS } from '../../src/compile/index.js';
@@ -10,8 +12,8 @@ import { loadRecipe, STEP_KINDS } from '../../src/compile/index.js';
 const docs = readFileSync(new URL('../../docs/language.md', import.meta.url), 'utf8');
 
 describe('docs/language.md', () => {
-  it('lists every Y, S, E, R and I code of the catalog', () => {
-    const codes = Object.keys({ ...sourceCodes, ...schemaCodes, ...compileCodes });
+  it('lists every Y, S, E, R, I, A and W code of the catalog', () => {
+    const codes = Object.keys({ ...sourceCodes, ...schemaCodes, ...compileCodes, ...connectorCodes });
     expect(codes.filter((code) => !docs.includes(`| ${code} |`))).toEqual([]);
   });
 
@@ -24,6 +26,7 @@ describe('docs/language.md', () => {
     expect(example).toBeDefined();
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'docs-')), 'example.yaml');
     writeFileSync(file, example ?? '');
-    expect((await loadRecipe(file)).diagnostics).toEqual([]);
+    const { diagnostics, warnings } = await loadRecipe(file, { catalog: embeddedCatalog() });
+    expect([...diagnostics, ...warnings]).toEqual([]);
   });
 });

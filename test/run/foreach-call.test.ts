@@ -222,6 +222,9 @@ outputs:
       {
         step: 't',
         line: 11,
+        column: 9,
+        file: expect.stringMatching(/main\.yaml$/),
+        loop_index: [0],
         method: 'POST',
         path: '/api/v1/integrations/connectors/c-1/execute',
         body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 11' } } },
@@ -229,6 +232,9 @@ outputs:
       {
         step: 't',
         line: 11,
+        column: 9,
+        file: expect.stringMatching(/main\.yaml$/),
+        loop_index: [1],
         method: 'POST',
         path: '/api/v1/integrations/connectors/c-1/execute',
         body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 12' } } },

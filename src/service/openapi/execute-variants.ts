@@ -31,6 +31,7 @@ export function executeBodySchema(types: readonly ConnectorType[]): Schema {
       },
       'x-connector-type': t.definition.name,
       'x-source-definition-id': t.definition.id,
+      'x-write': a.write,
       ...(a.resultSchema && { 'x-result-schema': embeddable(a.resultSchema) }),
       ...(a.action === 'download' && {
         'x-response-content': 'raw bytes (application/octet-stream or the file type), no envelope',

@@ -94,6 +94,31 @@ export function findPlatformType(from: ObjectType, to: ObjectType, typeId: numbe
   return platformTypes(from, to).find((d) => d.typeId === typeId) ?? null;
 }
 
+/**
+ * An associationTypeId as a caller gives it: a number, or the symbolic name of one of the pair's
+ * PLATFORM_DEFINED types (deal_to_company, contact_to_company_unlabeled: the names v3TypeName gives).
+ * Gives the numeric id, or null when the name is not one of the pair's.
+ */
+export function resolveTypeRef(ref: unknown, from: ObjectType, to: ObjectType): number | null {
+  if (typeof ref === 'number') return ref;
+  const def = platformTypes(from, to).find(
+    (d) => !d.alias && v3TypeName(from, to, 'PLATFORM_DEFINED', d.typeId) === ref,
+  );
+  return def ? def.typeId : null;
+}
+
+/** The symbolic names of the pair's PLATFORM_DEFINED types, for error messages. */
+export function typeNamesOf(from: ObjectType, to: ObjectType): string[] {
+  return platformTypes(from, to)
+    .filter((d) => !d.alias)
+    .map((d) => v3TypeName(from, to, 'PLATFORM_DEFINED', d.typeId));
+}
+
+/** Every PLATFORM_DEFINED type between standard object types, in table order (for the catalog's data file). */
+export function standardTypeDefs(): readonly AssociationTypeDef[] {
+  return defs;
+}
+
 /** The v3 embedded association `type` name, e.g. contact_to_company or contact_to_company_unlabeled. */
 export function v3TypeName(from: ObjectType, to: ObjectType, category: string, typeId: number): string {
   const base = `${from.singular}_to_${to.singular}`;

@@ -19,7 +19,8 @@ export type CrmFixtures = Partial<Record<RecordEntity, FixtureItem[]>> & {
     from: { type: string; id: string };
     to: { type: string; id: string };
     category?: 'PLATFORM_DEFINED' | 'USER_DEFINED';
-    typeId?: number;
+    /** A number, or (PLATFORM_DEFINED) the type's name, e.g. deal_to_company. */
+    typeId?: number | string;
   }[];
 };
 
@@ -109,7 +110,7 @@ export const fixturesSchema: Record<string, unknown> = {
           from: ref,
           to: ref,
           category: { enum: ['PLATFORM_DEFINED', 'USER_DEFINED'] },
-          typeId: { type: 'integer', minimum: 1 },
+          typeId: { type: ['integer', 'string'], minimum: 1, pattern: '^[a-z][a-z0-9_]*$' },
         },
       },
     },

@@ -3,7 +3,7 @@ import { ServiceError } from '../../core/errors.js';
 import { compileSchema } from '../../core/params-validator.js';
 import { ajvErrorsToItems } from '../../core/validation-items.js';
 import type { ActionContext } from '../../core/connector-type.js';
-import { defaultType, findPlatformType } from './association-types.js';
+import { defaultType, findPlatformType, resolveTypeRef } from './association-types.js';
 import { insertAssociation } from './association-store.js';
 import { normalizeDate } from './dates.js';
 import { crmDb } from './db.js';
@@ -163,11 +163,16 @@ async function storeAssociation(
   let typeId: number;
   let inverse: number;
   if (category === 'USER_DEFINED') {
-    if (a.typeId === undefined) throw bad(`${path}.typeId`, 'USER_DEFINED associations need a typeId');
+    if (typeof a.typeId !== 'number') throw bad(`${path}.typeId`, 'USER_DEFINED associations need a numeric typeId');
     typeId = inverse = a.typeId;
   } else {
+    const id = a.typeId === undefined ? undefined : resolveTypeRef(a.typeId, from.type, to.type);
     const def =
-      a.typeId === undefined ? defaultType(from.type, to.type) : findPlatformType(from.type, to.type, a.typeId);
+      a.typeId === undefined
+        ? defaultType(from.type, to.type)
+        : id === null || id === undefined
+          ? null
+          : findPlatformType(from.type, to.type, id);
     if (!def)
       throw bad(
         `${path}.typeId`,

@@ -60,6 +60,14 @@ function propertiesObject(e: EntitySpec, mode: 'create' | 'update'): Json {
   return obj(props, mode === 'create' ? [...e.required] : [], { description });
 }
 
+/**
+ * associationTypeId: a number, or the name of a PLATFORM_DEFINED type (as in v3 association `type`
+ * names); the action checks that the name belongs to the pair it links.
+ */
+function associationTypeIdParam(description: string, examples: (number | string)[]): Json {
+  return { type: ['integer', 'string'], description, minimum: 1, pattern: '^[a-z][a-z0-9_]*$', examples };
+}
+
 const associationRequest = {
   type: 'array',
   description:
@@ -88,10 +96,10 @@ const associationRequest = {
               enum: ['PLATFORM_DEFINED', 'USER_DEFINED'],
               description: 'PLATFORM_DEFINED for standard types, USER_DEFINED for custom labels.',
             },
-            associationTypeId: int('Association type id for the activity → record direction.', {
-              minimum: 1,
-              examples: [202],
-            }),
+            associationTypeId: associationTypeIdParam(
+              'Association type id for the activity → record direction, or its name (note_to_contact, task_to_deal, ...).',
+              [202, 'note_to_contact'],
+            ),
           },
           ['associationCategory', 'associationTypeId'],
         ),
@@ -492,9 +500,9 @@ function otherActions(): CrmActionSpec[] {
             enum: ['PLATFORM_DEFINED', 'USER_DEFINED'],
             description: 'PLATFORM_DEFINED for standard types, USER_DEFINED for custom labels.',
           },
-          associationTypeId: int(
-            'Association type id for the from → to direction, e.g. 279 contact → company, 1 primary company.',
-            { minimum: 1, examples: [279] },
+          associationTypeId: associationTypeIdParam(
+            'Association type id for the from → to direction, e.g. 279 contact → company, 1 primary company; or its name, e.g. contact_to_company_unlabeled (279), contact_to_company (1, primary), deal_to_company.',
+            [279, 'contact_to_company_unlabeled'],
           ),
           fromObjectType: objType('from'),
           fromObjectId: objId('from'),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../core/errors.js';
 import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
-import { findPlatformType, labelOf, platformTypes } from '../association-types.js';
+import { findPlatformType, labelOf, platformTypes, resolveTypeRef, typeNamesOf } from '../association-types.js';
 import {
   associatedIdsPage,
   associationsBetween,
@@ -96,11 +96,11 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
   const requestedAt = isoNow(ctx.now());
   const cid = ctx.connector.id;
   const category = String(params.associationCategory);
-  const typeId = Number(params.associationTypeId);
   const touched = new Touched();
   const out = await ctx.store.transaction(async (trx) => {
     const from = await endpoint(trx, cid, params, 'from');
     const to = await endpoint(trx, cid, params, 'to');
+    const typeId = typeIdParam(params.associationTypeId, category, from.type, to.type);
     let inverse = typeId;
     let labeled = true;
     if (category === 'PLATFORM_DEFINED') {
@@ -146,6 +146,23 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
   touched.notify(ctx);
   const done = isoNow(ctx.now());
   return jsonResult({ status: 'COMPLETE', results: [out], requestedAt, startedAt: requestedAt, completedAt: done }, {});
+}
+
+/** associationTypeId as a number, or a PLATFORM_DEFINED type name of the pair (deal_to_company). */
+function typeIdParam(ref: unknown, category: string, from: ObjectType, to: ObjectType): number {
+  const id = category === 'PLATFORM_DEFINED' ? resolveTypeRef(ref, from, to) : typeof ref === 'number' ? ref : null;
+  if (id !== null) return id;
+  const names = category === 'PLATFORM_DEFINED' ? typeNamesOf(from, to) : [];
+  throw new ServiceError(
+    'H400',
+    {
+      message:
+        category === 'PLATFORM_DEFINED'
+          ? `associationTypeId "${String(ref)}" is not a PLATFORM_DEFINED type name from ${from.key} to ${to.key}; names for this pair: ${names.join(', ') || 'none'}`
+          : 'associationTypeId must be a number for USER_DEFINED associations (names are for PLATFORM_DEFINED types)',
+    },
+    { field: 'params.associationTypeId', details: { allowed_names: names } },
+  );
 }
 
 /**

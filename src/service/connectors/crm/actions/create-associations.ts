@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../core/errors.js';
-import { defaultType, findPlatformType, platformTypes } from '../association-types.js';
+import { defaultType, findPlatformType, platformTypes, resolveTypeRef, typeNamesOf } from '../association-types.js';
 import { insertAssociation } from '../association-store.js';
 import { typeOfKey, type ObjectType } from '../object-types.js';
 import { getAnyRecord } from '../records-store.js';
@@ -10,7 +10,8 @@ import type { CoreTables } from '../../../core/tables.js';
 /** One association request object of an activity create (spec: to.id + types[]). */
 export interface AssociationInput {
   to: { id: string | number };
-  types: { associationCategory: string; associationTypeId: number }[];
+  /** associationTypeId: a number, or a PLATFORM_DEFINED type name (task_to_deal). */
+  types: { associationCategory: string; associationTypeId: number | string }[];
 }
 
 /**
@@ -41,7 +42,17 @@ export async function storeCreateAssociations(
     for (const [j, t] of input.types.entries()) {
       const tField = `${field}.types[${j}].associationTypeId`;
       if (t.associationCategory === 'PLATFORM_DEFINED') {
-        const def = findPlatformType(type, targetType, t.associationTypeId);
+        const typeId = resolveTypeRef(t.associationTypeId, type, targetType);
+        if (typeId === null) {
+          throw new ServiceError(
+            'H400',
+            {
+              message: `associationTypeId "${String(t.associationTypeId)}" is not a PLATFORM_DEFINED type name from ${type.key} to ${targetType.key} (record ${raw}); names for this pair: ${typeNamesOf(type, targetType).join(', ') || 'none'}`,
+            },
+            { field: tField, details: { allowed_names: typeNamesOf(type, targetType) } },
+          );
+        }
+        const def = findPlatformType(type, targetType, typeId);
         if (!def) {
           const allowed = platformTypes(type, targetType).map((d) => d.typeId);
           throw new ServiceError(
@@ -63,6 +74,16 @@ export async function storeCreateAssociations(
         );
         if (def.label !== null) await ensureDefault(trx, connectorId, type, id, targetType, target.id);
       } else {
+        if (typeof t.associationTypeId !== 'number') {
+          throw new ServiceError(
+            'H400',
+            {
+              message:
+                'associationTypeId must be a number for USER_DEFINED associations (names are for PLATFORM_DEFINED types)',
+            },
+            { field: tField },
+          );
+        }
         await insertAssociation(
           trx,
           connectorId,

@@ -1,0 +1,59 @@
+import { pagingOf } from './paging.js';
+import type { CatalogAction, CatalogType, ConnectorCatalog, JsonSchema } from './types.js';
+
+type Obj = Record<string, unknown>;
+
+/** Actions that only read, for a service whose document does not mark writes (x-write). */
+const READ_ACTIONS = new Set(['list', 'get', 'api_search', 'context_store_search', 'search', 'inspect', 'download']);
+
+/**
+ * The catalog a service describes in its OpenAPI document: the execute request body's oneOf has one variant
+ * per connector type, entity and action (x-connector-type, x-source-definition-id, entity and action as
+ * const, the params schema). Such a catalog is complete: it lists every type the service has.
+ */
+export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
+  const types = new Map<string, { definitionId?: string; actions: CatalogAction[] }>();
+  for (const variant of executeVariants(doc)) {
+    const props = (variant.properties ?? {}) as Record<string, Obj>;
+    const entity = props.entity?.const;
+    const action = props.action?.const;
+    const typeName = variant['x-connector-type'];
+    if (typeof entity !== 'string' || typeof action !== 'string' || typeof typeName !== 'string') continue;
+    const params = (props.params ?? { type: 'object' }) as JsonSchema;
+    const write = typeof variant['x-write'] === 'boolean' ? variant['x-write'] : !READ_ACTIONS.has(action);
+    const entry = types.get(typeName) ?? { actions: [] };
+    if (typeof variant['x-source-definition-id'] === 'string') entry.definitionId = variant['x-source-definition-id'];
+    entry.actions.push({
+      entity,
+      action,
+      summary: typeof variant.description === 'string' ? variant.description : '',
+      write,
+      paging: pagingOf(action, params),
+      params,
+    });
+    types.set(typeName, entry);
+  }
+  return {
+    source,
+    complete: true,
+    types: [...types].map(([name, t]): CatalogType => {
+      const entities = [...new Set(t.actions.map((a) => a.entity))].map((e) => ({
+        name: e,
+        actions: t.actions.filter((a) => a.entity === e),
+      }));
+      return { name, slug: name.toLowerCase(), ...(t.definitionId ? { definitionId: t.definitionId } : {}), entities };
+    }),
+  };
+}
+
+/** The variants of the execute request body (the POST operation whose path ends with /execute). */
+function executeVariants(doc: Obj): Obj[] {
+  const paths = (doc.paths ?? {}) as Record<string, Obj>;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.endsWith('/execute')) continue;
+    const body = ((item.post as Obj | undefined)?.requestBody as Obj | undefined)?.content as Obj | undefined;
+    const schema = (body?.['application/json'] as Obj | undefined)?.schema as Obj | undefined;
+    if (Array.isArray(schema?.oneOf)) return schema.oneOf as Obj[];
+  }
+  return [];
+}

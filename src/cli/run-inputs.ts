@@ -1,0 +1,34 @@
+import { RecipeError, type Diagnostic } from '../errors/index.js';
+import { loadSource } from '../source/index.js';
+
+/** Input values as given on the command line, or why they cannot be read (the same diagnostics as a recipe's). */
+export type GivenInputs =
+  | { readonly values: Record<string, unknown>; readonly diagnostics: [] }
+  | { readonly values?: undefined; readonly diagnostics: Diagnostic[] };
+
+/**
+ * `--inputs FILE` (a YAML or JSON object: JSON is YAML, and the same parser gives line:col diagnostics for
+ * both), then each `-i name=value` over it. A malformed `-i` throws I001.
+ */
+export async function readGivenInputs(file: string | undefined, pairs: readonly string[] = []): Promise<GivenInputs> {
+  const given: Record<string, unknown> = {};
+  if (file !== undefined) {
+    const source = await loadSource(file);
+    if (source.diagnostics.length > 0 || source.value === undefined) return { diagnostics: source.diagnostics };
+    const value = source.value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new RecipeError(
+        'I001',
+        { name: file, reason: 'the inputs file must hold an object (name: value, in YAML or JSON)' },
+        { file, line: 1, column: 1 },
+      );
+    }
+    Object.assign(given, value);
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
+    given[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return { values: given, diagnostics: [] };
+}

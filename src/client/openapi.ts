@@ -1,0 +1,43 @@
+import { RecipeError } from '../errors/index.js';
+import { HttpTransport, TransportError } from './http.js';
+
+/**
+ * GET <base>/api/v1/openapi.json: the service's OpenAPI document (public, no token), whose execute body
+ * lists every connector type's entities, actions and params schemas. One exchange, no retry: `recipe
+ * validate --against` falls back to its cached copy when the service cannot be reached.
+ * Throws C012 when the service cannot be reached, C010 when the answer is not a JSON document.
+ */
+export async function fetchOpenApiDocument(
+  baseUrl: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Record<string, unknown>> {
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const url = new URL('api/v1/openapi.json', base);
+  const transport = new HttpTransport();
+  try {
+    const res = await transport.send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', 'user-agent': 'recipe' },
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (res.status !== 200)
+      throw new RecipeError('C010', {
+        entity: 'openapi',
+        action: 'get',
+        reason: `HTTP ${res.status} from ${url.href}`,
+      });
+    const doc: unknown = JSON.parse(res.body.toString('utf8'));
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+      throw new RecipeError('C010', { entity: 'openapi', action: 'get', reason: 'the answer is not a JSON object' });
+    return doc as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TransportError) throw new RecipeError('C012', { origin: base.origin, reason: err.reason });
+    if (err instanceof SyntaxError)
+      throw new RecipeError('C010', { entity: 'openapi', action: 'get', reason: 'the answer is not JSON' });
+    throw err;
+  } finally {
+    await transport.close();
+  }
+}

@@ -1,0 +1,118 @@
+import type { HttpCallRequest } from '../client/index.js';
+import type { HttpStep } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { StepExec } from './exec.js';
+import { isHostAllowed } from './http-allow.js';
+import type { StepOutcome } from './interpret.js';
+import { describe } from './request.js';
+import type { Scope } from './scope.js';
+
+/**
+ * http: one request outside the connector API (a webhook, an internal service) through the client, with its
+ * retry policy. The output is the body parsed by content type; $response is {status, headers, body}.
+ * GET and HEAD are reads; other methods are writes, which --dry-run records instead of sending. Hosts outside
+ * the `http.allow` lists of this recipe and of every recipe that called it are refused before anything is sent.
+ */
+export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+  const url = await requestUrl(step, scope, sx);
+  const headers = await requestHeaders(step, scope, sx);
+  let body: string | undefined;
+  if (step.json !== undefined) {
+    const value = await evaluate(step.json, scope);
+    if (value !== undefined) {
+      body = JSON.stringify(value);
+      headers['content-type'] ??= 'application/json';
+    }
+  } else if (step.body !== undefined) {
+    const value = await evaluate(step.body, scope);
+    if (value !== undefined && value !== null) {
+      body = typeof value === 'string' ? value : JSON.stringify(value);
+      headers['content-type'] ??= 'text/plain; charset=utf-8';
+    }
+  }
+  for (const allow of sx.exec.httpAllow) {
+    if (!isHostAllowed(url, allow))
+      throw new RecipeError(
+        'X016',
+        { method: step.method, host: url.host, allowed: allow.join(', ') || 'none' },
+        locationOf(step.loc),
+      );
+  }
+  const req: HttpCallRequest = {
+    method: step.method,
+    url: url.href,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    successStatus: step.successStatus,
+  };
+  if (sx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
+    const output = sx.exec.dryRun.recordHttp(sx, req, step.json !== undefined && body !== undefined);
+    sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
+    return { output, response: { status: null, headers: {}, body: null, dry_run: true } };
+  }
+  const answer = await sx.ctx.client.http(req, {
+    ...sx.callOptions(),
+    ...(step.timeoutMs !== undefined ? { requestTimeoutMs: step.timeoutMs } : {}),
+  });
+  return { output: answer.body, response: answer };
+}
+
+async function requestUrl(step: HttpStep, scope: Scope, sx: StepExec): Promise<URL> {
+  const raw = await evaluate(step.url, scope);
+  let url: URL | undefined;
+  try {
+    url = typeof raw === 'string' ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new RecipeError(
+      'X007',
+      {
+        what: 'http url',
+        expected: 'an absolute http or https URL',
+        got: typeof raw === 'string' ? 'other text' : describe(raw),
+      },
+      locationOf(sx.step.loc),
+    );
+  if (step.query !== undefined) {
+    for (const [name, value] of Object.entries(await objectOf(step.query, 'http query', scope, sx))) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item === undefined || item === null) continue;
+        url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
+      }
+    }
+  }
+  return url;
+}
+
+/** Header names lower-cased (so a recipe's Content-Type replaces the default one); values as text. */
+async function requestHeaders(step: HttpStep, scope: Scope, sx: StepExec): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  if (step.headers === undefined) return headers;
+  for (const [name, value] of Object.entries(await objectOf(step.headers, 'http headers', scope, sx))) {
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'object')
+      throw new RecipeError(
+        'X007',
+        { what: `http header ${name}`, expected: 'text', got: describe(value) },
+        locationOf(sx.step.loc),
+      );
+    headers[name.toLowerCase()] = String(value);
+  }
+  return headers;
+}
+
+async function objectOf(
+  value: HttpStep['query'],
+  what: string,
+  scope: Scope,
+  sx: StepExec,
+): Promise<Record<string, unknown>> {
+  const v = value === undefined ? undefined : await evaluate(value, scope);
+  if (v === undefined || v === null) return {};
+  if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  throw new RecipeError('X007', { what, expected: 'an object', got: describe(v) }, locationOf(sx.step.loc));
+}

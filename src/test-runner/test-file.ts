@@ -1,0 +1,86 @@
+import type { Plan } from '../compile/plan.js';
+import type { Expected } from './expected.js';
+
+/** A place in a test file: what failures and annotations point at. */
+export interface TestLoc {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly pointer: string;
+}
+
+/** Where a file's cases get their data: a fixture file, or a seed of the embedded service. */
+export type DataSource =
+  | { readonly kind: 'fixtures'; readonly path: string }
+  | { readonly kind: 'seed'; readonly seed: 'demo' | 'none'; readonly size?: number };
+
+/** One given answer of a mock: an HTTP status, headers and a JSON body. */
+export interface MockAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** A case's `mock:` entry: the execute requests it answers, and its answers in turn (the last one repeats). */
+export interface MockRule {
+  readonly entity: string;
+  readonly action?: string;
+  readonly params?: Expected;
+  readonly answers: readonly MockAnswer[];
+  readonly at: TestLoc;
+}
+
+/** Bounds on the number of requests a run sent. */
+export interface RequestBounds {
+  readonly max?: number;
+  readonly min?: number;
+  readonly count?: number;
+  readonly at: TestLoc;
+}
+
+/** What a case expects of its run. */
+export interface CaseExpectations {
+  readonly status: 'succeeded' | 'failed';
+  readonly statusAt: TestLoc;
+  readonly error?: Expected;
+  readonly outputs?: Expected;
+  readonly writes?: { readonly items: readonly Expected[]; readonly order: 'sent' | 'any'; readonly at: TestLoc };
+  readonly requests?: RequestBounds;
+}
+
+/** One case of a test file, checked and compiled. */
+export interface TestCase {
+  readonly index: number;
+  readonly name: string;
+  readonly at: TestLoc;
+  /** Input values as given (checked against the recipe; the run resolves defaults). */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly secrets: Readonly<Record<string, string>>;
+  /** ISO date-time of the case's clock, or undefined for the wall clock. */
+  readonly now?: string;
+  readonly after?: string;
+  readonly mocks: readonly MockRule[];
+  /** Absolute path of the cassette, and how to show it. */
+  readonly cassette?: { readonly path: string; readonly display: string; readonly at: TestLoc };
+  readonly snapshot: boolean;
+  /** The reason, when the case is skipped. */
+  readonly skip?: string;
+  readonly timeoutMs: number;
+  readonly expect: CaseExpectations;
+  /** The keys of the case's `expect` map as written; undefined when it has none (--update adds one). */
+  readonly expectKeys?: readonly string[];
+}
+
+/** A loaded, valid test file. */
+export interface TestFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** The path as shown in reports (as found, relative to the working directory). */
+  readonly display: string;
+  readonly text: string;
+  readonly recipe: Plan;
+  readonly data: DataSource;
+  /** Where the data source is named (`fixtures:` or `seed:`), for problems found when it is loaded. */
+  readonly dataAt: TestLoc;
+  readonly cases: readonly TestCase[];
+}
