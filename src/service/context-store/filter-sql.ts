@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Cond, Scalar } from './filter-ast.js';
 import { ftsMatch } from './sqlite-fts.js';
-import { LIKE_FIELDS_PER_DOC, likeCandidates, likeIndexable } from './sqlite-like.js';
+import { LIKE_FIELDS_PER_DOC, likeCandidates } from './sqlite-like.js';
 import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
 
@@ -20,6 +20,8 @@ export interface SqlScope {
   mode?: 'in' | 'exists';
   /** The entity's text fields in catalog order: their values are in the trigram index (sqlite-like.ts). */
   likeFields?: readonly string[];
+  /** Per like condition, the window to look up in the trigram index, or null to read values (like-plan.ts). */
+  likePlans?: ReadonlyMap<Cond, string | null>;
 }
 type Scope = SqlScope;
 
@@ -199,17 +201,12 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
       return anyBranch(scope, cond.field, rangeBranches(cond.bounds, colsFor(scope)));
     case 'like': {
       const pos = scope.likeFields?.indexOf(cond.field) ?? -1;
-      if (
-        !scope.element &&
-        scope.mode !== 'exists' &&
-        pos >= 0 &&
-        pos < LIKE_FIELDS_PER_DOC &&
-        likeIndexable(cond.value)
-      ) {
+      const window = scope.likePlans?.get(cond);
+      if (!scope.element && scope.mode !== 'exists' && pos >= 0 && pos < LIKE_FIELDS_PER_DOC && window) {
         // Candidates from the trigram index, then the exact test on each candidate's value.
         const exact = valueRows({ ...scope, mode: 'exists' }, cond.field, likePredicate(cond.value, PROBED));
         const token = fieldToken(scope.connectorId, scope.entity, cond.field);
-        return sql`(${likeCandidates(cond.value.toLowerCase(), token, pos)} AND ${exact})`;
+        return sql`(${likeCandidates(window, token, pos)} AND ${exact})`;
       }
       return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
     }

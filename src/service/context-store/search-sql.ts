@@ -15,6 +15,12 @@ export interface SearchRow {
  * with id as the tie-break. Sort keys join the value table (aliases s0..s4 come from positions, never
  * from caller text).
  */
+/** Whether searchSql reads the page from the first sort key's index (then the filter's mode does not matter). */
+export function isSortDriven(filter: Cond | null, sortKeys: readonly SortKey[]): boolean {
+  const first = sortKeys[0];
+  return first !== undefined && splitOnField(filter, first.field) !== null;
+}
+
 export function searchSql(
   scope: SqlScope,
   filter: Cond | null,

@@ -43,15 +43,11 @@ export async function writeLikeRows(
   }
 }
 
-/** Whether the trigram index can serve a like value: it needs a literal run of three characters. */
-export function likeIndexable(value: string): boolean {
-  return value.split('%').some((run) => run.length >= 3);
-}
-
 /**
- * The documents (alias d) that may match a like value on one indexed field: a superset (an escaped _ is
- * a wildcard here, case folds beyond ASCII), so callers keep the exact test too.
+ * The documents (alias d) whose value of one indexed field holds a literal window (3 characters or more)
+ * of a like value, case-folded: a superset of the like's matches, so callers keep the exact test too.
  */
-export function likeCandidates(value: string, scope: string, position: number): RawBuilder<unknown> {
-  return sql`d.rowid IN (SELECT rowid / ${sql.lit(LIKE_FIELDS_PER_DOC)} FROM cs_like WHERE body LIKE ${`%${value}%`} AND scope = ${scope} AND rowid % ${sql.lit(LIKE_FIELDS_PER_DOC)} = ${position})`;
+export function likeCandidates(window: string, scope: string, position: number): RawBuilder<unknown> {
+  const phrase = `"${window.replace(/"/g, '""')}"`;
+  return sql`d.rowid IN (SELECT rowid / ${sql.lit(LIKE_FIELDS_PER_DOC)} FROM cs_like WHERE cs_like MATCH ${phrase} AND scope = ${scope} AND rowid % ${sql.lit(LIKE_FIELDS_PER_DOC)} = ${position})`;
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cond } from '../../../src/service/context-store/filter-ast.js';
+import { likeWindow } from '../../../src/service/context-store/like-plan.js';
 import { searchSql } from '../../../src/service/context-store/search-sql.js';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, searchIds, waitFor, waitForStatus } from './support/harness.js';
@@ -65,10 +67,24 @@ describe('like through the trigram index', () => {
     expect(await find('trigram')).toEqual([]);
   });
 
+  it('looks up the window of rare trigrams, or none when every window is common', () => {
+    const sample = Array.from({ length: 100 }, (_, i) => `name${i}@co${i % 40}.example`);
+    expect(likeWindow('%@co12.example', sample)).toBe('o12.');
+    expect(likeWindow('example', sample)).toBeNull();
+    expect(likeWindow('ab', sample)).toBeNull();
+  });
+
   it('reads candidates from the trigram index', async () => {
+    const like: Cond = { kind: 'like', field: 'properties.email', value: 'example' };
     const q = searchSql(
-      { connectorId: id, entity: 'people', mode: 'in', likeFields: ['id', 'properties.email'] },
-      { kind: 'like', field: 'properties.email', value: 'example' },
+      {
+        connectorId: id,
+        entity: 'people',
+        mode: 'in',
+        likeFields: ['id', 'properties.email'],
+        likePlans: new Map([[like, 'xampl']]),
+      },
+      like,
       [],
       null,
       26,
