@@ -24,8 +24,11 @@ export async function signApplicationToken(
 /** Why a token was refused; the message is safe to show (it never echoes the token). */
 export type TokenCheck = { ok: true; organizationId: string } | { ok: false; reason: string };
 
-/** Verifies application tokens against one key and the service clock (see createTokenVerifier). */
-export type TokenVerifier = (token: string, now: Date) => Promise<TokenCheck>;
+/**
+ * Verifies application tokens against one key and the service clock (see createTokenVerifier); answers
+ * synchronously for a token it verified before.
+ */
+export type TokenVerifier = (token: string, now: Date) => TokenCheck | Promise<TokenCheck>;
 
 /** Tokens remembered at most per verifier; past this the memory starts over. */
 const VERIFIED_MAX = 10_000;
@@ -38,9 +41,7 @@ const VERIFIED_MAX = 10_000;
  */
 export function createTokenVerifier(key: Uint8Array): TokenVerifier {
   const known = new Map<string, { organizationId: string; expMs: number }>();
-  return async (token, now) => {
-    const hit = known.get(token);
-    if (hit && now.getTime() < hit.expMs) return { ok: true, organizationId: hit.organizationId };
+  const verify = async (token: string, now: Date): Promise<TokenCheck> => {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ['HS256'],
@@ -59,5 +60,10 @@ export function createTokenVerifier(key: Uint8Array): TokenVerifier {
       if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
       return { ok: false, reason: 'invalid token' };
     }
+  };
+  return (token, now) => {
+    const hit = known.get(token);
+    if (hit && now.getTime() < hit.expMs) return { ok: true, organizationId: hit.organizationId };
+    return verify(token, now);
   };
 }

@@ -58,7 +58,8 @@ export function likeWindow(value: string, sample: readonly string[]): string | n
     return s;
   };
   let best: { window: string; cost: number } | null = null;
-  for (const run of value.toLowerCase().split('%')) {
+  // A NUL cannot be written in an FTS query: it splits runs like a wildcard does.
+  for (const run of value.toLowerCase().split(/[%\u0000]/)) {
     for (let len = 5; len >= 3; len--) {
       for (let i = 0; i + len <= run.length; i++) {
         const window = run.slice(i, i + len);
