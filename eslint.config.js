@@ -4,7 +4,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors', 'catalog'];
+const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors', 'catalog', 'journal'];
 
 /** Zones: `target` may not import from `from`. Folder names are relative to src/. */
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
@@ -21,6 +21,7 @@ const serviceLayers = [
   'openapi',
   'auth',
   'http',
+  'idempotency',
   'connectors',
   'context-store',
   'store',
@@ -71,6 +72,15 @@ export default tseslint.config(
             zone('source', 'compile', 'compile → schema → source: source/ is the bottom stage.'),
             zone('schema', 'compile', 'compile → schema → source: schema/ does not import compile/.'),
             zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
+            zone('client', 'journal', 'run → journal: the journal sits above the client, at the run/client boundary.'),
+            ...['run', 'client', 'compile', 'expr', 'source', 'schema'].map((dir) =>
+              zone(
+                'journal',
+                dir,
+                'journal/ knows call keys and answers, not step semantics: it imports only errors/.',
+              ),
+            ),
+            zone('expr', 'compile', 'compile → expr: expr/ owns the types it needs (compile/plan.ts re-exports them).'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
             ...serviceZones,
             ...engine.map((dir) => zone(dir, 'console', 'cli/ → console/: nothing below the console imports it.')),

@@ -7,7 +7,7 @@
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
-//   --only LIST       sections to run: startup,engine,throughput,search,test (default all)
+//   --only LIST       sections to run: startup,engine,expression,throughput,search,test (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { Figures, formatTable } from './lib/figures.mjs';
 import { RSS_SOURCE } from './lib/proc.mjs';
 import { startServer } from './lib/service.mjs';
-import { benchFanOut, benchPaging, benchStreaming } from './sections/engine.mjs';
+import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
@@ -65,10 +65,10 @@ const opts = {
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
-  only: new Set((flags.only ?? 'startup,engine,throughput,search,test').split(',')),
+  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'throughput', 'search', 'test'].includes(s))
+  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test'].includes(s))
     throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
@@ -86,6 +86,7 @@ try {
   );
   log(`options: ${JSON.stringify({ ...opts, only: [...opts.only] })}; peak RSS from ${RSS_SOURCE}`);
   if (opts.only.has('startup')) await benchStartup({ figures, log, tmp }, opts.runs);
+  if (opts.only.has('expression')) await benchExpression({ figures, log, tmp }, opts.size, opts.runs);
 
   if (opts.only.has('engine') || opts.only.has('throughput')) {
     log(
@@ -99,6 +100,7 @@ try {
         await benchPaging(ctx, opts.size);
         if (opts.streamSize === opts.size) await benchStreaming(ctx, opts.size);
         await benchFanOut(ctx, 2000);
+        await benchJournal(ctx, opts.size);
       }
       if (opts.only.has('throughput')) await benchThroughput(ctx, opts.seconds);
     } finally {

@@ -14,7 +14,23 @@ export type {
   ParamProblem,
 } from './catalog/index.js';
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
-export { runPlan, runRecipe } from './run/index.js';
+export { evaluateExpression } from './expr/index.js';
+export type { EvaluateExpressionOptions } from './expr/index.js';
+export { runPlan, runRecipe, beginRun, resumeRun } from './run/index.js';
+export type { DurableRun, PreparedResume, ResumeFlags, BeginRunOptions } from './run/index.js';
+export { openJournal, openJournalReader, journalPath } from './journal/index.js';
+export type {
+  JournalStore,
+  JournalReader,
+  RunJournal,
+  RunRecord,
+  RunSummary,
+  RunStatus,
+  AttemptRecord,
+  ExchangeRecord,
+  StepEventRecord,
+  RunFilter,
+} from './journal/index.js';
 export type {
   RunOptions,
   RunRecipeOptions,

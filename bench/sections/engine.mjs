@@ -1,8 +1,11 @@
 // Figure 1: engine overhead (a recipe paging through every contact against a hand-written undici script),
 // and streaming mode's peak RSS. Figure 2: foreach fan-out against the same script with the same concurrency.
+// These run with --no-journal (the engine alone); the journal's cost is its own pair of figures (benchJournal).
+// Figure 7: one expression, compiled, against the same function by hand and against jsonata.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePair, runRecipe, runScript } from '../lib/pair.mjs';
+import { median, runNode } from '../lib/proc.mjs';
 
 /** @typedef {import('../lib/section-context.mjs').ServiceContext} ServiceContext */
 
@@ -17,7 +20,7 @@ export async function benchPaging({ server, figures, log, runs }, count, section
   const res = await comparePair(
     runs,
     () => runScript(['bench/baseline/page-contacts.mjs'], env, count),
-    () => runRecipe('bench/recipes/page-contacts.yaml', env, count),
+    () => runRecipe('bench/recipes/page-contacts.yaml', env, count, ['--no-journal']),
     log,
   );
   const label = `page ${count.toLocaleString('en')} contacts`;
@@ -60,7 +63,7 @@ export async function benchStreaming({ server, figures, log, runs }, count, sect
   const res = await comparePair(
     runs,
     () => runScript(['bench/baseline/page-contacts.mjs', '--stream'], env, count),
-    () => runRecipe('bench/recipes/stream-contacts.yaml', env, undefined),
+    () => runRecipe('bench/recipes/stream-contacts.yaml', env, undefined, ['--no-journal']),
     log,
   );
   const label = `stream ${count.toLocaleString('en')} contacts`;
@@ -114,7 +117,7 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
   const res = await comparePair(
     runs,
     () => runScript(['bench/baseline/fan-out.mjs', inputs], env, n),
-    () => runRecipe('bench/recipes/fan-out.yaml', env, n, ['--inputs', inputs]),
+    () => runRecipe('bench/recipes/fan-out.yaml', env, n, ['--inputs', inputs, '--no-journal']),
     log,
   );
   const label = `foreach ${n.toLocaleString('en')} gets, concurrency 16`;
@@ -144,4 +147,114 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
     comparisonName: 'script',
   });
   return res;
+}
+
+/**
+ * The run journal's cost: figure 1's recipe (paging `count` contacts) and figure 2's fan-out, each run with
+ * the journal (the default) and with --no-journal, alternately. The journaled runs share one journal file,
+ * as a user's runs share .recipe/runs.db, so SQLite's checkpoints land in the runs as they would.
+ * @param {ServiceContext} ctx
+ * @param {number} count
+ */
+export async function benchJournal({ server, figures, log, runs, tmp }, count) {
+  const journal = join(tmp, 'bench-runs.db');
+  const inputs = join(tmp, 'fan-out-ids.json');
+  const pairs = [
+    {
+      label: `page ${count.toLocaleString('en')} contacts`,
+      section: '1 engine',
+      run: (/** @type {string[]} */ flags) => runRecipe('bench/recipes/page-contacts.yaml', server.env, count, flags),
+    },
+    {
+      label: 'foreach 2,000 gets, concurrency 16',
+      section: '2 fan-out',
+      run: (/** @type {string[]} */ flags) =>
+        runRecipe('bench/recipes/fan-out.yaml', server.env, 2000, ['--inputs', inputs, ...flags]),
+    },
+  ];
+  for (const pair of pairs) {
+    log(`${pair.label}: with the run journal vs --no-journal, ${runs} runs each`);
+    /** @type {import('../lib/pair.mjs').Sample[]} */
+    const off = [];
+    /** @type {import('../lib/pair.mjs').Sample[]} */
+    const on = [];
+    for (let i = 0; i < runs; i++) {
+      off.push(await pair.run(['--no-journal']));
+      on.push(await pair.run(['--journal', journal]));
+      log(
+        `  run ${i + 1}/${runs}: --no-journal ${Math.round(off[i]?.wallMs ?? 0)} ms | journal ${Math.round(on[i]?.wallMs ?? 0)} ms`,
+      );
+    }
+    const wall = (/** @type {import('../lib/pair.mjs').Sample[]} */ xs) => median(xs.map((x) => x.wallMs));
+    const work = (/** @type {import('../lib/pair.mjs').Sample[]} */ xs) => median(xs.map((x) => x.workMs));
+    figures.add({
+      section: pair.section,
+      name: `${pair.label}, journal, wall time`,
+      unit: 'ms',
+      value: wall(on),
+      comparison: wall(off),
+      comparisonName: '--no-journal',
+      target: { of: 'ratio', op: '<=', limit: 1.15 },
+    });
+    figures.add({
+      section: pair.section,
+      name: `${pair.label}, journal, work time (no process start)`,
+      unit: 'ms',
+      value: work(on),
+      comparison: work(off),
+      comparisonName: '--no-journal',
+    });
+  }
+}
+
+/**
+ * Figure 7: one expression reshaping `count` records, the compiled engine against the same function written
+ * by hand in JavaScript (target: at most 3 times its time) and against jsonata itself (the speed-up), in one
+ * child process (bench/lib/expr-child.mjs), the sides alternating.
+ * @param {import('../lib/section-context.mjs').SectionContext} ctx
+ * @param {number} count
+ * @param {number} runs
+ */
+export async function benchExpression({ figures, log }, count, runs) {
+  log(`expression: reshaping ${count} records, compiled vs hand-written JS vs jsonata, ${runs * 2 + 1} runs`);
+  const child = await runNode([
+    '--expose-gc',
+    'bench/lib/expr-child.mjs',
+    String(count),
+    String(runs * 2 + 1),
+    String(runs),
+  ]);
+  const r =
+    /** @type {{ compiledMs: number, handMs: number, jsonataMs: number, coldCompiledMs: number, coldHandMs: number }} */ (
+      JSON.parse(child.stdout)
+    );
+  log(
+    `  compiled ${Math.round(r.compiledMs)} ms, by hand ${Math.round(r.handMs)} ms, jsonata ${Math.round(r.jsonataMs)} ms`,
+  );
+  const label = `reshape ${count.toLocaleString('en')} records (one transform)`;
+  figures.add({
+    section: '7 expression',
+    name: `${label}, compiled`,
+    unit: 'ms',
+    value: r.compiledMs,
+    comparison: r.handMs,
+    comparisonName: 'hand-written JS',
+    target: { of: 'ratio', op: '<=', limit: 3 },
+  });
+  figures.add({
+    section: '7 expression',
+    name: `${label}, compiled, first evaluation (cold)`,
+    unit: 'ms',
+    value: r.coldCompiledMs,
+    comparison: r.coldHandMs,
+    comparisonName: 'hand-written JS, first call',
+  });
+  figures.add({
+    section: '7 expression',
+    name: `${label}, jsonata (ratio: the compiled speed-up)`,
+    unit: 'ms',
+    value: r.jsonataMs,
+    comparison: r.compiledMs,
+    comparisonName: 'compiled',
+  });
 }

@@ -13,10 +13,13 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schema: async () => (await import('./schema.js')).registerSchema,
   run: async () => (await import('./run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
+  resume: async () => (await import('./resume.js')).registerResume,
+  runs: async () => (await import('./runs.js')).registerRuns,
   init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
   docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
+  eval: async () => (await import('./eval.js')).registerEval,
   test: async () => (await import('./test.js')).registerTest,
 };
 
@@ -39,6 +42,7 @@ Examples:
   recipe serve --seed demo                       start the embedded service with demo data
   recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
   recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
+  recipe eval '$sum([1, 2, 3])'                  evaluate one expression as a recipe step would
 
 Exit codes: 0 ok, 1 run failed, 2 recipe, inputs or command line invalid, 3 configuration or authentication, 130 interrupted.`,
   );

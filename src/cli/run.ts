@@ -7,8 +7,10 @@ import {
   type ConnectionConfig,
 } from '../client/index.js';
 import { loadRecipe, resolveInputs } from '../compile/index.js';
+import type { Plan } from '../compile/plan.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
-import { runPlan, type RunReport } from '../run/index.js';
+import type { JournalStore } from '../journal/index.js';
+import { beginRun, runPlan, type ConnectorApi, type DurableRun, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
 import { clockFrom, parseNow } from './clock.js';
@@ -19,9 +21,11 @@ import { serviceCatalog } from './connector-catalog.js';
 import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
+import { JOURNAL_HELP, openRunJournal, reuseRun, type JournalFlags, type RunEdges } from './run-journal.js';
 import { formatOutputs, ProgressView } from './run-output.js';
 
-interface RunFlags {
+/** The flags of `recipe run` (`recipe resume` takes the connection and output ones). */
+export interface RunFlags extends JournalFlags {
   input?: string[];
   inputs?: string;
   baseUrl?: string;
@@ -61,6 +65,9 @@ export function registerRun(program: Command): void {
     .option('--now <iso>', 'pin the clock the run and the embedded service see, e.g. 2026-07-15T09:00:00Z', parseNow)
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
+    .option('--run-id <id>', 'the run id: a new run, the resume of an unfinished one, or the report of a finished one')
+    .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
     .addHelpText(
       'after',
       `
@@ -71,7 +78,7 @@ Configuration (flags win over the environment):
   CONNECTOR_WORKSPACE       workspace for {definition} connector lookups (default "default")
   .env in the working directory (or --env-file FILE) fills in variables the environment does not set.
   The embedded database is ${EMBEDDED_DB} in the nearest folder (this one or above) that has one, else here.
-
+${JOURNAL_HELP}
 Exit codes: 0 ok, 1 run failed (also a false assert), 2 recipe or inputs invalid,
 3 configuration or authentication, 130 interrupted (Ctrl-C).
 
@@ -104,7 +111,15 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-async function runCommand(file: string, flags: RunFlags): Promise<number> {
+/** The progress view and the error printer of one command (run or resume). */
+export interface CommandOutput {
+  readonly view: ProgressView;
+  /** Prints an error that stopped the command before or instead of a report; returns its exit code. */
+  fail(err: unknown): number;
+}
+
+/** A progress view on stderr and an error printer that keeps --json's promise of one report on stdout. */
+export function commandOutput(flags: RunFlags): CommandOutput {
   const stdoutTty = process.stdout.isTTY === true && process.stderr.isTTY === true;
   const color = useColor(process.env, stdoutTty);
   const view = new ProgressView({
@@ -125,6 +140,12 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       );
     return exitCodeFor(e.class);
   };
+  return { view, fail };
+}
+
+async function runCommand(file: string, flags: RunFlags): Promise<number> {
+  const out = commandOutput(flags);
+  const { fail } = out;
 
   // 1. The recipe and its inputs: invalid → the same diagnostics as `recipe validate`, exit 2.
   const { plan, diagnostics } = await loadRecipe(file);
@@ -140,7 +161,79 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const inputs = resolveInputs(plan, given);
   if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics, flags);
 
-  // 2. Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
+  // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
+  let store: JournalStore | undefined;
+  try {
+    store = openRunJournal(
+      flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
+    );
+    if (flags.runId !== undefined && store) {
+      const known = await store.getRun(flags.runId);
+      if (known) return await reuseRun(store, known, plan, inputs.values, flags, out, runEdges);
+    }
+    const journal = store;
+    return await connectAndRun(plan, flags, out, async (client, env) => ({
+      inputs: inputs.values,
+      dryRun: flags.dryRun === true,
+      ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
+      ...(journal
+        ? {
+            durable: await beginRun({
+              store: journal,
+              plan,
+              inputs: inputs.values,
+              ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
+              dryRun: flags.dryRun === true,
+              ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
+              redactor: client.redactor,
+              env,
+              // --now pins $run.started_at, which the journal records as the run's clock.
+              ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
+            }),
+          }
+        : {}),
+    }));
+  } catch (err) {
+    return fail(err);
+  } finally {
+    await store?.close();
+  }
+}
+
+/**
+ * A hermetic run (--fixtures without a database file) leaves nothing behind, its journal included: it is kept
+ * in memory (a run against a service that ends with it has nothing to resume), unless --journal or
+ * RECIPE_JOURNAL names a file.
+ */
+function inMemoryService(flags: RunFlags): boolean {
+  return (
+    flags.fixtures !== undefined && (flags.db === undefined || flags.db === ':memory:') && !process.env.RECIPE_JOURNAL
+  );
+}
+
+/** What a run starts with once the client exists: its inputs and options, and its journal when there is one. */
+export interface PreparedRun {
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly dryRun: boolean;
+  readonly connectorId?: string;
+  readonly durable?: DurableRun;
+}
+
+/**
+ * Connects (the configured service, else the embedded one), prepares the run with the client and the
+ * environment (a new run or a resume), runs it with Ctrl-C wired to cancel, and prints the report.
+ */
+export async function connectAndRun(
+  plan: Plan,
+  flags: RunFlags,
+  out: CommandOutput,
+  prepare: (
+    client: ConnectorClient & ConnectorApi,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => Promise<PreparedRun>,
+): Promise<number> {
+  const { view, fail } = out;
+  // Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
   // ask for the embedded service, so they win over CONNECTOR_API_URL (flags win over the environment).
   const embeddedAsked = flags.fixtures !== undefined || flags.db !== undefined;
   let service: RunningService | undefined;
@@ -185,30 +278,41 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const client = new ConnectorClient(config);
   let report: RunReport;
   try {
-    const catalog = flags.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
+    const prepared = await prepare(client, env);
+    const catalog = prepared.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
     report = await runPlan(plan, {
       ...(catalog ? { catalog } : {}),
       client,
       redactor: client.redactor,
-      inputs: inputs.values,
+      inputs: prepared.inputs,
       env,
       signal: abort.signal,
-      dryRun: flags.dryRun === true,
+      dryRun: prepared.dryRun,
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
-      ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
+      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
+      ...(prepared.durable ? { durable: prepared.durable } : {}),
       log: (level, message) => view.log(level, message),
       onEvent: (e) => view.onEvent(e),
     });
+  } catch (err) {
+    view.finish();
+    return fail(err);
   } finally {
     process.off('SIGINT', onSigint);
     await client.close();
     await service?.close();
   }
   view.finish();
+  if (report.status !== 'ok' && flags.journal !== false)
+    view.note(`run ${report.run_id} ${report.status}; resume it with: recipe resume ${report.run_id}`);
   return printReport(report, flags, abort.signal.aborted);
 }
 
-function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
+/** What the journal's commands (resume, run --run-id) run and print with. */
+export const runEdges: RunEdges = { run: connectAndRun, print: printReport };
+
+/** Prints a report (text or --json) and returns the exit code its status and error call for. */
+export function printReport(report: RunReport, flags: RunFlags, interrupted: boolean): number {
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     if (report.status === 'ok') process.stdout.write(formatOutputs(report.outputs));

@@ -54,11 +54,19 @@ export interface CallObserver {
   /** An answer arrived (any status), for --verbose logs. */
   response?(info: { method: string; path: string; what: string; status: number; ms: number }): void;
   retry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
+  answer?(text: string): void;
 }
 
 /** Per-call options. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * Sent as the Idempotency-Key header (writes). A service that honours it answers a repeat with the first
+   * answer instead of writing again; once it has said so (Idempotent-Replayed), the client also retries
+   * keyed writes after a lost answer, which it otherwise never does.
+   */
+  readonly idempotencyKey?: string;
   /** Replaces the client's retry policy for this call (a recipe step's `retry`). */
   readonly retry?: RetryPolicy;
   readonly observer?: CallObserver;
@@ -115,6 +123,8 @@ export class ConnectorClient {
   readonly redactor: Redactor;
   /** Totals over the client's life. */
   readonly stats = { requests: 0, retries: 0 };
+  /** True once the service answered a keyed write with Idempotent-Replayed: it honours Idempotency-Key. */
+  idempotencyHonoured = false;
 
   private readonly transport: HttpTransport;
   private readonly tokens: TokenCache;
@@ -125,6 +135,7 @@ export class ConnectorClient {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private idempotencyProbe: Promise<boolean> | undefined;
 
   constructor(
     private readonly options: ClientOptions,
@@ -151,22 +162,10 @@ export class ConnectorClient {
   /** POST .../execute: one envelope. */
   async execute(connectorId: string, req: ExecuteRequest, opts: CallOptions = {}): Promise<Envelope> {
     const res = await this.call(this.executeSpec(connectorId, req), opts);
-    const body = parseJson(res, req, this.redactor);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new RecipeError('C010', {
-        entity: req.entity,
-        action: req.action,
-        reason: 'the body is not a JSON object',
-      });
-    }
-    const env = body as Record<string, unknown>;
-    return {
-      ...env,
-      status: env.status,
-      result: env.result,
-      connector_metadata: asObject(env.connector_metadata),
-      execution_metadata: asObject(env.execution_metadata),
-    };
+    const text = res.body.toString('utf8');
+    const envelope = toEnvelope(parseJsonText(text, res, req, this.redactor), req);
+    opts.observer?.answer?.(text);
+    return envelope;
   }
 
   /** POST .../execute for a download action: the raw bytes, never empty. */
@@ -216,6 +215,22 @@ export class ConnectorClient {
   /** A connector id: as given, or found by workspace and definition (cached for the client's life). */
   async resolveConnector(ref: ConnectorLookup, opts: CallOptions = {}): Promise<string> {
     return this.resolver.resolve(ref, this.options.workspace, opts);
+  }
+
+  /**
+   * Whether the service honours Idempotency-Key on execute, asked once: true when it already said so
+   * (Idempotent-Replayed on an answer), else when its OpenAPI document (GET /api/v1/openapi.json)
+   * declares the header on the execute operation. False when it cannot tell (no document, no header).
+   */
+  async probeIdempotencyKeys(opts: CallOptions = {}): Promise<boolean> {
+    if (this.idempotencyHonoured) return true;
+    this.idempotencyProbe ??= this.getJson('api/v1/openapi.json', {}, 'openapi', opts).then(
+      (doc) => declaresIdempotencyKey(doc),
+      () => false,
+    );
+    const honoured = await this.idempotencyProbe;
+    if (honoured) this.idempotencyHonoured = true;
+    return honoured;
   }
 
   /** Closes pooled connections. */
@@ -287,7 +302,11 @@ export class ConnectorClient {
       if (opts.signal?.aborted) throw new RecipeError('C011');
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
       if (spec.body !== undefined) headers['content-type'] = 'application/json';
+      if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
       Object.assign(headers, spec.headers);
+      // A keyed write to a connector service that honours keys cannot be applied twice, so it may be repeated.
+      const safeToRepeat =
+        spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured && !spec.url);
       const token = spec.auth ? await this.tokens.get(opts.signal) : null;
       if (token) headers.authorization = `Bearer ${token}`;
 
@@ -309,7 +328,7 @@ export class ConnectorClient {
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
-        if (!shouldRetry(outcome, attempt, policy, spec.safeToRepeat)) {
+        if (!shouldRetry(outcome, attempt, policy, safeToRepeat)) {
           if (err.kind === 'timeout')
             throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs });
           throw new RecipeError('C006', {
@@ -317,12 +336,15 @@ export class ConnectorClient {
             action: spec.action,
             origin: url.origin,
             reason: this.redactor.redact(err.reason),
+            sent: err.sent,
           });
         }
         await this.backoff(attempt, policy, undefined, err.kind, opts);
         continue;
       }
 
+      if (opts.idempotencyKey !== undefined && !spec.url && res.headers['idempotent-replayed'] !== undefined)
+        this.idempotencyHonoured = true;
       opts.observer?.response?.({
         method: spec.method,
         path: spec.url ? `${url.host}${url.pathname}` : url.pathname,
@@ -345,7 +367,7 @@ export class ConnectorClient {
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
-      if (tooLong || !shouldRetry(outcome, attempt, policy, spec.safeToRepeat))
+      if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat))
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
     }
@@ -370,8 +392,17 @@ export class ConnectorClient {
 }
 
 function parseJson(res: HttpResponse, where: { entity: string; action: string }, redactor: Redactor): unknown {
+  return parseJsonText(res.body.toString('utf8'), res, where, redactor);
+}
+
+function parseJsonText(
+  text: string,
+  res: HttpResponse,
+  where: { entity: string; action: string },
+  redactor: Redactor,
+): unknown {
   try {
-    return JSON.parse(res.body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     const ct = res.headers['content-type'] ?? 'no content type';
     throw new RecipeError('C010', {
@@ -380,6 +411,43 @@ function parseJson(res: HttpResponse, where: { entity: string; action: string },
       reason: redactor.redact(`the body is not JSON (${ct}, ${res.body.length} bytes)`),
     });
   }
+}
+
+/**
+ * The envelope of an execute answer's parsed body: connector_metadata and execution_metadata made objects
+ * (the live service may send null). C010 when the body is not a JSON object. A replay from the journal
+ * goes through this too, so a recorded answer gives the very envelope the live one gave.
+ */
+export function toEnvelope(body: unknown, where: { entity: string; action: string }): Envelope {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new RecipeError('C010', {
+      entity: where.entity,
+      action: where.action,
+      reason: 'the body is not a JSON object',
+    });
+  }
+  const env = body as Record<string, unknown>;
+  return {
+    ...env,
+    status: env.status,
+    result: env.result,
+    connector_metadata: asObject(env.connector_metadata),
+    execution_metadata: asObject(env.execution_metadata),
+  };
+}
+
+/** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */
+function declaresIdempotencyKey(doc: unknown): boolean {
+  const paths = asObject(asObject(doc).paths);
+  const execute = Object.entries(paths).find(([path]) => /\/connectors\/\{[^}]+\}\/execute$/.test(path))?.[1];
+  const params = asObject(asObject(execute).post).parameters;
+  return (
+    Array.isArray(params) &&
+    params.some((p) => {
+      const o = asObject(p);
+      return o.in === 'header' && typeof o.name === 'string' && o.name.toLowerCase() === 'idempotency-key';
+    })
+  );
 }
 
 function asObject(v: unknown): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** The connector API client: the only network code of the engine. */
-export { ConnectorClient, abortableSleep, filenameFrom } from './client.js';
+export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './client.js';
 export type {
   CallObserver,
   CallOptions,

@@ -1,7 +1,17 @@
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import type { Locator } from '../source/index.js';
-import type { ConnectorRef, HttpMethod, Plan, RetryPolicy, SourceLoc, Step, StepCommon, Value } from './plan.js';
+import type {
+  ConnectorRef,
+  HttpMethod,
+  InDoubtLookup,
+  Plan,
+  RetryPolicy,
+  SourceLoc,
+  Step,
+  StepCommon,
+  Value,
+} from './plan.js';
 
 type Raw = Record<string, unknown>;
 
@@ -100,6 +110,7 @@ export class StepBuilder {
           action: String(b.action),
           params: this.value(b.params ?? {}, `${at}/params`),
           waitForContextStore: b.wait_for_context_store === true,
+          ...(raw.in_doubt !== undefined ? { inDoubt: this.inDoubt(raw.in_doubt as Raw, `${pointer}/in_doubt`) } : {}),
         };
       }
       case 'paginate': {
@@ -186,6 +197,17 @@ export class StepBuilder {
     }
   }
 
+  private inDoubt(raw: Raw, pointer: string): InDoubtLookup {
+    const lookup = raw.lookup as Raw;
+    return {
+      entity: String(lookup.entity),
+      action: String(lookup.action),
+      params: this.value(lookup.params ?? {}, `${pointer}/lookup/params`),
+      ...(raw.result !== undefined ? { result: this.value(raw.result, `${pointer}/result`) } : {}),
+      loc: this.loc(pointer),
+    };
+  }
+
   private common(raw: Raw, pointer: string): StepCommon {
     const common: {
       -readonly [K in keyof StepCommon]: StepCommon[K];
@@ -209,6 +231,7 @@ export const UNRESOLVED_PLAN: Plan = Object.freeze({
   secrets: [],
   steps: [],
   outputs: {},
+  expressionTimeoutMs: 60_000,
 });
 
 /** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */

@@ -90,7 +90,10 @@ class ScopeChecker {
   private body(step: Step, scope: Set<string>): void {
     switch (step.kind) {
       case 'execute':
-        return this.value(step.params, scope);
+        this.value(step.params, scope);
+        // in_doubt's lookup sees the step's scope and $request; its result also $result.
+        this.value(step.inDoubt?.params, new Set([...scope, 'request']));
+        return this.value(step.inDoubt?.result, new Set([...scope, 'request', 'result']));
       case 'paginate':
         this.value(step.params, scope);
         this.value(step.next, new Set([...scope, 'response']));
@@ -183,6 +186,7 @@ class ScopeChecker {
     loc: Parameters<typeof makeDiagnostic>[2],
   ): Diagnostic {
     if (name === 'result') return makeDiagnostic('R014', { name, where: 'assign' }, loc);
+    if (name === 'request') return makeDiagnostic('R014', { name, where: 'in_doubt' }, loc);
     if (name === 'response') return makeDiagnostic('R014', { name, where: "assign and paginate's next" }, loc);
     const def = this.defs.names.get(name);
     if (def !== undefined && def.line >= line) return makeDiagnostic('R003', { name, line: def.line }, loc);

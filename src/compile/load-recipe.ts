@@ -45,6 +45,9 @@ export interface LoadResult {
 
 type Raw = Record<string, unknown>;
 
+/** How long one evaluation of an expression may run when the recipe does not say (expression_timeout_ms). */
+export const DEFAULT_EXPRESSION_TIMEOUT_MS = 60_000;
+
 /**
  * Loads a recipe file: YAML with positions, the schema, expressions, references and called recipes.
  * Collects every problem in the file; gives a deep-frozen Plan only when there is none.
@@ -79,6 +82,8 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     ...httpSettings(raw.http),
     steps,
     outputs: builder.valueMap(raw.outputs, '/outputs'),
+    expressionTimeoutMs:
+      typeof raw.expression_timeout_ms === 'number' ? raw.expression_timeout_ms : DEFAULT_EXPRESSION_TIMEOUT_MS,
   };
   checkNames(plan.steps, display, source.locator, diagnostics);
   checkScopes(plan, diagnostics);

@@ -3,38 +3,10 @@
  * file; the interpreter's switch over `kind` checks exhaustiveness with `never`.
  * Plain data, except for compiled expressions, which are opaque handles made and evaluated by expr/.
  */
+import type { SourceLoc, Value } from '../expr/types.js';
 
-/** A position in a recipe file (1-based line and column) and the JSON pointer of the node. */
-export interface SourceLoc {
-  file: string;
-  line: number;
-  column: number;
-  pointer: string;
-}
-
-/** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */
-export interface CompiledExpr {
-  /** The expression text between `${` and `}`. */
-  readonly source: string;
-  readonly loc: SourceLoc;
-  /** Variable names (without $) the expression reads, for the static reference checks. */
-  readonly variables: readonly string[];
-  evaluate(bindings: Readonly<Record<string, unknown>>): Promise<unknown>;
-}
-
-/**
- * A value as written in YAML after `${ }` analysis:
- * - literal: no expression anywhere inside (also `$${` escapes, already unescaped);
- * - expr: the scalar is exactly one `${ ... }`: evaluates to the expression's typed value;
- * - template: text around one or more `${ ... }`: parts are stringified and joined;
- * - object / array: a container with expressions somewhere inside, evaluated member by member.
- */
-export type Value =
-  | { readonly kind: 'literal'; readonly value: unknown }
-  | { readonly kind: 'expr'; readonly expr: CompiledExpr }
-  | { readonly kind: 'template'; readonly parts: readonly (string | CompiledExpr)[] }
-  | { readonly kind: 'object'; readonly entries: Readonly<Record<string, Value>> }
-  | { readonly kind: 'array'; readonly items: readonly Value[] };
+/** Where a recipe position is, a compiled expression and a value with expressions: made by expr/. */
+export type { SourceLoc, CompiledExpr, Value, EvalLimits } from '../expr/types.js';
 
 export type InputType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -80,6 +52,21 @@ export interface ExecuteStep extends StepCommon {
   readonly params: Value;
   /** For context_store_search: poll inspect until the entity is searchable (bounded by timeoutMs). */
   readonly waitForContextStore: boolean;
+  /** How a resume finds the effect of this write when it is in doubt (sent, no answer recorded). */
+  readonly inDoubt?: InDoubtLookup;
+}
+
+/**
+ * `in_doubt:` of a writing execute step: a read that finds what the write did. Its params see the step's
+ * scope plus $request ({entity, action, params} as sent); `result` (over $result, the read's result) gives
+ * the write's result, or nothing when the write did not happen (default: a list's first item, else the value).
+ */
+export interface InDoubtLookup {
+  readonly entity: string;
+  readonly action: string;
+  readonly params: Value;
+  readonly result?: Value;
+  readonly loc: SourceLoc;
 }
 
 export interface PaginateStep extends StepCommon {
@@ -199,4 +186,6 @@ export interface Plan {
   readonly http?: { readonly allow: readonly string[] };
   readonly steps: readonly Step[];
   readonly outputs: Readonly<Record<string, Value>>;
+  /** The longest one evaluation of an expression may run (`expression_timeout_ms`, default 60000). */
+  readonly expressionTimeoutMs: number;
 }

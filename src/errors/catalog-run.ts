@@ -44,6 +44,12 @@ export const runCodes = {
     template: 'dry run: {invalid} of {total} write{s} would be refused by the connector',
     class: 'run',
   },
+  X018: {
+    template:
+      "expression stopped after {timeoutMs} ms (the recipe's expression_timeout_ms): an endless loop or recursion? Raise expression_timeout_ms if it is just long",
+    class: 'run',
+  },
+  X019: { template: 'expression too deep: {reason}', class: 'run' },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

@@ -119,4 +119,15 @@ export const serviceCodes = {
     errorCode: 'invalid_search',
     template: 'context_store_search params are invalid: {problems}',
   },
+  H400_INVALID_IDEMPOTENCY_KEY: {
+    status: 400,
+    errorCode: 'invalid_idempotency_key',
+    template: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces',
+  },
+  H422_IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    errorCode: 'idempotency_key_reused',
+    template:
+      'this Idempotency-Key was used within the last 24 hours for a different request; use a new key for a new request',
+  },
 } satisfies Record<string, ServiceCatalogEntry>;

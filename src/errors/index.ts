@@ -1,4 +1,5 @@
 import { compileCodes } from './catalog-compile.js';
+import { journalCodes } from './catalog-journal.js';
 import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
@@ -20,6 +21,7 @@ export const catalog = {
   ...compileCodes,
   ...connectorCodes,
   ...runCodes,
+  ...journalCodes,
   ...testCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;

@@ -1,7 +1,8 @@
 /**
- * JSONata's built-in functions (jsonata 2.x). A step id, loop variable or set/assign name with one of these
- * names would shadow the function inside expressions, so compile/ refuses them. test/expr checks this list
- * against the library itself, so an upgrade that adds a function fails loudly.
+ * JSONata's built-in functions (jsonata 2.x) and this engine's own ($csv). A step id, loop variable or
+ * set/assign name with one of these names would shadow the function inside expressions, so compile/
+ * refuses them. test/expr checks this list against the library itself and the compiled built-ins, so an
+ * upgrade that adds a function fails loudly.
  */
 const BUILTINS = [
   'sum',
@@ -69,6 +70,8 @@ const BUILTINS = [
   'clone',
   'now',
   'millis',
+  // This engine's own (functions/csv.ts).
+  'csv',
 ] as const;
 
 const BUILTIN_SET: ReadonlySet<string> = new Set(BUILTINS);

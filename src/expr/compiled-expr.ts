@@ -1,6 +1,12 @@
-import jsonata from 'jsonata';
-import type { CompiledExpr, SourceLoc } from '../compile/plan.js';
 import { analyzeAst, type MemberRef, type VariableRef } from './analyze.js';
+import type { Node } from './compiler/ast.js';
+import { compileProgram, type Program } from './compiler/compile.js';
+import { unsupportedReason } from './compiler/subset.js';
+import { jsonataNativesLoaded } from './functions/jsonata-natives.js';
+import { evaluateWithJsonata, loadJsonataNatives, parseJsonata, type JsonataExpression } from './jsonata-engine.js';
+import { BailOut, ExprError } from './runtime/errors.js';
+import { withEvaluation } from './runtime/guard.js';
+import type { CompiledExpr, EvalLimits, SourceLoc } from './types.js';
 
 /** A syntax error in an expression; `offset` is an index into the expression source. */
 export interface ExprSyntaxError {
@@ -9,13 +15,27 @@ export interface ExprSyntaxError {
   readonly jsonataCode?: string;
 }
 
-/** A CompiledExpr backed by jsonata, with the positions of its free variables for compile/'s checks. */
+/** Which engine runs an expression: the compiler's closures, or jsonata (with why). */
+export type Engine = { readonly kind: 'compiled' } | { readonly kind: 'jsonata'; readonly reason: string };
+
+/**
+ * An expression parsed by jsonata and, when it is inside the compiled subset, compiled to JS. Evaluation
+ * runs the compiled form; jsonata evaluates what the compiler does not take, and any evaluation the
+ * compiled form hands back (a function value jsonata made, a host function answering a promise, a stack
+ * exhausted by deep recursion). Both give the same values and the same error codes.
+ */
 export class JsonataExpr implements CompiledExpr {
   readonly variables: readonly string[];
+  readonly engine: Engine;
+  /** How often a compiled evaluation was handed back to jsonata, and the last reason (for debug logs). */
+  readonly handedBack = { count: 0, reason: '' };
+  /** The compiled form, made at the first evaluation (`recipe validate` never pays for it); null: it failed. */
+  private readonly compiled: { program?: Program | null } = {};
+
   constructor(
     readonly source: string,
     readonly loc: SourceLoc,
-    private readonly compiled: jsonata.Expression,
+    private readonly jsonata: JsonataExpression,
     /** Free variables with their offsets in `source`. */
     readonly refs: readonly VariableRef[],
     /** `$inputs.X` / `$secrets.X` reads with their offsets in `source`. */
@@ -24,13 +44,85 @@ export class JsonataExpr implements CompiledExpr {
     readonly locateOffset: (offset: number) => SourceLoc,
   ) {
     this.variables = refs.map((r) => r.name);
+    const reason = unsupportedReason(jsonata.ast() as Node);
+    this.engine = reason === undefined ? { kind: 'compiled' } : { kind: 'jsonata', reason };
     Object.freeze(this);
   }
 
-  /** Evaluates with `bindings` as JSONata variables (keys without $); the input context is empty. */
-  async evaluate(bindings: Readonly<Record<string, unknown>>): Promise<unknown> {
-    return plain(await this.compiled.evaluate(undefined, { ...bindings }));
+  private program(): Program | undefined {
+    if (this.engine.kind !== 'compiled' || this.compiled.program === null) return undefined;
+    if (this.compiled.program === undefined) {
+      try {
+        this.compiled.program = compileProgram(this.jsonata.ast() as Node);
+      } catch (err) {
+        // A compiler bug must not fail a run: jsonata evaluates, and debug logs say why.
+        this.compiled.program = null;
+        this.handedBack.count++;
+        this.handedBack.reason = `the compiler failed: ${(err as Error).message}`;
+        return undefined;
+      }
+    }
+    return this.compiled.program;
   }
+
+  /** Evaluates with `bindings` as JSONata variables (keys without $); the input context is empty. */
+  evaluate(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown> {
+    return this.evaluateWith(undefined, bindings, limits);
+  }
+
+  /** Evaluates against a context value `input` (`$`), as `recipe eval --input` does. */
+  evaluateWith(input: unknown, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown> {
+    const program = this.program();
+    // The compiled form runs synchronously: no async function on the way (this is per item of a loop).
+    if (program !== undefined && (!program.usesJsonataNatives || jsonataNativesLoaded())) {
+      try {
+        return Promise.resolve(withEvaluation(limits, () => program.run(input, bindings)));
+      } catch (err) {
+        if (!this.handBack(err)) return Promise.reject(err instanceof ExprError ? err.populate() : err);
+        return this.viaJsonata(input, bindings, limits);
+      }
+    }
+    return this.slowly(program, input, bindings, limits);
+  }
+
+  /** The compiled form after loading jsonata's picture-string code, or jsonata itself. */
+  private async slowly(
+    program: Program | undefined,
+    input: unknown,
+    bindings: Readonly<Record<string, unknown>>,
+    limits: EvalLimits | undefined,
+  ): Promise<unknown> {
+    if (program !== undefined) {
+      await loadJsonataNatives();
+      try {
+        return withEvaluation(limits, () => program.run(input, bindings));
+      } catch (err) {
+        if (!this.handBack(err)) throw err instanceof ExprError ? err.populate() : err;
+      }
+    }
+    return this.viaJsonata(input, bindings, limits);
+  }
+
+  /** True (and counted) when an error of the compiled form means jsonata must evaluate instead. */
+  private handBack(err: unknown): boolean {
+    if (!(err instanceof BailOut) && !isStackExhausted(err)) return false;
+    this.handedBack.count++;
+    this.handedBack.reason = err instanceof BailOut ? err.reason : 'the JS stack ran out (deep recursion)';
+    return true;
+  }
+
+  private async viaJsonata(
+    input: unknown,
+    bindings: Readonly<Record<string, unknown>>,
+    limits: EvalLimits | undefined,
+  ): Promise<unknown> {
+    return plain(await evaluateWithJsonata(this.jsonata, input, bindings, limits));
+  }
+}
+
+/** A RangeError from exhausting the JS call stack (not one from building a too long string or array). */
+export function isStackExhausted(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
 /**
@@ -70,14 +162,14 @@ export function parseExpr(
   loc: SourceLoc,
   locateOffset: (offset: number) => SourceLoc,
 ): { expr: JsonataExpr } | { error: ExprSyntaxError } {
-  let compiled: jsonata.Expression;
+  let parsed: JsonataExpression;
   try {
-    compiled = jsonata(source);
+    parsed = parseJsonata(source);
   } catch (err) {
     return { error: toSyntaxError(err, source) };
   }
-  const { refs, members } = analyzeAst(compiled.ast());
-  return { expr: new JsonataExpr(source, loc, compiled, refs, members, locateOffset) };
+  const { refs, members } = analyzeAst(parsed.ast());
+  return { expr: new JsonataExpr(source, loc, parsed, refs, members, locateOffset) };
 }
 
 function toSyntaxError(err: unknown, source: string): ExprSyntaxError {

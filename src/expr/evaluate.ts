@@ -1,20 +1,27 @@
-import type { Value } from '../compile/plan.js';
+import { JsonataExpr } from './compiled-expr.js';
+import { toRecipeError } from './expr-errors.js';
+import type { CompiledExpr, EvalLimits, Value } from './types.js';
 
 /**
- * Evaluates a plan Value with `bindings` as JSONata variables (keys without $).
+ * Evaluates a plan Value with `bindings` as JSONata variables (keys without $), within `limits`.
  * Templates stringify their parts: strings as they are, null/undefined as '', anything else as JSON.
  * Object members whose value is undefined are left out (so an absent optional param is simply not sent).
+ * An evaluation error rejects with a catalog error at its position in the file (see expr-errors.ts).
  */
-export async function evalValue(value: Value, bindings: Readonly<Record<string, unknown>>): Promise<unknown> {
+export async function evalValue(
+  value: Value,
+  bindings: Readonly<Record<string, unknown>>,
+  limits?: EvalLimits,
+): Promise<unknown> {
   switch (value.kind) {
     case 'literal':
       return value.value;
     case 'expr':
-      return value.expr.evaluate(bindings);
+      return evalExpr(value.expr, bindings, limits);
     case 'template': {
       const pieces = await Promise.all(
         value.parts.map(async (part) =>
-          typeof part === 'string' ? part : stringifyPart(await part.evaluate(bindings)),
+          typeof part === 'string' ? part : stringifyPart(await evalExpr(part, bindings, limits)),
         ),
       );
       return pieces.join('');
@@ -22,16 +29,28 @@ export async function evalValue(value: Value, bindings: Readonly<Record<string, 
     case 'object': {
       const result: Record<string, unknown> = {};
       for (const [key, member] of Object.entries(value.entries)) {
-        const evaluated = await evalValue(member, bindings);
+        const evaluated = await evalValue(member, bindings, limits);
         if (evaluated !== undefined) result[key] = evaluated;
       }
       return result;
     }
     case 'array': {
       const result: unknown[] = [];
-      for (const item of value.items) result.push(await evalValue(item, bindings));
+      for (const item of value.items) result.push(await evalValue(item, bindings, limits));
       return result;
     }
+  }
+}
+
+async function evalExpr(
+  expr: CompiledExpr,
+  bindings: Readonly<Record<string, unknown>>,
+  limits: EvalLimits | undefined,
+): Promise<unknown> {
+  try {
+    return await expr.evaluate(bindings, limits);
+  } catch (err) {
+    throw toRecipeError(err, expr instanceof JsonataExpr ? expr : undefined, expr.loc);
   }
 }
 

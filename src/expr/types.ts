@@ -1,5 +1,54 @@
 import type { Diagnostic } from '../errors/index.js';
-import type { SourceLoc } from '../compile/plan.js';
+
+/**
+ * The types expr/ hands to compile/ and run/. They live here, not in compile/plan.ts, so the dependency
+ * runs one way: compile/ uses expr/ (plan.ts re-exports them), expr/ never imports compile/.
+ */
+
+/** A position in a recipe file (1-based line and column) and the JSON pointer of the node. */
+export interface SourceLoc {
+  file: string;
+  line: number;
+  column: number;
+  pointer: string;
+}
+
+/**
+ * Bounds of one evaluation. A compiled expression runs synchronously, so no timer can stop it: it checks
+ * `now()` against `deadline` itself (every few thousand loop turns and calls), and jsonata checks it at
+ * every node it evaluates. `timeoutMs` and `source` say which bound it was, for the error.
+ */
+export interface EvalLimits {
+  readonly deadline: number;
+  readonly now: () => number;
+  readonly timeoutMs: number;
+  /** `step`: the step's timeout_ms; `recipe`: the recipe's expression_timeout_ms. */
+  readonly source: 'step' | 'recipe';
+}
+
+/** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */
+export interface CompiledExpr {
+  /** The expression text between `${` and `}`. */
+  readonly source: string;
+  readonly loc: SourceLoc;
+  /** Variable names (without $) the expression reads, for the static reference checks. */
+  readonly variables: readonly string[];
+  evaluate(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown>;
+}
+
+/**
+ * A value as written in YAML after `${ }` analysis:
+ * - literal: no expression anywhere inside (also `$${` escapes, already unescaped);
+ * - expr: the scalar is exactly one `${ ... }`: evaluates to the expression's typed value;
+ * - template: text around one or more `${ ... }`: parts are stringified and joined;
+ * - object / array: a container with expressions somewhere inside, evaluated member by member.
+ */
+export type Value =
+  | { readonly kind: 'literal'; readonly value: unknown }
+  | { readonly kind: 'expr'; readonly expr: CompiledExpr }
+  | { readonly kind: 'template'; readonly parts: readonly (string | CompiledExpr)[] }
+  | { readonly kind: 'object'; readonly entries: Readonly<Record<string, Value>> }
+  | { readonly kind: 'array'; readonly items: readonly Value[] };
 
 /** A 1-based position in a file. */
 export interface Position {
@@ -20,4 +69,4 @@ export interface ValueSite {
   readonly fallback?: Position;
 }
 
-export type { Diagnostic, SourceLoc };
+export type { Diagnostic };

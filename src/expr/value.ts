@@ -1,4 +1,4 @@
-import type { CompiledExpr, SourceLoc, Value } from '../compile/plan.js';
+import type { CompiledExpr, SourceLoc, Value } from './types.js';
 import type { Diagnostic } from '../errors/index.js';
 import { makeDiagnostic } from '../source/diagnostic.js';
 import { parseExpr } from './compiled-expr.js';

@@ -19,6 +19,8 @@ export async function runCall(step: CallStep, scope: Scope, sx: StepExec): Promi
   const inputs = checkInputs(step, given);
   const callee = step.plan;
   const root = new Scope();
+  // The called recipe's own expression_timeout_ms; the caller's step deadlines still apply.
+  root.bound({ now: sx.ctx.now, timeoutMs: callee.expressionTimeoutMs }, scope);
   root.set('inputs', inputs);
   root.set('secrets', readSecrets(callee, sx.ctx, step.loc));
   root.set('run', sx.exec.run);

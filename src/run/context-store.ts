@@ -1,6 +1,7 @@
 import { RecipeError } from '../errors/index.js';
 import type { StepExec } from './exec.js';
 import { locationOf } from './errors.js';
+import { inspect } from './service-calls.js';
 
 /** How long to wait when the step has no timeout_ms. */
 const DEFAULT_WAIT_MS = 120_000;
@@ -15,7 +16,7 @@ export async function waitForContextStore(sx: StepExec, connectorId: string, ent
   const deadline = sx.ctx.now() + timeoutMs;
   let status = 'unknown';
   for (;;) {
-    const info = await sx.ctx.client.inspect(connectorId, sx.callOptions());
+    const info = await inspect(sx, connectorId);
     const row = entityReadiness(info, entity);
     if (row?.ready_for_search === true) return;
     status = typeof row?.status === 'string' ? row.status : String(info.context_store_status ?? 'unknown');

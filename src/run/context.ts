@@ -17,6 +17,10 @@ export interface ConnectorApi {
   resolveConnector(ref: ConnectorLookup, opts?: CallOptions): Promise<string>;
   /** A request outside the connector API (http steps). */
   http(req: HttpCallRequest, opts?: CallOptions): Promise<HttpAnswer>;
+  /** True once the service said it honours Idempotency-Key (the real client learns it from answers). */
+  readonly idempotencyHonoured?: boolean;
+  /** Asks whether the service honours Idempotency-Key (before a resume settles writes in doubt). */
+  probeIdempotencyKeys?(opts?: CallOptions): Promise<boolean>;
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';
@@ -65,5 +69,7 @@ export interface RunContext {
   writeFile(path: string, bytes: Buffer): Promise<void>;
   /** A log line, already redacted. */
   log(level: LogLevel, message: string): void;
+  /** Told about each environment variable the run reads (the journal records the names, never the values). */
+  onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;
 }

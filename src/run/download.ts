@@ -6,6 +6,8 @@ import { evaluate } from './eval.js';
 import type { StepExec } from './exec.js';
 import type { StepOutcome } from './interpret.js';
 import { asParams } from './request.js';
+import { callService } from './service-call.js';
+import { downloadCall } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -25,11 +27,7 @@ export async function runDownload(step: DownloadStep, scope: Scope, sx: StepExec
   }
   const path = isAbsolute(to) ? to : resolve(sx.ctx.cwd, to);
   const connectorId = await sx.connectorId(scope, step);
-  const file = await sx.ctx.client.download(
-    connectorId,
-    { entity: step.entity, action: step.action, params },
-    sx.callOptions(),
-  );
+  const file = await callService(sx, downloadCall(sx, connectorId, step.entity, step.action, params));
   if (!sx.ctx.dryRun) {
     try {
       await sx.ctx.writeFile(path, file.bytes);

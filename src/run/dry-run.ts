@@ -11,6 +11,7 @@ import {
 import type { HttpCallRequest } from '../client/index.js';
 import { catalog as codes, formatTemplate } from '../errors/index.js';
 import type { StepExec } from './exec.js';
+import { inspect } from './service-calls.js';
 import type { DryRunProblem, DryRunWrite, ExecuteDryRunWrite } from './report.js';
 
 /**
@@ -76,7 +77,8 @@ export class DryRunLog {
     }
     let found = this.types.get(connectorId);
     if (!found) {
-      found = sx.ctx.client.inspect(connectorId, { signal: sx.signal }).then(
+      // The run-wide action catalog call (shared with paging key detection, journaled and replayed once).
+      found = inspect(sx, connectorId, true).then(
         (info) =>
           findType(catalog, String(info.source_definition_id ?? '')) ??
           findType(catalog, String(info.source_definition_name ?? '')),

@@ -17,11 +17,17 @@ export async function evaluate(
   try {
     return normalise(await evalMembers(value, scope, extra, {}));
   } catch (err) {
+    // expr/ reports evaluation errors from the catalog already (X008, X018, X019, X005 at the expression).
     if (err instanceof RecipeError) throw err;
-    const e = err as { message?: string; code?: string };
-    const reason = `${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`;
     const loc = firstExprLoc(value);
-    throw new RecipeError('X008', { reason }, loc ? locationOf(loc) : undefined, { cause: err });
+    throw new RecipeError(
+      'X008',
+      { reason: String((err as Error)?.message ?? err) },
+      loc ? locationOf(loc) : undefined,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -66,7 +72,7 @@ async function evalMembers(
       break;
   }
   memo.bindings ??= scope.bindings(extra);
-  return evalValue(value, memo.bindings);
+  return evalValue(value, memo.bindings, scope.limits());
 }
 
 const BARE_VARIABLE = /^\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*$/;

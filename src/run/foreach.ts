@@ -28,7 +28,12 @@ export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec):
     frame.set(step.as, items[index]);
     if (step.indexAs !== undefined) frame.set(step.indexAs, index);
     try {
-      const last = await runSteps(step.steps, frame, { ...nested, loop: [...(nested.loop ?? []), index] });
+      // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
+      const last = await runSteps(step.steps, frame, {
+        ...nested,
+        loop: [...(nested.loop ?? []), index],
+        frame: `${sx.path}[${index}]`,
+      });
       results[index] = step.collect ? await evaluate(step.collect, frame) : last;
     } catch (err) {
       const e = atStep(err, step.loc);

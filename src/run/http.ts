@@ -8,6 +8,8 @@ import { isHostAllowed } from './http-allow.js';
 import type { StepOutcome } from './interpret.js';
 import { describe } from './request.js';
 import type { Scope } from './scope.js';
+import { callService } from './service-call.js';
+import { httpCall } from './service-calls.js';
 
 /**
  * http: one request outside the connector API (a webhook, an internal service) through the client, with its
@@ -52,10 +54,8 @@ export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promi
     sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
     return { output, response: { status: null, headers: {}, body: null, dry_run: true } };
   }
-  const answer = await sx.ctx.client.http(req, {
-    ...sx.callOptions(),
-    ...(step.timeoutMs !== undefined ? { requestTimeoutMs: step.timeoutMs } : {}),
-  });
+  // Through the record/replay point, like every request a run sends (service-call.ts).
+  const answer = await callService(sx, httpCall(sx, req, step.timeoutMs));
   return { output: answer.body, response: answer };
 }
 

@@ -4,3 +4,6 @@ export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from 
 export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
 export { autoNext, itemsOf, type NextPage } from './paging.js';
 export { runRecipe, type RunRecipeOptions, type RunRecipeResult } from './run-recipe.js';
+export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
+export type { DurableRun } from './run-plan.js';
+export { isValidRunId } from './run-id.js';

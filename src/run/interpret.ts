@@ -14,6 +14,7 @@ import { runLog } from './log.js';
 import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
 import type { Scope } from './scope.js';
+import { recordStep } from './step-events.js';
 import { runTransform } from './transform.js';
 
 /** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
@@ -71,11 +72,18 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     stats.skippedRuns++;
     if (stats.status === 'not_run') stats.status = 'skipped';
     exec.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
+    recordStep(exec, step, 'skipped', ctx.now(), 0);
     return undefined;
   }
 
   const started = ctx.now();
+  // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
+  const endDeadline =
+    step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
   exec.tracker.event({ type: 'step-start', step: stats.progress() });
+  recordStep(exec, step, 'running', started, null);
+  let visit = 'ok';
+  let errorCode: string | null = null;
   // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
   // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
   const deadline = step.timeoutMs !== undefined ? new AbortController() : undefined;
@@ -116,21 +124,27 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     return outcome.output;
   } catch (err) {
     const e = atStep(err, step.loc);
+    errorCode = e.code;
     if (isInterrupt(e) || exec.signal.aborted || step.onError === 'fail') {
       stats.status = 'failed';
+      visit = 'failed';
       throw e;
     }
     stats.status = 'continued';
+    visit = 'continued';
     const output = errorOutput(e, (s) => ctx.redactor.redact(s));
     ctx.log('warn', ctx.redactor.redact(`${stats.id}: ${e.message} (on_error: continue)`));
     if (step.id !== undefined) scope.set(step.id, output);
     return output;
   } finally {
+    endDeadline?.();
     if (deadline) {
       timer?.abort();
       exec.signal.removeEventListener('abort', onParentAbort);
     }
-    stats.durationMs += ctx.now() - started;
+    const duration = ctx.now() - started;
+    stats.durationMs += duration;
     exec.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
+    recordStep(exec, step, visit, started, duration, errorCode);
   }
 }

@@ -8,6 +8,7 @@ import type { StepExec } from './exec.js';
 import { runSteps, type StepOutcome } from './interpret.js';
 import { autoNext, itemsOf } from './paging.js';
 import { asParams, describe, sendExecute } from './request.js';
+import { inspect } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -73,7 +74,13 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
       for (const [i, item] of page.entries()) {
         const frame = scope.child();
         frame.set(step.as, item);
-        await runSteps(step.steps, frame, { ...nested, loop: [...(nested.loop ?? []), count - page.length + i] });
+        // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
+        const index = count - page.length + i;
+        await runSteps(step.steps, frame, {
+          ...nested,
+          loop: [...(nested.loop ?? []), index],
+          frame: `${sx.path}[${index}]`,
+        });
         sx.stats.done++;
       }
     } else {
@@ -159,7 +166,7 @@ function actionParams(sx: StepExec, connectorId: string, step: PaginateStep): Pr
   const cache = sx.exec.actionCatalog;
   let catalog = cache.get(connectorId);
   if (!catalog) {
-    catalog = sx.ctx.client.inspect(connectorId, sx.callOptions()).then(
+    catalog = inspect(sx, connectorId, true).then(
       (info) => (Array.isArray(info.actions) ? (info.actions as Record<string, unknown>[]) : null),
       () => null,
     );

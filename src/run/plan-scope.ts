@@ -13,6 +13,7 @@ export function readSecrets(plan: Plan, ctx: RunContext, loc?: SourceLoc): Recor
   const out: Record<string, string> = {};
   for (const name of plan.secrets) {
     const value = ctx.env[name];
+    ctx.onEnvRead?.(name);
     if (value === undefined) throw new RecipeError('X013', { name }, loc ? locationOf(loc) : { file: plan.file });
     ctx.redactor.add(value);
     out[name] = value;

@@ -69,6 +69,14 @@ export interface HttpDryRunWrite extends DryRunSite {
 /** The machine-readable result of a run (`recipe run --json` prints exactly this). */
 export interface RunReport {
   readonly status: 'ok' | 'failed' | 'interrupted';
+  /** The run's id ($run.id): the journal's key for `recipe resume` and `recipe runs show`. */
+  readonly run_id: string;
+  /** Only on a resume: this attempt's number (the original run is 1). */
+  readonly attempt?: number;
+  /** Only on a resume: the attempt it resumed and how that one had ended. */
+  readonly resumed_from?: { readonly attempt: number; readonly status: string };
+  /** Only on a resume: calls answered from the journal instead of being sent. */
+  readonly replayed_calls?: number;
   readonly recipe: string;
   readonly file: string;
   readonly dry_run: boolean;

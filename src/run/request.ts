@@ -1,22 +1,23 @@
-import { isWriteAction, type Envelope } from '../client/index.js';
+import type { Envelope } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { StepExec } from './exec.js';
 import { locationOf } from './errors.js';
+import { callService, type ServiceCall } from './service-call.js';
+import { executeCall } from './service-calls.js';
 
-/** One execute call for a step: a write under --dry-run is recorded and answered with a placeholder. */
+/**
+ * One execute call for a step, through the record/replay point: a write under --dry-run is recorded and
+ * answered with a placeholder; `findEffect` is the step's in_doubt lookup, for a resume to settle a write.
+ */
 export async function sendExecute(
   sx: StepExec,
   connectorId: string,
   entity: string,
   action: string,
   params: Record<string, unknown>,
+  findEffect?: ServiceCall<Envelope>['findEffect'],
 ): Promise<Envelope> {
-  if (sx.ctx.dryRun && isWriteAction(entity, action)) {
-    const result = await sx.exec.dryRun.record(sx, connectorId, entity, action, params);
-    sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`));
-    return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
-  }
-  return sx.ctx.client.execute(connectorId, { entity, action, params }, sx.callOptions());
+  return callService(sx, executeCall(sx, connectorId, entity, action, params, findEffect));
 }
 
 /** Params must evaluate to an object (or nothing). */

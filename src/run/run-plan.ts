@@ -3,6 +3,9 @@ import type { Redactor } from '../client/index.js';
 import { abortableSleep, Redactor as RedactorClass } from '../client/index.js';
 import type { ConnectorRef, Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
+import type { RunJournal } from '../journal/index.js';
+import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
+import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
 import { DryRunLog } from './dry-run.js';
 import type { Exec } from './exec.js';
@@ -10,6 +13,7 @@ import { writeFileAtomic } from './files.js';
 import { runSteps } from './interpret.js';
 import { evaluateOutputs, readSecrets } from './plan-scope.js';
 import { Tracker, type ReportedError, type RunReport } from './report.js';
+import { newRunId } from './run-id.js';
 import { Scope } from './scope.js';
 
 /** How to run a plan. Only `client` and `inputs` are required; the rest default to the real world. */
@@ -38,6 +42,21 @@ export interface RunOptions {
   readonly writeFile?: (path: string, bytes: Buffer) => Promise<void>;
   readonly log?: (level: LogLevel, message: string) => void;
   readonly onEvent?: (event: RunEvent) => void;
+  /** The run's id ($run.id, the report's run_id); default a random one. */
+  readonly runId?: string;
+  /** Journal the run (and replay a resume): set up by beginRun/resumeRun in journal-session.ts. */
+  readonly durable?: DurableRun;
+}
+
+/** A run being journaled: a new one (attempt 1) or a resume. */
+export interface DurableRun {
+  readonly journal: RunJournal;
+  readonly runId: string;
+  /** The run's recorded clock (epoch ms): $run.started_at is the same on every attempt. */
+  readonly startedAt: number;
+  readonly attempt: number;
+  readonly resumedFrom?: { readonly attempt: number; readonly status: string };
+  readonly replay?: ReplayPolicy;
 }
 
 /**
@@ -47,6 +66,8 @@ export interface RunOptions {
 export async function runPlan(plan: Plan, options: RunOptions): Promise<RunReport> {
   const signal = options.signal ?? new AbortController().signal;
   const redactor = options.redactor ?? new RedactorClass();
+  const durable = options.durable;
+  const journal = durable?.journal;
   const ctx: RunContext = {
     client: options.client,
     now: options.now ?? Date.now,
@@ -62,11 +83,17 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     writeFile: options.writeFile ?? writeFileAtomic,
     log: (level, message) => options.log?.(level, redactor.redact(message)),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    // Which variables were read, never their values (they are secrets).
+    ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };
   const tracker = new Tracker((e) => ctx.onEvent?.(e));
   tracker.register(plan.steps, 0, plan.file);
+  const expressions = logEngines(plan, ctx);
   const dryRun = new DryRunLog(options.catalog);
-  const started = ctx.now();
+  const attemptStarted = ctx.now();
+  // A resume replays the run's recorded clock and id, so the requests it computes match the recorded ones.
+  const started = durable?.startedAt ?? attemptStarted;
+  const id = durable?.runId ?? options.runId ?? newRunId(ctx.random);
   const defaultConnector: ConnectorRef | undefined = options.connectorId
     ? {
         kind: 'id',
@@ -74,8 +101,13 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
         loc: { file: plan.file, line: 1, column: 1, pointer: '' },
       }
     : plan.connector;
+  const recorder = new CallRecorder(id, journal, redactor, durable?.replay);
+  if (journal && durable?.attempt === 1) {
+    journal.effect('clock:started_at', new Date(started).toISOString());
+    journal.effect('random:run_id', id);
+  }
   const run = {
-    id: runId(ctx.random),
+    id,
     recipe: plan.name,
     started_at: new Date(started).toISOString(),
     dry_run: ctx.dryRun,
@@ -92,12 +124,15 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     run,
     actionCatalog: new Map(),
     httpAllow: plan.http ? [plan.http.allow] : [],
+    recorder,
+    frame: '',
   };
 
   let outputs: Record<string, unknown> = {};
   let error: RecipeError | undefined;
   try {
     const root = new Scope();
+    root.bound({ now: ctx.now, timeoutMs: plan.expressionTimeoutMs });
     root.set('inputs', { ...options.inputs });
     root.set('secrets', readSecrets(plan, ctx));
     root.set('run', run);
@@ -121,8 +156,20 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
   }
   const status = !error ? 'ok' : error.class === 'interrupted' ? 'interrupted' : 'failed';
-  return redactor.redactValue({
+  for (const expr of expressions) {
+    const line = describeHandBack(expr);
+    if (line !== undefined) ctx.log('debug', line);
+  }
+  const report = redactor.redactValue({
     status,
+    run_id: id,
+    ...(durable && durable.attempt > 1
+      ? {
+          attempt: durable.attempt,
+          ...(durable.resumedFrom ? { resumed_from: durable.resumedFrom } : {}),
+          replayed_calls: recorder.replayed,
+        }
+      : {}),
     recipe: plan.name,
     file: plan.file,
     dry_run: ctx.dryRun,
@@ -130,10 +177,39 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     steps: tracker.reports(),
     requests: tracker.requests,
     retries: tracker.retries,
-    duration_ms: Math.round(ctx.now() - started),
+    duration_ms: Math.round(ctx.now() - attemptStarted),
     ...(ctx.dryRun ? { dry_run_writes: dryRun.writes } : {}),
     ...(error ? { error: reportedError(error, redactor) } : {}),
   } satisfies RunReport);
+  if (journal) await finishJournal(journal, report, recorder, error, ctx);
+  return report;
+}
+
+/** Records the attempt's end; a journal that fails now is a warning (the run itself is over). */
+async function finishJournal(
+  journal: RunJournal,
+  report: RunReport,
+  recorder: CallRecorder,
+  error: RecipeError | undefined,
+  ctx: RunContext,
+): Promise<void> {
+  try {
+    await journal.finish({
+      status: report.status,
+      ended_at: Date.now(),
+      duration_ms: report.duration_ms,
+      outputs: report.outputs,
+      error: report.error ? { ...report.error } : null,
+      report: JSON.stringify(report),
+      failed_call: error ? recorder.failedCallOf(error) : null,
+      requests: report.requests,
+      writes: recorder.writes,
+      replayed_calls: recorder.replayed,
+    });
+  } catch (err) {
+    ctx.log('warn', `the run journal could not record the end of run ${report.run_id}: ${(err as Error).message}`);
+    await journal.release().catch(() => undefined);
+  }
 }
 
 function reportedError(err: RecipeError, redactor: Redactor): ReportedError {
@@ -148,8 +224,11 @@ function reportedError(err: RecipeError, redactor: Redactor): ReportedError {
   };
 }
 
-function runId(random: () => number): string {
-  let id = '';
-  for (let i = 0; i < 12; i++) id += Math.floor(random() * 16).toString(16);
-  return id;
+/** Debug lines (`recipe run -v`): which expressions run compiled, and which jsonata evaluates and why. */
+function logEngines(plan: Plan, ctx: RunContext): JsonataExpr[] {
+  const expressions = collectExpressions(plan);
+  const compiled = expressions.filter((e) => e.engine.kind === 'compiled').length;
+  ctx.log('debug', `expressions: ${compiled} of ${expressions.length} compiled to JS, the others run in jsonata`);
+  for (const expr of expressions) ctx.log('debug', describeEngine(expr));
+  return expressions;
 }

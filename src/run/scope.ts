@@ -1,12 +1,62 @@
+import type { EvalLimits } from '../expr/index.js';
+
 /**
  * Scope frames: each step list runs in its own frame, child of the enclosing one. A step id, a set/assign
  * name or a loop variable binds in the current frame, so it is visible to later steps of the same list and
  * to nested lists, never outside. Lookups walk outwards; bindings() flattens for JSONata.
  */
+/** What bounds the expressions of a plan run: the run's clock and the recipe's expression_timeout_ms. */
+export interface ExprBounds {
+  readonly now: () => number;
+  readonly timeoutMs: number;
+}
+
 export class Scope {
   private readonly vars = new Map<string, unknown>();
+  /** On a plan's root frame: the clock and the recipe's expression_timeout_ms. */
+  private bounds: ExprBounds | undefined;
+  /** Deadlines (absolute, by the bounds' clock) of the steps with timeout_ms now running in this frame. */
+  private deadlines: { at: number; timeoutMs: number }[] | undefined;
+  /** For a called recipe's root: the caller's frame, whose step deadlines still apply. */
+  private caller: Scope | undefined;
 
   constructor(private readonly parent: Scope | null = null) {}
+
+  /** Makes this frame a plan's root: expressions in it and inside it are bounded by `bounds`. */
+  bound(bounds: ExprBounds, caller?: Scope): void {
+    this.bounds = bounds;
+    this.caller = caller;
+  }
+
+  /** A step with timeout_ms starts in this frame; the returned function ends it. */
+  pushDeadline(at: number, timeoutMs: number): () => void {
+    const entry = { at, timeoutMs };
+    (this.deadlines ??= []).push(entry);
+    return () => {
+      const i = this.deadlines?.lastIndexOf(entry) ?? -1;
+      if (i >= 0) this.deadlines?.splice(i, 1);
+    };
+  }
+
+  /**
+   * The limits of an expression evaluated now in this frame: the recipe's expression_timeout_ms from
+   * now, or the earliest deadline of a step running around it when that comes first. Undefined for a
+   * frame outside any plan run (unbounded).
+   */
+  limits(): EvalLimits | undefined {
+    let bounds: ExprBounds | undefined;
+    let earliest: { at: number; timeoutMs: number } | undefined;
+    for (let s: Scope | undefined = this; s !== undefined; s = s.parent ?? s.caller) {
+      bounds ??= s.bounds;
+      for (const d of s.deadlines ?? []) if (earliest === undefined || d.at < earliest.at) earliest = d;
+    }
+    if (bounds === undefined) return undefined;
+    const now = bounds.now();
+    const recipeDeadline = now + bounds.timeoutMs;
+    if (earliest !== undefined && earliest.at < recipeDeadline)
+      return { deadline: earliest.at, now: bounds.now, timeoutMs: earliest.timeoutMs, source: 'step' };
+    return { deadline: recipeDeadline, now: bounds.now, timeoutMs: bounds.timeoutMs, source: 'recipe' };
+  }
 
   /** A new frame inside this one. */
   child(): Scope {

@@ -2,6 +2,7 @@ import { connectorTypes as registryTypes } from './connectors/registry.js';
 import type { ConnectorType } from './core/connector-type.js';
 import type { Migration, Store } from './core/store.js';
 import { contextStoreMigrations } from './context-store/index.js';
+import { idempotencyMigrations } from './idempotency/idempotency-keys.js';
 import { coreMigrations } from './store/core-migrations.js';
 import { openStore } from './store/open-store.js';
 
@@ -10,13 +11,19 @@ export const defaultConnectorTypes: readonly ConnectorType[] = registryTypes;
 
 /**
  * Every migration of a service offering these connector types: the core tables, each type's own, the
- * context store's, then the extras (the store sorts them by name when it runs them).
+ * context store's, the idempotency keys', then the extras (the store sorts them by name when it runs them).
  */
 export function serviceMigrations(
   types: readonly ConnectorType[] = defaultConnectorTypes,
   extra: readonly Migration[] = [],
 ): Migration[] {
-  return [...coreMigrations, ...types.flatMap((t) => t.migrations ?? []), ...contextStoreMigrations, ...extra];
+  return [
+    ...coreMigrations,
+    ...types.flatMap((t) => t.migrations ?? []),
+    ...contextStoreMigrations,
+    ...idempotencyMigrations,
+    ...extra,
+  ];
 }
 
 export interface OpenServiceStoreOptions {

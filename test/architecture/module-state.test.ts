@@ -10,7 +10,8 @@ import { SRC, sourceFiles } from './import-graph.js';
 
 /**
  * Known module-level state in the engine and the test runner, left to the lanes that own those files. Each
- * is a lazy load or a memo (it changes no behaviour), never state a caller could observe.
+ * is a lazy load or a memo (it changes no behaviour), never state a caller could observe; expr/'s are
+ * deliberate (the expr lane asked for them) and say why below.
  */
 const ALLOWED = new Set([
   'schema/ajv.ts: let schemaText', // the recipe schema's text, read once
@@ -20,6 +21,22 @@ const ALLOWED = new Set([
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
+  // A compiled evaluation runs synchronously from first node to result, so nothing else can run meanwhile:
+  // one slot per thread holds the evaluation under way (its $now() timestamp and its bound) instead of a
+  // context threaded through every generated call, and is empty again when it returns.
+  'expr/runtime/guard.ts: let current',
+  'expr/runtime/guard.ts: let turnsLeft', // turns until the next look at the clock (the bound's sampling)
+  // Marks on sequences: the number of the evaluation under way, so a sequence made by another evaluation
+  // is a plain array, and the sequences this one nested (settled when it ends).
+  'expr/runtime/sequence.ts: let evaluation',
+  'expr/runtime/sequence.ts: let nestedSequences',
+  'expr/jsonata-engine.ts: let loaded', // jsonata itself, loaded on first need (start-up without it)
+  'expr/jsonata-engine.ts: prepared', // memo: jsonata expressions given the extensions and the guard once
+  'expr/functions/registry.ts: values', // memo: the function value of each built-in, made on first use
+  'expr/functions/jsonata-natives.ts: natives', // jsonata's own built-ins, filled once when jsonata loads
+  // Marks of function values jsonata holds (closures, host functions), keyed weakly by the function: the
+  // tail-call marks compiled code needs on functions it did not make.
+  'expr/runtime/functions.ts: foreignSites',
 ]);
 
 const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);

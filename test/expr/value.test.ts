@@ -1,4 +1,5 @@
 import jsonata from 'jsonata';
+import { compiledBuiltinNames, EXTENSIONS } from '../../src/expr/functions/registry.js';
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../src/compile/plan.js';
 import { compileValue, evalValue, type JsonataExpr, listBuiltins } from '../../src/expr/index.js';
@@ -95,11 +96,18 @@ describe('evalValue', () => {
 });
 
 describe('listBuiltins', () => {
-  it('matches the functions jsonata itself defines', async () => {
+  const own = new Set(EXTENSIONS.map((e) => e.name));
+  it("matches the functions jsonata itself defines, and this engine's own", async () => {
     for (const name of listBuiltins()) {
+      if (own.has(name)) continue;
       expect(await jsonata(`$type($${name})`).evaluate({}), name).toBe('function');
     }
     expect(await jsonata('$type($notABuiltin)').evaluate({})).toBeUndefined();
+    for (const name of own) expect(listBuiltins(), name).toContain(name);
+  });
+
+  it('is what the compiler knows, $eval aside (which jsonata always evaluates)', () => {
+    expect([...compiledBuiltinNames(), 'eval'].sort()).toEqual([...listBuiltins()].sort());
   });
 });
 

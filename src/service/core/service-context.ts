@@ -70,11 +70,19 @@ export function createServiceContext(opts: {
   };
 }
 
-/** The context a connector action runs in (a request, a seed, a fixture load): store, clock, change ports. */
-export function actionContext(svc: ServiceContext, connector: ConnectorInstance, baseUrl: string): ActionContext {
+/**
+ * The context a connector action runs in (a request, a seed, a fixture load): store, clock, change ports.
+ * `store` is the service's unless the action must join a transaction already open (an idempotent write).
+ */
+export function actionContext(
+  svc: ServiceContext,
+  connector: ConnectorInstance,
+  baseUrl: string,
+  store: Store = svc.store,
+): ActionContext {
   const outbox = svc.outbox;
   return {
-    store: svc.store,
+    store,
     connector,
     now: svc.now,
     baseUrl,

@@ -7,6 +7,16 @@ type Schema = Record<string, unknown>;
 
 const EXECUTE = 'POST /api/v1/integrations/connectors/:id/execute';
 
+/** Writes run at most once per key (src/service/idempotency/); clients discover the support here. */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description:
+    'For write actions: the same key with the same request within 24 hours answers the first answer (same status and body, header Idempotent-Replayed: true) without writing again; with a different request, 422 idempotency_key_reused. Keys are per organization. Reads ignore it.',
+};
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -77,6 +87,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
   if (key === EXECUTE) {
     responses['403'] = errorResponse("The connector's workspace is inactive.");
     responses['409'] = errorResponse('Conflict, e.g. context_store_not_ready or a duplicate record.');
+    responses['422'] = errorResponse('idempotency_key_reused: the Idempotency-Key was used for a different request.');
   }
   responses['429'] = errorResponse('Rate limited; retry after the Retry-After header (seconds).');
   responses['500'] = errorResponse('Internal error (no details leak).');
@@ -86,7 +97,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
     summary: ok?.description ?? key,
     tags: [route.url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api'],
     ...(route.public && { security: [] }),
-    parameters: parameters(route),
+    parameters: key === EXECUTE ? [...parameters(route), IDEMPOTENCY_KEY] : parameters(route),
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
     responses,
   };

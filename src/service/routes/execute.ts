@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createActionIndex } from '../core/action-index.js';
-import { findTypeByDefinitionId } from '../core/connector-type.js';
+import { findTypeByDefinitionId, type ActionResult } from '../core/connector-type.js';
 import { ServiceError } from '../core/errors.js';
 import { validateWith } from '../core/params-validator.js';
 import { actionContext } from '../core/service-context.js';
+import type { Store } from '../core/store.js';
 import { applyFieldSelection } from '../http/field-selection.js';
+import { executeOnce, idempotencyKeyOf } from '../idempotency/idempotency-keys.js';
 import { createConnectorLookup } from '../store/connector-lookup-cache.js';
 import { toConnectorInstance } from '../store/connectors.js';
 
@@ -54,11 +56,45 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
       const { entity, action } = request.body;
       const params = request.body.params ?? {};
-      validateWith(findAction(type, entity, action).validator(), params, 'params');
+      const { descriptor, validator } = findAction(type, entity, action);
+      validateWith(validator(), params, 'params');
 
       const connector = toConnectorInstance(row);
-      const ctx = actionContext(svc, connector, `${request.protocol}://${request.host}`);
-      const out = await type.execute(ctx, entity, action, params);
+      const baseUrl = `${request.protocol}://${request.host}`;
+      const act = (store: Store): Promise<ActionResult> =>
+        type.execute(actionContext(svc, connector, baseUrl, store), entity, action, params);
+      const envelope = (result: unknown, connectorMetadata: Record<string, unknown> | undefined) => ({
+        status: 'success',
+        result: applyFieldSelection(result, request.body.select_fields, request.body.exclude_fields),
+        connector_metadata: connectorMetadata ?? {},
+        execution_metadata: {
+          connector_instance_id: `source_id:${connector.id}`,
+          execution_time_ms: Math.round(performance.now() - started),
+        },
+      });
+      // A write with an Idempotency-Key runs at most once per key (idempotency/idempotency-keys.ts).
+      const key = descriptor.write ? idempotencyKeyOf(request.headers['idempotency-key']) : undefined;
+      if (key !== undefined) {
+        const answer = await executeOnce(
+          svc.store,
+          request.organizationId,
+          key,
+          { connector: request.params.id, body: request.body },
+          svc.now(),
+          async (store) => {
+            const out = await act(store);
+            // No write action answers bytes (a connector type's bug, not the request's).
+            if (out.kind === 'bytes') throw new Error(`${entity}.${action} is a write that answered bytes`);
+            return { status: 200, body: JSON.stringify(envelope(out.result, out.connectorMetadata)) };
+          },
+        );
+        return reply
+          .status(answer.status)
+          .header('idempotent-replayed', String(answer.replayed))
+          .type('application/json; charset=utf-8')
+          .send(answer.body);
+      }
+      const out = await act(svc.store);
       if (out.kind === 'bytes') {
         // Never an empty 200: a download with no content is a failure the client must see.
         if (out.body.length === 0) throw new ServiceError('H404', { message: 'the file has no content' });
@@ -68,15 +104,7 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
           .header('content-disposition', `attachment; filename="${filename}"`)
           .send(out.body);
       }
-      return {
-        status: 'success',
-        result: applyFieldSelection(out.result, request.body.select_fields, request.body.exclude_fields),
-        connector_metadata: out.connectorMetadata ?? {},
-        execution_metadata: {
-          connector_instance_id: `source_id:${connector.id}`,
-          execution_time_ms: Math.round(performance.now() - started),
-        },
-      };
+      return envelope(out.result, out.connectorMetadata);
     },
   );
 };

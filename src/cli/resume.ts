@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { RecipeError } from '../errors/index.js';
+import { journalPath } from '../journal/index.js';
+import { findRecipeDir } from './run-embedded.js';
+import { commandOutput, runEdges, type RunFlags } from './run.js';
+import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
+
+interface ResumeFlags extends RunFlags {
+  allowChanged?: boolean;
+  retryFailedItems?: boolean;
+  assumeSent?: string[];
+  assumeNotSent?: string[];
+}
+
+/** `recipe resume RUN_ID`: goes on with an interrupted, cancelled or failed run from its journal. */
+export function registerResume(program: Command): void {
+  program
+    .command('resume')
+    .description('resume an interrupted or failed run from the journal: recorded calls replay, the rest is sent')
+    .argument('<run-id>', 'the run to resume (`recipe runs` lists them)')
+    .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--db <path>', "the embedded service's database file (default: the nearest .recipe/local.db)")
+    .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
+    .option('--no-env-file', 'do not read .env')
+    .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
+    .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
+    .option('--assume-sent <step-path>', 'settle a write in doubt as applied (its result is null); repeatable', collect)
+    .option(
+      '--assume-not-sent <step-path>',
+      'settle a write in doubt as not applied (send it again); repeatable',
+      collect,
+    )
+    .option('--json', 'print one JSON run report on stdout; logs go to stderr')
+    .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
+    .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
+    .addHelpText(
+      'after',
+      `
+The inputs, --connector and --dry-run come from the journal; the connection (--base-url, CONNECTOR_*) and
+the recipe's secrets from the environment, as for \`recipe run\`. A run that failed is redriven: its
+successful calls replay and the call that failed it is sent again.
+
+Exit codes: as \`recipe run\`; 2 also for an unknown run id, a changed recipe without --allow-changed,
+or a run held by a live process; 1 for writes in doubt that nothing settles (the error lists them).
+
+Examples:
+  recipe runs --status interrupted
+  recipe resume 3f9c0a1b2d4e
+  recipe resume 3f9c0a1b2d4e --allow-changed --retry-failed-items
+  recipe resume 3f9c0a1b2d4e --assume-not-sent 'notes[17].note'`,
+    )
+    .action(async (runId: string, flags: ResumeFlags) => {
+      process.exitCode = await resumeCommand(runId, flags);
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number> {
+  const out = commandOutput(flags);
+  let store;
+  try {
+    store = openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
+    if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
+    const record = await store.getRun(runId);
+    if (!record)
+      throw new RecipeError('J001', {
+        runId,
+        journal: journalPath(flags.journal || undefined, process.env, process.cwd()),
+      });
+    if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);
+    return await resumeRecorded(store, record, flags, out, runEdges, {
+      allowChanged: flags.allowChanged === true,
+      retryFailedItems: flags.retryFailedItems === true,
+      assumeSent: flags.assumeSent ?? [],
+      assumeNotSent: flags.assumeNotSent ?? [],
+    });
+  } catch (err) {
+    return out.fail(err);
+  } finally {
+    await store?.close();
+  }
+}

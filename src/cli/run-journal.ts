@@ -1,0 +1,133 @@
+import type { ConnectorClient } from '../client/index.js';
+import { loadRecipe, resolveInputs } from '../compile/index.js';
+import type { Plan } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import { journalPath, openJournal, type JournalStore, type RunRecord } from '../journal/index.js';
+import { isValidRunId, resumeRun, type ConnectorApi, type ResumeFlags, type RunReport } from '../run/index.js';
+import { formatDiagnostic } from '../source/index.js';
+import { ExitCode } from './exit-codes.js';
+import { findRecipeDir } from './run-embedded.js';
+import type { CommandOutput, PreparedRun, RunFlags } from './run.js';
+
+/** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
+export interface JournalFlags {
+  /** A path (--journal PATH), false (--no-journal), or undefined (RECIPE_JOURNAL, else the default). */
+  journal?: string | false;
+  runId?: string;
+}
+
+/** The journal's lines in --help. */
+export const JOURNAL_HELP = `  RECIPE_JOURNAL            the run journal (default .recipe/runs.db); --journal wins, --no-journal turns it off
+`;
+
+/** The journal the flags name, or undefined with --no-journal (then --run-id is a usage error). */
+export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
+  if (flags.runId !== undefined && !isValidRunId(flags.runId))
+    throw new RecipeError('J008', {
+      flag: `--run-id ${flags.runId}`,
+      reason: 'a run id is 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+    });
+  if (flags.journal === false) {
+    if (flags.runId !== undefined)
+      throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
+    return undefined;
+  }
+  return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+}
+
+/** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */
+export interface RunEdges {
+  run(
+    plan: Plan,
+    flags: RunFlags,
+    out: CommandOutput,
+    prepare: (
+      client: ConnectorClient & ConnectorApi,
+      env: Readonly<Record<string, string | undefined>>,
+    ) => Promise<PreparedRun>,
+  ): Promise<number>;
+  print(report: RunReport, flags: RunFlags, interrupted: boolean): number;
+}
+
+/**
+ * `recipe run FILE --run-id ID` for an id the journal has: a finished run (succeeded or failed) prints its
+ * recorded report again and sends nothing (a retried CI job is idempotent); an interrupted or cancelled one
+ * is resumed, with the inputs it started with (other inputs are a usage error); a running one is J003.
+ */
+export async function reuseRun(
+  store: JournalStore,
+  record: RunRecord,
+  plan: Plan,
+  inputs: Readonly<Record<string, unknown>>,
+  flags: RunFlags,
+  out: CommandOutput,
+  edges: RunEdges,
+): Promise<number> {
+  if (record.file !== plan.file)
+    throw new RecipeError('J008', { flag: `--run-id ${record.run_id}`, reason: `it is a run of ${record.file}` });
+  if (record.status === 'succeeded' || record.status === 'failed') return printRecorded(record, flags, out, edges);
+  if (JSON.stringify(inputs) !== JSON.stringify(record.inputs))
+    throw new RecipeError('J008', {
+      flag: `--run-id ${record.run_id}`,
+      reason: 'it started with other inputs; resume it with `recipe resume` (it takes the inputs from the journal)',
+    });
+  return resumeRecorded(store, record, flags, out, edges, {
+    allowChanged: false,
+    retryFailedItems: false,
+    assumeSent: [],
+    assumeNotSent: [],
+  });
+}
+
+/** Resumes a recorded run under its recipe as it is now on disk (checked against the recorded hashes). */
+export async function resumeRecorded(
+  store: JournalStore,
+  record: RunRecord,
+  flags: RunFlags,
+  out: CommandOutput,
+  edges: RunEdges,
+  resume: ResumeFlags,
+): Promise<number> {
+  if (record.status === 'running')
+    throw new RecipeError('J003', { runId: record.run_id, holder: describeHolder(record.holder) });
+  const { plan, diagnostics } = await loadRecipe(record.file);
+  if (!plan) {
+    process.stderr.write(`${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}\n`);
+    if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
+    return ExitCode.invalid;
+  }
+  return edges.run(plan, flags, out, async (client, env) => {
+    const prepared = await resumeRun({ store, record, plan, client, flags: resume, redactor: client.redactor, env });
+    // The recorded values were resolved when the run started; resolving them again applies today's defaults
+    // to inputs the recipe (changed, with --allow-changed) declares now.
+    const resolved = resolveInputs(plan, prepared.inputs);
+    if (resolved.diagnostics.length > 0) {
+      await prepared.durable.journal.release();
+      const first = resolved.diagnostics[0];
+      throw new RecipeError('J008', {
+        flag: `resume ${record.run_id}`,
+        reason: `the recorded inputs no longer fit the recipe: ${first?.code} ${first?.message}`,
+      });
+    }
+    if (flags.json !== true)
+      out.view.note(`resuming run ${record.run_id} (${record.status}, attempt ${prepared.durable.attempt})`);
+    return {
+      inputs: resolved.values,
+      dryRun: prepared.dryRun,
+      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
+      durable: prepared.durable,
+    };
+  });
+}
+
+/** The run's recorded report, printed as `recipe run` printed it; its exit code. Nothing is sent. */
+export function printRecorded(record: RunRecord, flags: RunFlags, out: CommandOutput, edges: RunEdges): number {
+  out.view.note(`run ${record.run_id} already ${record.status}: its recorded report (nothing sent)`);
+  const report = JSON.parse(record.report ?? '{}') as RunReport;
+  return edges.print(report, flags, false);
+}
+
+function describeHolder(holder: Record<string, unknown> | null): string {
+  if (!holder) return 'another process';
+  return `pid ${String(holder.pid ?? '?')} on ${String(holder.host ?? '?')} since ${String(holder.since ?? '?')}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * The state of the compiled evaluation under way: the timestamp `$now()` and `$millis()` answer, and the
+ * bound it must stop at. A compiled expression runs synchronously from its first node to its result, so no
+ * timer can interrupt it and no other evaluation can start meanwhile: one module-level slot is enough, and
+ * the loops and calls of compiled code count turns in it and look at the clock every CHECK_EVERY turns.
+ */
+import type { EvalLimits } from '../types.js';
+import { ExprError } from './errors.js';
+import { nextEvaluation, settle } from './sequence.js';
+
+/** Turns between two looks at the clock: cheap enough for a tight loop, fine enough for a timeout. */
+const CHECK_EVERY = 1024;
+
+export interface EvalState {
+  readonly timestamp: number;
+  readonly limits: EvalLimits | undefined;
+}
+
+let current: EvalState | null = null;
+
+/** Runs `body` as one evaluation; nested calls (a compiled lambda called back by jsonata) reuse the outer one. */
+export function withEvaluation<T>(limits: EvalLimits | undefined, body: () => T): T {
+  if (current !== null) return body();
+  current = { timestamp: Date.now(), limits };
+  nextEvaluation();
+  try {
+    const result = body();
+    settle(result);
+    return result;
+  } finally {
+    current = null;
+  }
+}
+
+/** True while a compiled evaluation runs. */
+export function inEvaluation(): boolean {
+  return current !== null;
+}
+
+/** The bounds of the evaluation under way (a lambda made now is bounded like it when called later). */
+export function currentLimits(): EvalLimits | undefined {
+  return current?.limits;
+}
+
+/** The evaluation's timestamp (the same for every `$now()` of one evaluation, as in jsonata). */
+export function evaluationTimestamp(): number {
+  return current?.timestamp ?? Date.now();
+}
+
+/** One turn of a loop or one call: stops the evaluation once it is past its deadline. */
+export function tick(): void {
+  if (--turnsLeft !== 0) return;
+  turnsLeft = CHECK_EVERY;
+  if (current !== null) checkDeadline(current.limits);
+}
+
+/** Turns until the next look at the clock. */
+let turnsLeft = CHECK_EVERY;
+
+/** Throws D1012 (with the bound that was hit) when `limits` has expired. */
+export function checkDeadline(limits: EvalLimits | undefined): void {
+  if (limits !== undefined && limits.now() > limits.deadline) throw timeoutError(limits);
+}
+
+/** The error of an evaluation stopped by its bound; run/ maps it by `limit` to the step's or the recipe's code. */
+export function timeoutError(limits: EvalLimits): ExprError {
+  const err = new ExprError('D1012', { value: limits.timeoutMs });
+  (err as ExprError & { limit?: EvalLimits['source'] }).limit = limits.source;
+  return err;
+}

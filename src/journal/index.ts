@@ -1,0 +1,41 @@
+/**
+ * journal/: the run journal (record, replay, history); an interface (types.ts) with a SQLite backend behind it.
+ *
+ * For the parts built on it:
+ * - run/ records through RunJournal (from JournalStore.begin/resume) at its one call point
+ *   (run/service-call.ts); it owns call keys, masking and what to replay. A new step that sends requests
+ *   describes them as a ServiceCall there and is journaled and replayed like execute.
+ * - a fleet of workers implements JournalStore on a shared database (PostgreSQL, Redis): `resume` must refuse
+ *   a run another live worker holds (J003) and let go of one whose worker died (a lease, an advisory lock),
+ *   `RunStatus` 'interrupted' is "running, held by nobody", and appends may be asynchronous as long as
+ *   `intend` resolves only once durable.
+ * - a console reads through JournalReader only (openJournalReader: no file created, nothing written): listRuns (newest first, by status/recipe), getRun (inputs,
+ *   outputs, error with file:line, the report), listAttempts (resumes), listSteps and listExchanges (step
+ *   events and calls with status, latency, retries, writes and dry-run writes; follow a running run by
+ *   polling with `after_seq` = the last `seq` seen), writesInDoubt, getEffects.
+ */
+export type {
+  AttemptCounters,
+  AttemptRecord,
+  AttemptStart,
+  CallEntry,
+  CallOutcome,
+  ExchangeRecord,
+  ExchangeState,
+  JournalReader,
+  JournalStore,
+  RecipeFileHash,
+  RecordedSite,
+  RunEnd,
+  RunFilter,
+  RunJournal,
+  RunRecord,
+  RunStart,
+  RunStatus,
+  RunSummary,
+  SeqRange,
+  SettledBy,
+  StepEvent,
+  StepEventRecord,
+} from './types.js';
+export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal, openJournalReader } from './open.js';

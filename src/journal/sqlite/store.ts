@@ -1,0 +1,343 @@
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { RecipeError } from '../../errors/index.js';
+import type {
+  AttemptRecord,
+  AttemptStart,
+  ExchangeRecord,
+  JournalStore,
+  RunFilter,
+  RunJournal,
+  RunRecord,
+  RunStart,
+  RunStatus,
+  RunSummary,
+  SeqRange,
+  StepEventRecord,
+} from '../types.js';
+import {
+  toAttempt,
+  toExchange,
+  toRun,
+  toStep,
+  toSummary,
+  type AttemptRow,
+  type ExchangeRow,
+  type RunRow,
+  type StepRow,
+} from './rows.js';
+import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatements } from './run-journal.js';
+import { RunLocks } from './run-locks.js';
+import { isCurrent, migrate } from './schema.js';
+import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
+
+/** How long a journal write waits for another process's transaction (runs sharing one journal file). */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** A run's counters are its attempts' sums; correlated, so only the rows a listing returns pay for them. */
+const RUN_COLUMNS = `r.*,
+  (SELECT SUM(a.requests) FROM attempts a WHERE a.run_id = r.run_id) AS requests,
+  (SELECT SUM(a.writes) FROM attempts a WHERE a.run_id = r.run_id) AS writes,
+  (SELECT SUM(COALESCE(a.ended_at, a.updated_at) - a.started_at) FROM attempts a WHERE a.run_id = r.run_id)
+    AS duration_ms`;
+
+/**
+ * The run journal on one SQLite file (WAL: readers such as `recipe runs` or a console never wait for a
+ * running recipe, and appends are batched into few transactions). Several processes may share the file:
+ * each run is held by one of them (see RunLocks).
+ */
+export class SqliteJournalStore implements JournalStore {
+  private readonly locks: RunLocks;
+  private readonly open = new Set<RunJournal>();
+  private reader: ReaderStatements | undefined;
+  private sink: WriteSink | undefined;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly path: string,
+    locksDir: string | null,
+    private readonly readOnly = false,
+  ) {
+    this.locks = new RunLocks(locksDir);
+  }
+
+  /**
+   * Opens an existing journal read-only (a console): no file is created, nothing is migrated or written;
+   * begin, resume and prune refuse (J007). Following a running run works: WAL readers see each commit.
+   */
+  static openReadOnly(path: string): SqliteJournalStore {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+      if (!isCurrent(db)) throw new Error('it was written by another version of recipe');
+    } catch (err) {
+      db?.close();
+      throw new RecipeError('J007', { journal: path, reason: (err as Error).message }, undefined, { cause: err });
+    }
+    return new SqliteJournalStore(db, path, `${path}-locks`, true);
+  }
+
+  /** Opens (creating if needed) the journal at `path` (':memory:' for a private one). J007 when it cannot. */
+  static open(path: string): SqliteJournalStore {
+    let db: Database.Database | undefined;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+      db.pragma('journal_mode = WAL');
+      // NORMAL: a commit survives the process being killed (the WAL is in the OS's hands); only a power
+      // loss can take the last commits, and a write re-sent then still carries the same Idempotency-Key.
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    } catch (err) {
+      db?.close();
+      throw new RecipeError('J007', { journal: path, reason: (err as Error).message }, undefined, { cause: err });
+    }
+    return new SqliteJournalStore(db, path, path === ':memory:' ? null : `${path}-locks`);
+  }
+
+  async begin(start: RunStart): Promise<RunJournal> {
+    this.writable();
+    const lock = this.locks.acquire(start.run_id);
+    if (!lock) throw new RecipeError('J003', { runId: start.run_id, holder: 'another process' });
+    try {
+      this.db.transaction(() => {
+        const exists = this.db.prepare('SELECT 1 FROM runs WHERE run_id = ?').get(start.run_id);
+        if (exists) throw new RecipeError('J006', { runId: start.run_id, journal: this.path });
+        this.db
+          .prepare(
+            `INSERT INTO runs (run_id, recipe, file, status, started_at, attempts, dry_run, files, inputs, options, holder)
+             VALUES (?, ?, ?, 'running', ?, 1, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            start.run_id,
+            start.recipe,
+            start.file,
+            start.started_at,
+            start.dry_run ? 1 : 0,
+            JSON.stringify(start.files),
+            JSON.stringify(start.inputs),
+            JSON.stringify(start.options),
+            holderText(),
+          );
+        this.insertAttempt(start.run_id, 1, 'run', start.started_at, {});
+      })();
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    return this.held(new SqliteRunJournal(this.owner(), lock, start.run_id, 1, false, 0));
+  }
+
+  async resume(runId: string, a: AttemptStart): Promise<RunJournal> {
+    this.writable();
+    const lock = this.locks.acquire(runId);
+    if (!lock) {
+      const row = this.runRow(runId);
+      throw new RecipeError('J003', { runId, holder: describeHolder(row?.holder ?? null) });
+    }
+    let attempt = 0;
+    let lastSeq = 0;
+    try {
+      this.db.transaction(() => {
+        const row = this.runRow(runId);
+        if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+        attempt = row.attempts + 1;
+        this.db
+          .prepare(
+            `UPDATE runs SET status = 'running', attempts = ?, ended_at = NULL, report = NULL, holder = ?
+             WHERE run_id = ?`,
+          )
+          .run(attempt, holderText(), runId);
+        this.insertAttempt(runId, attempt, a.kind, a.started_at, a.options);
+        const seqs = this.db
+          .prepare(
+            `SELECT MAX(s) AS s FROM (SELECT MAX(seq) AS s FROM exchanges WHERE run_id = ?
+                                      UNION ALL SELECT MAX(seq) FROM steps WHERE run_id = ?)`,
+          )
+          .get(runId, runId) as { s: number | null };
+        lastSeq = seqs.s ?? 0;
+      })();
+    } catch (err) {
+      lock.release();
+      if (err instanceof RecipeError && err.code === 'J001') this.locks.remove(runId);
+      throw err;
+    }
+    return this.held(new SqliteRunJournal(this.owner(), lock, runId, attempt, true, lastSeq));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const row = this.runRow(runId);
+    if (!row) return undefined;
+    const held = row.status === 'running' && this.locks.isHeld(runId);
+    return toRun(row, this.statusOf(row, held), held);
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunSummary[]> {
+    const limit = Math.max(1, Math.min(filter.limit ?? 20, 10_000));
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.recipe !== undefined) {
+      where.push('(r.recipe = ? OR r.file = ?)');
+      args.push(filter.recipe, filter.recipe);
+    }
+    // running and interrupted are both stored as running: the lock tells them apart.
+    const live = filter.status === 'running' || filter.status === 'interrupted';
+    if (filter.status !== undefined) {
+      where.push('r.status = ?');
+      args.push(live ? 'running' : filter.status);
+    }
+    const sql = `SELECT ${RUN_COLUMNS} FROM runs r ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY r.started_at DESC, r.run_id DESC ${live ? '' : 'LIMIT ?'}`;
+    const rows = this.db.prepare(sql).all(...args, ...(live ? [] : [limit])) as RunRow[];
+    const out: RunSummary[] = [];
+    for (const row of rows) {
+      const status = this.statusOf(row, row.status === 'running' && this.locks.isHeld(row.run_id));
+      if (filter.status !== undefined && status !== filter.status) continue;
+      out.push(toSummary(row, status));
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async listAttempts(runId: string): Promise<AttemptRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? ORDER BY attempt').all(runId) as AttemptRow[];
+    const held = rows.some((r) => r.status === 'running') && this.locks.isHeld(runId);
+    const last = rows[rows.length - 1]?.attempt;
+    return rows.map((r) =>
+      toAttempt(
+        r,
+        r.status !== 'running' ? (r.status as RunStatus) : held && r.attempt === last ? 'running' : 'interrupted',
+      ),
+    );
+  }
+
+  async listSteps(runId: string, range: SeqRange = {}): Promise<StepEventRecord[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM steps WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(runId, range.after_seq ?? 0, range.limit ?? -1) as StepRow[];
+    return rows.map(toStep);
+  }
+
+  async listExchanges(
+    runId: string,
+    range: SeqRange & { readonly writes_only?: boolean } = {},
+  ): Promise<ExchangeRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM exchanges WHERE run_id = ? AND seq > ? ${range.writes_only ? 'AND write = 1' : ''}
+         ORDER BY seq LIMIT ?`,
+      )
+      .all(runId, range.after_seq ?? 0, range.limit ?? -1) as ExchangeRow[];
+    return rows.map(toExchange);
+  }
+
+  async getEffects(runId: string): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    const rows = this.db.prepare('SELECT name, value FROM effects WHERE run_id = ?').all(runId) as {
+      name: string;
+      value: string;
+    }[];
+    for (const r of rows) out[r.name] = JSON.parse(r.value);
+    return out;
+  }
+
+  async writesInDoubt(runId: string): Promise<ExchangeRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM exchanges WHERE run_id = ? AND write = 1
+           AND (state = 'intent' OR (state = 'failed' AND doubt = 1) OR (state = 'answered' AND redacted = 1))
+         ORDER BY seq`,
+      )
+      .all(runId) as ExchangeRow[];
+    return rows.map(toExchange);
+  }
+
+  async prune(before: number): Promise<number> {
+    this.writable();
+    const candidates = this.db
+      .prepare(
+        `SELECT run_id, status FROM runs
+         WHERE (ended_at IS NOT NULL AND ended_at < ?) OR (status = 'running' AND started_at < ?)`,
+      )
+      .all(before, before) as { run_id: string; status: string }[];
+    const ids = candidates.filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id)).map((c) => c.run_id);
+    const tables = ['exchanges', 'steps', 'effects', 'attempts', 'runs'];
+    const statements = tables.map((t) => this.db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
+    // Chunks keep each transaction short: runs being recorded by other processes wait for none of them long.
+    for (let i = 0; i < ids.length; i += 50) {
+      const chunk = ids.slice(i, i + 50);
+      this.db.transaction(() => {
+        for (const id of chunk) for (const s of statements) s.run(id);
+      })();
+      for (const id of chunk) this.locks.remove(id);
+    }
+    return ids.length;
+  }
+
+  async close(): Promise<void> {
+    for (const j of [...this.open]) await j.release();
+    await this.sink?.close();
+    this.locks.releaseAll();
+    if (this.db.open) this.db.close();
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new RecipeError('J007', { journal: this.path, reason: 'it was opened read-only' });
+  }
+
+  private held(j: SqliteRunJournal): SqliteRunJournal {
+    this.open.add(j);
+    return j;
+  }
+
+  private owner(): HeldRunOwner {
+    this.reader ??= prepareReader(this.db);
+    // A file journal is written by a worker thread; an in-memory one can only be written on this connection.
+    this.sink ??= this.path === ':memory:' ? new InThreadSink(this.db) : new WorkerSink(this.path, BUSY_TIMEOUT_MS);
+    return {
+      reader: this.reader,
+      sink: this.sink,
+      now: Date.now,
+      letGo: (runId, ended) => {
+        for (const j of this.open) if (j.run_id === runId) this.open.delete(j);
+        if (ended) this.locks.remove(runId);
+      },
+    };
+  }
+
+  private runRow(runId: string): RunRow | undefined {
+    return this.db.prepare(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = ?`).get(runId) as RunRow | undefined;
+  }
+
+  private statusOf(row: RunRow, held: boolean): RunStatus {
+    if (row.status !== 'running') return row.status as RunStatus;
+    return held ? 'running' : 'interrupted';
+  }
+
+  private insertAttempt(
+    runId: string,
+    attempt: number,
+    kind: AttemptRecord['kind'],
+    startedAt: number,
+    options: Readonly<Record<string, unknown>>,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO attempts (run_id, attempt, kind, started_at, updated_at, status, options)
+         VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+      )
+      .run(runId, attempt, kind, startedAt, startedAt, JSON.stringify(options));
+  }
+}
+
+function holderText(): string {
+  return JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+}
+
+function describeHolder(text: string | null): string {
+  if (text === null) return 'another process';
+  const h = JSON.parse(text) as { pid?: number; host?: string; since?: string };
+  return `pid ${h.pid ?? '?'} on ${h.host ?? '?'} since ${h.since ?? '?'}`;
+}

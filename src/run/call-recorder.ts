@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Redactor } from '../client/index.js';
+import type { RunJournal, SettledBy } from '../journal/index.js';
+
+/** How a write in doubt is settled on resume: decided for each one before the resume sends anything. */
+export type SettleMethod = SettledBy;
+
+/** What a resume replays and what it sends again. */
+export interface ReplayPolicy {
+  /** The call whose error failed the previous attempt: a redrive sends it again. */
+  readonly failedCall: string | null;
+  /** Send again every call that ended in an error (`--retry-failed-items`), not only the one that failed the run. */
+  readonly retryFailedItems: boolean;
+  /** Call key → how its write in doubt is settled. */
+  readonly settle: ReadonlyMap<string, SettleMethod>;
+}
+
+/**
+ * The per-run state of the record/replay point (service-call.ts): the journal (absent with --no-journal),
+ * what a resume replays, the counters the report and history show, and the answers all steps share.
+ */
+export class CallRecorder {
+  /** Calls answered from the journal instead of the network. */
+  replayed = 0;
+  /** Writes sent (dry-run writes are not sent). */
+  writes = 0;
+  /** Answers every step shares (connector lookups, action catalogs), by run-wide key. */
+  readonly shared = new Map<string, Promise<unknown>>();
+  private honouredNoted = false;
+  private readonly failures = new WeakMap<object, string>();
+
+  constructor(
+    readonly runId: string,
+    readonly journal: RunJournal | undefined,
+    readonly redactor: Redactor,
+    readonly replay: ReplayPolicy | undefined,
+  ) {}
+
+  /** The Idempotency-Key of a write: the same for the same call of the same run, whichever attempt sends it. */
+  idempotencyKey(callKey: string): string {
+    return `recipe-${createHash('sha256').update(`${this.runId}\n${callKey}`).digest('hex').slice(0, 40)}`;
+  }
+
+  /** Remembers which call an error came from (the run's failing call is sent again by a redrive). */
+  tagFailure(err: unknown, callKey: string): void {
+    if (err !== null && typeof err === 'object' && !this.failures.has(err)) this.failures.set(err, callKey);
+  }
+
+  /** The call key an error (or an error it wraps) came from. */
+  failedCallOf(err: unknown): string | null {
+    for (let e: unknown = err; e !== null && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+      const key = this.failures.get(e);
+      if (key !== undefined) return key;
+    }
+    return null;
+  }
+
+  /** Tells the journal once that the service honours Idempotency-Key. */
+  noteHonoured(): void {
+    if (this.honouredNoted || !this.journal) return;
+    this.honouredNoted = true;
+    this.journal.noteIdempotencyHonoured();
+  }
+}

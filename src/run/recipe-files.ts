@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Plan, Step } from '../compile/plan.js';
+import type { RecipeFileHash } from '../journal/index.js';
+
+/** The recipe's file and every file it `call`s (directly or not), each once, the recipe first. */
+export function recipeFiles(plan: Plan): string[] {
+  const files = new Set<string>([plan.file]);
+  const visit = (steps: readonly Step[]): void => {
+    for (const step of steps) {
+      if (step.kind === 'call' && !files.has(step.plan.file)) {
+        files.add(step.plan.file);
+        visit(step.plan.steps);
+      }
+      if (step.kind === 'foreach') visit(step.steps);
+      if (step.kind === 'paginate' && step.steps) visit(step.steps);
+    }
+  };
+  visit(plan.steps);
+  return [...files];
+}
+
+/** Content hashes of the recipe's files as they are on disk now (a missing file hashes as "missing"). */
+export async function hashRecipeFiles(plan: Plan): Promise<RecipeFileHash[]> {
+  return Promise.all(
+    recipeFiles(plan).map(async (path) => {
+      try {
+        return {
+          path,
+          sha256: createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+        };
+      } catch {
+        return { path, sha256: 'missing' };
+      }
+    }),
+  );
+}
+
+/** Every secret name the recipe and the files it calls declare. */
+export function declaredSecrets(plan: Plan): string[] {
+  const names = new Set<string>(plan.secrets);
+  const visit = (steps: readonly Step[]): void => {
+    for (const step of steps) {
+      if (step.kind === 'call') {
+        for (const n of step.plan.secrets) names.add(n);
+        visit(step.plan.steps);
+      }
+      if (step.kind === 'foreach') visit(step.steps);
+      if (step.kind === 'paginate' && step.steps) visit(step.steps);
+    }
+  };
+  visit(plan.steps);
+  return [...names];
+}

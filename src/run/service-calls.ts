@@ -1,0 +1,151 @@
+import {
+  isWriteAction,
+  toEnvelope,
+  type Download,
+  type Envelope,
+  type HttpAnswer,
+  type HttpCallRequest,
+} from '../client/index.js';
+import type { StepExec } from './exec.js';
+import { callService, type ServiceCall } from './service-call.js';
+
+const executePath = (connectorId: string): string =>
+  `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
+
+/** POST .../execute as a journaled call. A write under --dry-run answers the dry-run placeholder. */
+export function executeCall(
+  sx: StepExec,
+  connectorId: string,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+  findEffect?: ServiceCall<Envelope>['findEffect'],
+): ServiceCall<Envelope> {
+  const write = isWriteAction(entity, action);
+  return {
+    kind: 'execute',
+    method: 'POST',
+    path: executePath(connectorId),
+    entity,
+    action,
+    write,
+    request: { connector: connectorId, entity, action, params },
+    keepAnswer: true,
+    send: (opts) => sx.ctx.client.execute(connectorId, { entity, action, params }, opts),
+    encode: (envelope) => envelope,
+    // The recorded JSON text becomes the envelope exactly as a live answer does.
+    decode: (stored) => toEnvelope(stored, { entity, action }),
+    ...(write
+      ? {
+          dryRun: async (): Promise<Envelope> => {
+            const result = await sx.exec.dryRun.record(sx, connectorId, entity, action, params);
+            sx.ctx.log(
+              'info',
+              sx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
+            );
+            return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
+          },
+          // No answer was ever seen: the step's result is null, and $response says how it was settled.
+          assumed: (): Envelope => ({
+            status: 'assumed_sent',
+            result: null,
+            connector_metadata: {},
+            execution_metadata: {},
+          }),
+        }
+      : {}),
+    ...(findEffect ? { findEffect } : {}),
+  };
+}
+
+/** POST .../execute for a download: the bytes are not journaled, so a resume fetches them again. */
+export function downloadCall(
+  sx: StepExec,
+  connectorId: string,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+): ServiceCall<Download> {
+  return {
+    kind: 'download',
+    method: 'POST',
+    path: executePath(connectorId),
+    entity,
+    action,
+    write: false,
+    request: { connector: connectorId, entity, action, params },
+    keepAnswer: false,
+    send: (opts) => sx.ctx.client.download(connectorId, { entity, action, params }, opts),
+    encode: (d) => ({ content_type: d.contentType, filename: d.filename, bytes: d.bytes.length }),
+    decode: () => {
+      throw new Error('download answers are not journaled');
+    },
+  };
+}
+
+/** GET .../inspect; `shared`: the run-wide action catalog of a connector (paging key detection). */
+export function inspect(sx: StepExec, connectorId: string, shared = false): Promise<Record<string, unknown>> {
+  return callService(sx, {
+    kind: 'inspect',
+    method: 'GET',
+    path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
+    entity: null,
+    action: 'inspect',
+    write: false,
+    request: { connector: connectorId },
+    ...(shared ? { sharedKey: `$actions:${connectorId}` } : {}),
+    keepAnswer: true,
+    send: (opts) => sx.ctx.client.inspect(connectorId, opts),
+    encode: (info) => info,
+    decode: (stored) => stored as Record<string, unknown>,
+  });
+}
+
+/** A connector id found by workspace and definition: one lookup per run, shared by every step. */
+export function resolveConnector(sx: StepExec, workspace: string | undefined, definition: string): Promise<string> {
+  const ref = workspace === undefined ? { definition } : { workspace, definition };
+  return callService(sx, {
+    kind: 'resolve',
+    method: 'GET',
+    path: '/api/v1/integrations/connectors',
+    entity: null,
+    action: 'resolve',
+    write: false,
+    request: ref,
+    sharedKey: `$connector:${workspace ?? ''}/${definition}`,
+    keepAnswer: true,
+    send: (opts) => sx.ctx.client.resolveConnector(ref, opts.signal ? { signal: opts.signal } : {}),
+    encode: (id) => id,
+    decode: (stored) => String(stored),
+  });
+}
+
+/** Request headers whose values are credentials even when no declared secret shows in them. */
+const CREDENTIAL_HEADER = /authorization|cookie|token|secret|api[-_]?key|password|signature/i;
+
+/**
+ * An http step's request as a journaled call: GET and HEAD are reads, anything else a write (journaled as an
+ * intent first, sent with an Idempotency-Key, which a webhook may honour or ignore). Only the flags settle
+ * such a write in doubt: the connector service's key support says nothing about another server. The journal
+ * gets the URL and body masked like everything else, and credential-like header values masked by name.
+ */
+export function httpCall(sx: StepExec, req: HttpCallRequest, requestTimeoutMs?: number): ServiceCall<HttpAnswer> {
+  const url = new URL(req.url);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = CREDENTIAL_HEADER.test(name) ? '***' : value;
+  return {
+    kind: 'http',
+    method: req.method,
+    path: `${url.origin}${url.pathname}`,
+    entity: null,
+    action: null,
+    write: req.method !== 'GET' && req.method !== 'HEAD',
+    request: { method: req.method, url: req.url, headers, body: req.body ?? null },
+    keepAnswer: true,
+    send: (opts) => sx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
+    encode: (answer) => answer,
+    decode: (stored) => stored as HttpAnswer,
+    // No answer was ever seen: no status, no body.
+    assumed: (): HttpAnswer => ({ status: 0, headers: {}, body: null }),
+  };
+}

@@ -1,0 +1,239 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelope, executes, json, startFaultServer, type FaultServer, type Seen } from '../client/fault-server.js';
+
+/**
+ * `recipe run --run-id`, `recipe resume` and `recipe runs` as child processes (dist/, built by `npm run build`)
+ * against a connector-API look-alike that ignores Idempotency-Key, with a journal file per test.
+ */
+const bin = new URL('../../bin/recipe.js', import.meta.url).pathname;
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let server: FaultServer;
+let dir: string;
+let env: Record<string, string>;
+
+function recipe(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const clean: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
+    for (const k of Object.keys(clean)) if (k.startsWith('CONNECTOR_') || k === 'RECIPE_JOURNAL') delete clean[k];
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...clean, ...env },
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    opts.onSpawn?.(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const body = (s: Seen) => s.body as { entity: string; action: string; params: Record<string, unknown> };
+const creates = () => executes(server).filter((s) => body(s).action === 'create');
+
+/** Notes stored by the look-alike: body → id. */
+let stored = new Map<string, string>();
+/** When set, a create of this body is taken in and never answered (the run is then killed). */
+let swallow: { body: string; seen: () => void } | null = null;
+
+beforeAll(async () => {
+  server = await startFaultServer((req, res) => {
+    const b = body(req);
+    if (req.path.endsWith('/openapi.json')) return json(res, 404, { message: 'no such route' });
+    if (b?.entity === 'contacts' && b.action === 'get')
+      return json(res, 200, envelope({ id: String(b.params.contactId) }));
+    if (b?.entity === 'notes' && b.action === 'create') {
+      const text = String((b.params.properties as Record<string, unknown>).hs_note_body);
+      // Ignores Idempotency-Key: every create writes (a note the client never hears about, for a swallowed one).
+      const id = `n${stored.size + 1}`;
+      stored.set(`${text}#${id}`, id);
+      if (swallow && swallow.body === text) return swallow.seen();
+      return json(res, 200, envelope({ id, properties: { hs_note_body: text } }));
+    }
+    if (b?.entity === 'notes' && b.action === 'api_search') {
+      const text = JSON.stringify(b.params);
+      const found = [...stored.entries()].filter(([k]) => text.includes(k.split('#')[0] as string));
+      return json(res, 200, envelope(found.map(([k, id]) => ({ id, properties: { hs_note_body: k.split('#')[0] } }))));
+    }
+    return json(res, 404, { message: 'no handler' });
+  });
+  env = {
+    CONNECTOR_API_URL: server.url,
+    CONNECTOR_CLIENT_ID: 'id-1',
+    CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+  };
+  dir = mkdtempSync(join(tmpdir(), 'recipe-journal-cli-'));
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function write(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const notesRecipe = (inDoubt = '') => `version: 1
+name: three-notes
+inputs:
+  tag: { type: string, required: true }
+connector: { id: c-1 }
+steps:
+  - id: notes
+    foreach: "\${ [1, 2, 3] }"
+    as: n
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }" } }
+${inDoubt}    collect: "\${ $note.id }"
+outputs:
+  ids: "\${ $notes }"
+`;
+
+/** Runs the recipe, kills the child (SIGKILL) while the look-alike holds the answer to the first create. */
+async function killedInFirstWrite(file: string, runId: string, tag: string): Promise<void> {
+  let child: ChildProcess | undefined;
+  swallow = { body: `${tag}-1`, seen: () => child?.kill('SIGKILL') };
+  const r = await recipe(['run', file, '-i', `tag=${tag}`, '--run-id', runId, '--json'], {
+    onSpawn: (c) => (child = c),
+  });
+  swallow = null;
+  expect(r.code).toBeNull(); // killed
+}
+
+describe('the journal from the command line', () => {
+  it('`recipe run FILE --run-id X` twice: the second sends nothing and prints the same report', async () => {
+    const file = write(
+      'one-get.yaml',
+      `version: 1
+name: one-get
+connector: { id: c-1 }
+steps:
+  - id: c
+    execute: { entity: contacts, action: get, params: { contactId: "7" } }
+outputs:
+  id: "\${ $c.id }"
+`,
+    );
+    const first = await recipe(['run', file, '--run-id', 'ci-42', '--json']);
+    expect(first.code).toBe(0);
+    const sent = server.seen.length;
+    const second = await recipe(['run', file, '--run-id', 'ci-42', '--json']);
+    expect(second.code).toBe(0);
+    expect(server.seen.length).toBe(sent);
+    expect(second.stdout).toBe(first.stdout);
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: 'ok', run_id: 'ci-42', outputs: { id: '7' } });
+    expect(second.stderr).toContain('already succeeded');
+
+    const list = JSON.parse((await recipe(['runs', '--json'])).stdout) as { run_id: string; status: string }[];
+    expect(list.find((r) => r.run_id === 'ci-42')).toMatchObject({ status: 'succeeded', requests: 1, writes: 0 });
+    const shown = JSON.parse((await recipe(['runs', 'show', 'ci-42', '--json'])).stdout);
+    expect({ ...shown, resumes: undefined }).toEqual({ ...JSON.parse(first.stdout), resumes: undefined });
+    expect(shown.resumes).toEqual([]);
+  });
+
+  it('an unknown run id is exit 2 for resume and runs show; a bad --run-id is exit 2', async () => {
+    expect((await recipe(['resume', 'no-such-run'])).code).toBe(2);
+    const shown = await recipe(['runs', 'show', 'no-such-run']);
+    expect(shown.code).toBe(2);
+    expect(shown.stderr).toContain('J001');
+    const bad = await recipe(['run', write('x.yaml', notesRecipe()), '-i', 'tag=x', '--run-id', '../escape']);
+    expect(bad.code).toBe(2);
+    expect((await recipe(['runs', 'prune', '--older-than', 'soon'])).code).toBe(2);
+  });
+
+  it('a write sent but never answered stops the resume (exit 1) with the step, file:line, request and both flags', async () => {
+    const file = write('doubt.yaml', notesRecipe());
+    await killedInFirstWrite(file, 'doubt-1', 'doubt');
+    const runs = JSON.parse((await recipe(['runs', '--status', 'interrupted', '--json'])).stdout) as {
+      run_id: string;
+    }[];
+    expect(runs.map((r) => r.run_id)).toContain('doubt-1');
+    const before = creates().length;
+    const stopped = await recipe(['resume', 'doubt-1']);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('J004');
+    expect(stopped.stderr).toContain(`notes[0].note at ${file}:11:`);
+    expect(stopped.stderr).toContain('POST /api/v1/integrations/connectors/c-1/execute');
+    expect(stopped.stderr).toContain('"hs_note_body":"doubt-1"');
+    expect(stopped.stderr).toContain("--assume-sent 'notes[0].note' | --assume-not-sent 'notes[0].note'");
+    expect(creates().length).toBe(before); // nothing sent
+  });
+
+  it('--assume-sent settles it as applied: not sent again, its result null; the rest goes on', async () => {
+    const file = write('sent.yaml', notesRecipe());
+    await killedInFirstWrite(file, 'doubt-sent', 'sent');
+    const before = creates().length;
+    const r = await recipe(['resume', 'doubt-sent', '--assume-sent', 'notes[0].note', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ status: 'ok', run_id: 'doubt-sent', attempt: 2 });
+    expect(report.outputs.ids[0]).toBeNull();
+    expect(
+      creates()
+        .slice(before)
+        .map((s) => body(s).params.properties),
+    ).toEqual([{ hs_note_body: 'sent-2' }, { hs_note_body: 'sent-3' }]);
+  });
+
+  it('--assume-not-sent settles it as not applied: sent again, once, with the same Idempotency-Key', async () => {
+    const file = write('not-sent.yaml', notesRecipe());
+    await killedInFirstWrite(file, 'doubt-not', 'not');
+    const killedKey = creates().at(-1)?.headers['idempotency-key'];
+    const before = creates().length;
+    const r = await recipe(['resume', 'doubt-not', '--assume-not-sent', 'notes.note', '--json']);
+    expect(r.code).toBe(0);
+    const sent = creates().slice(before);
+    expect(sent.map((s) => body(s).params.properties)).toEqual([
+      { hs_note_body: 'not-1' },
+      { hs_note_body: 'not-2' },
+      { hs_note_body: 'not-3' },
+    ]);
+    expect(sent[0]?.headers['idempotency-key']).toBe(killedKey);
+    expect(JSON.parse(r.stdout).outputs.ids).toHaveLength(3);
+  });
+
+  it("the step's in_doubt lookup settles it: found, the write is not sent again and its result is the record", async () => {
+    const file = write(
+      'lookup.yaml',
+      notesRecipe(`        in_doubt:
+          lookup:
+            entity: notes
+            action: api_search
+            params: { filter: { eq: { hs_note_body: "\${ $request.params.properties.hs_note_body }" } } }
+`),
+    );
+    await killedInFirstWrite(file, 'doubt-lookup', 'look');
+    const before = creates().length;
+    const r = await recipe(['resume', 'doubt-lookup', '--json']);
+    expect(r.code).toBe(0);
+    expect(creates().slice(before)).toHaveLength(2);
+    expect(JSON.parse(r.stdout).outputs.ids[0]).toMatch(/^n\d+$/);
+    const show = await recipe(['runs', 'show', 'doubt-lookup']);
+    expect(show.stdout).toContain('attempts:');
+    expect(show.stdout).toMatch(/2 {2}resume/);
+  });
+
+  it('prunes runs older than a given age', async () => {
+    const r = await recipe(['runs', 'prune', '--older-than', '0s']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^pruned \d+ runs? older than 0s/);
+    expect((await recipe(['runs'])).stdout).toBe('no runs\n');
+  });
+});
