@@ -14,27 +14,13 @@ const INTERPRETER_RECURSION = ['call', 'foreach', 'paginate'].flatMap((kind) =>
 
 /**
  * Known cycles that other work removes; each entry goes when it is fixed, and the test then keeps it out.
- * Each is one type-only import edge that closes a cycle (cutting it breaks the cycle; the other direction
- * stays checked):
- * - client/resolve.ts takes CallOptions from client/client.ts, which uses its resolver: the engine-tidy lane.
- * - The leaf step kinds (http included) take the StepOutcome type from run/interpret.ts, which imports them:
- *   the type moves out of interpret.ts with the engine-tidy renames in src/run/.
- * - run/dry-run.ts takes StepExec from run/exec.ts (which takes DryRunLog back, type-only too), and
- *   run/service-call.ts and run/service-calls.ts take StepExec while exec.ts calls resolveConnector in
- *   service-calls.ts (the journal's call point): the same renames in src/run/.
- * - cli/run-journal.ts takes run.ts's flag and output types (CommandOutput, PreparedRun, RunFlags) while
- *   run.ts calls it: the engine-tidy lane's cli/run.ts through run/run-recipe.ts.
- * - test-runner/expected.ts takes TestLoc from test-runner/test-file.ts (which takes Expected back): the
- *   test runner's.
+ * Each is one type-only import edge that closes a cycle:
+ * - cli/run-journal.ts takes run.ts's flag and output types while run.ts calls it: cli/run.ts through
+ *   run/run-recipe.ts (issue 14 point 4).
+ * - test-runner/expected.ts takes TestLoc from test-runner/test-file.ts (which takes Expected back): one
+ *   location type (issue 14 point 4).
  */
 const TEMPORARY_FILE_CYCLES = [
-  'client/resolve.ts -> client/client.ts',
-  ...['assert', 'download', 'execute', 'fail', 'http', 'log', 'set', 'transform'].map(
-    (kind) => `run/${kind}.ts -> run/interpret.ts`,
-  ),
-  'run/dry-run.ts -> run/exec.ts',
-  'run/service-call.ts -> run/exec.ts',
-  'run/service-calls.ts -> run/exec.ts',
   'cli/run-journal.ts -> cli/run.ts',
   'test-runner/expected.ts -> test-runner/test-file.ts',
 ];
