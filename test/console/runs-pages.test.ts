@@ -209,12 +209,18 @@ describe.skipIf(!haveChromium)('runs pages in Chromium', () => {
       await expect.poll(() => page.locator('.wf-row[data-step="hook"]').innerText()).toMatch(/running\s+hook/);
       expect(await page.locator('.wf-row[data-step="hook"] .bar.open').count()).toBe(1);
       await screenshot(page, 'run-live');
+      const list = await context.newPage();
+      await list.goto(`${consoleProc.url}/runs`);
+      const row = list.locator('table.runs tbody tr', { hasText: runId });
+      expect(await row.innerText()).toMatch(/^running\s+wait-for-hook/);
       hook.release();
       // No reload: the page hears the end over its event stream.
       await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 20_000 });
       expect(await page.getByRole('status').filter({ hasText: 'live' }).count()).toBe(0);
       await expect.poll(() => page.locator('#outputs-h + pre').innerText()).toContain('"answer": true');
       expect(await page.locator('.wf-row[data-step="hook"]').innerText()).toMatch(/ok\s+hook[\s\S]*1 retry/);
+      // The list, open meanwhile, reads itself again while a run is running.
+      await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/^succeeded\s+wait-for-hook/);
       await context.close();
       expect(await exited).toBe(0);
     } finally {

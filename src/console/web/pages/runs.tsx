@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../../api-types.js';
 import type { RunListItem, RunsPage as RunsPageData, RunStatusName } from '../../run-api-types.js';
 import { formatDuration, formatTime, plural, statusClass } from '../format.js';
@@ -6,6 +7,8 @@ import { navigate } from '../router.js';
 import { useData } from '../use-data.js';
 
 const STATUSES: readonly RunStatusName[] = ['running', 'succeeded', 'failed', 'interrupted', 'cancelled'];
+/** How often the list is read again while one of its runs is running. */
+const REFRESH_MS = 3000;
 
 /** Link to a run's page. */
 export function runHref(runId: string): string {
@@ -29,7 +32,15 @@ export function RunsPage(props: { info: ConsoleInfo | undefined; query: URLSearc
   if (recipe) api.set('recipe', recipe);
   if (before) api.set('before', before);
   api.set('limit', limit || '50');
-  const data = useData<RunsPageData>(`/api/runs?${api.toString()}`);
+  const [tick, setTick] = useState(0);
+  const data = useData<RunsPageData>(`/api/runs?${api.toString()}`, tick);
+  // While a run on this page is running, the list is read again (its status, duration and counters move).
+  const running = data.state === 'ok' && data.data.runs.some((r) => r.status === 'running');
+  useEffect(() => {
+    if (!running) return;
+    const t = setTimeout(() => setTick((n) => n + 1), REFRESH_MS);
+    return () => clearTimeout(t);
+  }, [running, tick]);
   const go = (changes: Record<string, string>): void => {
     const q = new URLSearchParams({ status, recipe, limit, ...changes });
     for (const [k, v] of [...q.entries()]) if (!v) q.delete(k);
