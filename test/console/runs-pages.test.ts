@@ -131,6 +131,10 @@ describe.skipIf(!haveChromium)('runs pages in Chromium', () => {
     await page.getByRole('button', { name: /3 iterations/ }).click();
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'run-failed');
+    // The recipe file links to its recipe page.
+    await page.locator('.facts-row a', { hasText: 'recipes/contact-notes.yaml' }).click();
+    await page.getByRole('heading', { level: 1, name: 'contact-notes' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/recipes/recipes/contact-notes.yaml');
     await context.close();
   });
 

@@ -5,6 +5,7 @@ import { Requests } from '../components/requests.js';
 import { SourceView } from '../components/source-view.js';
 import { Waterfall } from '../components/waterfall.js';
 import { formatDuration, formatJson, formatTime, plural, statusClass } from '../format.js';
+import { recipeHref } from './recipe.js';
 import { useRun } from '../use-run.js';
 
 /**
@@ -48,7 +49,13 @@ export function RunPage(props: { runId: string }): JSX.Element {
         <Fact k="Retries" v={String(v.totals.retries)} />
         <Fact k="Writes" v={String(v.totals.writes)} />
         {v.totals.dry_run_writes > 0 ? <Fact k="Dry-run writes" v={String(v.totals.dry_run_writes)} /> : null}
-        <Fact k="File" v={r.file} mono />
+        <div>
+          <dt>File</dt>
+          <dd class="mono">
+            {/* A path relative to the console's folder may be one of its recipe pages (the graph). */}
+            {r.file.startsWith('/') ? r.file : <a href={recipeHref(r.file)}>{r.file}</a>}
+          </dd>
+        </div>
       </dl>
       {r.error ? (
         <div class="error-box" role="alert">
@@ -128,11 +135,11 @@ export function RunPage(props: { runId: string }): JSX.Element {
   );
 }
 
-function Fact(props: { k: string; v: string; mono?: boolean }): JSX.Element {
+function Fact(props: { k: string; v: string }): JSX.Element {
   return (
     <div>
       <dt>{props.k}</dt>
-      <dd class={props.mono ? 'mono' : undefined}>{props.v}</dd>
+      <dd>{props.v}</dd>
     </div>
   );
 }
