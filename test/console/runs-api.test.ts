@@ -122,6 +122,31 @@ describe('GET /api/runs/:id', () => {
   });
 });
 
+describe('input from outside', () => {
+  it('never gets a 500: odd queries and ids are 400 or 404', async () => {
+    const urls = [
+      '/api/runs?limit=1e9',
+      '/api/runs?limit=-1',
+      '/api/runs?before=%00',
+      `/api/runs?before=${'A'.repeat(3000)}`,
+      `/api/runs?recipe=${'x'.repeat(2000)}`,
+      '/api/runs?status=running&status=failed',
+      '/api/runs/%F0%9F%92%A5',
+      `/api/runs/${'a'.repeat(200)}`,
+      `/api/runs/${runs.failed}/requests?after_seq=abc`,
+      `/api/runs/${runs.failed}/requests?limit=100000`,
+      `/api/runs/${runs.failed}/requests?writes_only=maybe`,
+      '/api/runs/nope123/requests',
+      '/api/runs/nope123/live',
+    ];
+    for (const url of urls) {
+      const res = await app.inject({ url, headers: { host: '127.0.0.1' } });
+      expect([400, 404], `${url}: ${res.body}`).toContain(res.statusCode);
+      expect(Object.keys(res.json<object>()).sort()).toEqual(['error_code', 'message']);
+    }
+  });
+});
+
 describe('GET /api/runs/:id/requests and /live', () => {
   it('pages requests in journal order; writes only on request', async () => {
     const all: string[] = [];
