@@ -98,6 +98,8 @@ describe.skipIf(!haveChromium)('runs pages in Chromium', () => {
     const marked = page.locator('.source .mark-error');
     expect(await marked.getAttribute('data-line')).toBe('34');
     expect(await marked.innerText()).toContain('- id: deal');
+    // Scrolled to within the source box, and on the screen at 1280×800.
+    await expect.poll(() => marked.evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThan(800);
     // The waterfall: one row per step, loop steps nested, each with a bar per attempt.
     const labels = await page.locator('.waterfall .wf-name').allInnerTexts();
     expect(labels).toEqual(['contacts', 'notes', 'note', 'owner_deal', 'log@31', 'summary', 'deal']);
