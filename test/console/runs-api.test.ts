@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestsPage, RunsPage, RunView, StepView } from '../../src/console/run-api-types.js';
+import type { JournalReader } from '../../src/journal/index.js';
 import { buildConsoleApp, journalFileSource } from '../../src/console/server.js';
 import { makeJournal, SECRET, type MadeRuns } from './make-journal.js';
 
@@ -179,5 +180,56 @@ describe('GET /api/runs/:id/requests and /live', () => {
     expect(events).toEqual(['view', 'end']);
     const data = /^event: view\ndata: (.*)$/m.exec(res.body)?.[1] ?? '{}';
     expect((JSON.parse(data) as RunView).run.status).toBe('succeeded');
+  });
+});
+
+describe('a journal backend that ignores `before`', () => {
+  it('pages to an end without repeating a run: rows not after the cursor are dropped', async () => {
+    const summaries = [3, 2, 1].map((n) => ({
+      run_id: `run-${n}`,
+      recipe: 'r',
+      file: 'r.yaml',
+      status: 'succeeded' as const,
+      started_at: new Date(Date.UTC(2026, 0, n)).toISOString(),
+      ended_at: null,
+      duration_ms: 1,
+      requests: 0,
+      writes: 0,
+      attempts: 1,
+      dry_run: false,
+    }));
+    const careless: JournalReader = {
+      listRuns: async (f) => summaries.slice(0, f?.limit ?? 20),
+      getRun: async () => undefined,
+      listAttempts: async () => [],
+      listSteps: async () => [],
+      listExchanges: async () => [],
+      getEffects: async () => ({}),
+      writesInDoubt: async () => [],
+      close: async () => undefined,
+    };
+    const fake = await buildConsoleApp({
+      cwd: dir,
+      recipeFolders: ['recipes'],
+      journal: { label: 'careless', open: async () => careless },
+      version: 'test',
+    });
+    try {
+      const seen: string[] = [];
+      let next: string | null = '';
+      for (let pages = 0; next !== null && pages < 10; pages++) {
+        const res = await fake.inject({
+          url: `/api/runs?limit=2${next ? `&before=${next}` : ''}`,
+          headers: { host: '127.0.0.1' },
+        });
+        const page: RunsPage = res.json<RunsPage>();
+        seen.push(...page.runs.map((r) => r.run_id));
+        next = page.next;
+      }
+      expect(next).toBeNull();
+      expect(seen).toEqual(['run-3', 'run-2', 'run-1']);
+    } finally {
+      await fake.close();
+    }
   });
 });

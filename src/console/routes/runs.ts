@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { JournalReader, RunStatus } from '../../journal/index.js';
+import type { JournalReader, RunCursor, RunStatus } from '../../journal/index.js';
 import { ConsoleError } from '../errors.js';
 import type { RequestsPage, RunsPage, RunView } from '../run-api-types.js';
 import { decodeCursor, encodeCursor } from '../runs/cursor.js';
@@ -60,7 +60,9 @@ export const runRoutes: FastifyPluginAsync<{ journal: JournalAccess; cwd: string
         ...(q.recipe !== undefined ? { recipe: q.recipe } : {}),
         ...(before !== undefined ? { before } : {}),
       });
-      const page = rows.slice(0, limit);
+      // A backend that ignored `before` would hand the first page again, and "Older" would never end:
+      // only rows after the cursor in the listing's order are kept.
+      const page = (before === undefined ? rows : rows.filter((r) => isAfter(r, before))).slice(0, limit);
       const last = page[page.length - 1];
       return {
         runs: page.map(listItem),
@@ -120,6 +122,13 @@ export const runRoutes: FastifyPluginAsync<{ journal: JournalAccess; cwd: string
     },
   );
 };
+
+/** True when `r` comes after cursor `c` in the runs list (started earlier, or at the same time with a smaller id). */
+function isAfter(r: RunCursor, c: RunCursor): boolean {
+  const a = Date.parse(r.started_at);
+  const b = Date.parse(c.started_at);
+  return a < b || (a === b && r.run_id < c.run_id);
+}
 
 function querystring(properties: Record<string, unknown>): Record<string, unknown> {
   return { type: 'object', properties: { ...properties, ...TOKEN }, additionalProperties: false };
