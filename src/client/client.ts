@@ -23,7 +23,7 @@ import {
   shouldRetry,
   type Outcome,
   type RetryPolicy,
-} from './retry.js';
+} from './retry-policy.js';
 import { TokenCache, type TokenAnswer } from './token.js';
 
 /** The execute request body. */

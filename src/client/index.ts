@@ -10,5 +10,5 @@ export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';
 export type { ConnectorLookup } from './resolve.js';
-export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
-export type { RetryPolicy } from './retry.js';
+export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryPolicyFrom, shouldRetry } from './retry-policy.js';
+export type { RetryFields, RetryPolicy } from './retry-policy.js';

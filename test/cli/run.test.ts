@@ -240,6 +240,32 @@ describe('recipe run', () => {
     }
   }, 120_000);
 
+  it("a step's retry: completes from the one default policy (0.5 s first delay, doubling)", async () => {
+    const busy: FaultServer = await startFaultServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end('{"message":"busy"}');
+    });
+    try {
+      const file = write(
+        'retry-defaults.yaml',
+        `version: 1\nname: retry-defaults\nconnector: { id: c-1 }\nsteps:\n  - id: given\n    execute: { entity: contacts, action: list }\n    retry: { max_attempts: 3, max_delay_ms: 800, jitter: false }\n    on_error: continue\n`,
+      );
+      const r = await recipe([file, '--json', '--verbose'], {
+        CONNECTOR_API_URL: busy.url,
+        CONNECTOR_CLIENT_ID: 'id-1',
+        CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+      });
+      expect(r.code).toBe(0);
+      // initial_delay_ms and factor come from the defaults (500 ms, ×2), max_delay_ms from the step.
+      expect(r.stderr).toMatch(/^debug: given: retry 1 in 500 ms \(HTTP 503\)$/m);
+      expect(r.stderr).toMatch(/^debug: given: retry 2 in 800 ms \(HTTP 503\)$/m);
+      const report = JSON.parse(r.stdout) as { steps: { id: string; requests: number; retries: number }[] };
+      expect(report.steps[0]).toMatchObject({ id: 'given', requests: 3, retries: 2 });
+    } finally {
+      await busy.close();
+    }
+  }, 60_000);
+
   it('with no service configured, runs on the embedded service in the working directory', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'recipe-embedded-'));
     const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json'], {}, { cwd });
