@@ -320,8 +320,7 @@ export function printReport(report: RunReport, flags: RunFlags, interrupted: boo
   }
   if (report.error) {
     const e = report.error;
-    const where = e.file ? `${e.file}:${e.line ?? 1}:${e.column ?? 1}: ` : '';
-    process.stderr.write(`${where}${e.code} ${e.message}\n`);
+    process.stderr.write(`${formatLocation(e)}${e.code} ${e.message}\n`);
   }
   if (report.status === 'ok') return ExitCode.ok;
   if (report.status === 'interrupted' || interrupted) return ExitCode.interrupted;

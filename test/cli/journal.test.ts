@@ -196,6 +196,9 @@ outputs:
     const file = write('not-sent.yaml', notesRecipe());
     await killedInFirstWrite(file, 'doubt-not', 'not');
     const killedKey = creates().at(-1)?.headers['idempotency-key'];
+    // Listed at file:line:col, the one location form (the form `recipe run` prints errors in).
+    const shown = await recipe(['runs', 'show', 'doubt-not']);
+    expect(shown.stdout).toMatch(/^ {2}notes\[0\]\.note at \S*not-sent\.yaml:\d+:\d+: POST /m);
     const before = creates().length;
     const r = await recipe(['resume', 'doubt-not', '--assume-not-sent', 'notes.note', '--json']);
     expect(r.code).toBe(0);
