@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './call-options.js';
-import { isSafeToRepeat } from './actions.js';
+import { actionWritesOf, isSafeToRepeat, isWriteAction } from './actions.js';
 import type { ConnectionConfig } from './config.js';
 import { errorForResponse } from './errors.js';
 import {
@@ -111,6 +111,8 @@ export class ConnectorClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private idempotencyProbe: Promise<boolean> | undefined;
+  /** Per connector: entity.action → write, as its inspect answers said (learnActions). */
+  private readonly actionWrites = new Map<string, ReadonlyMap<string, boolean>>();
 
   constructor(
     private readonly options: ClientOptions,
@@ -162,7 +164,28 @@ export class ConnectorClient {
       'inspect',
       opts,
     );
+    this.learnActions(connectorId, body);
     return asObject(body);
+  }
+
+  /**
+   * Learns which of a connector's actions write from an inspect answer (`actions[].write`): the client's own
+   * inspect calls, and answers a resume replays from the journal. Actions the answer says nothing of keep
+   * the name rule.
+   */
+  learnActions(connectorId: string, inspectAnswer: unknown): void {
+    const writes = actionWritesOf(inspectAnswer);
+    if (writes.size > 0) this.actionWrites.set(connectorId, writes);
+  }
+
+  /** True when the connector's entity.action writes: what its service said, else the name rule. */
+  isWriteAction(connectorId: string, entity: string, action: string): boolean {
+    return this.actionWrites.get(connectorId)?.get(`${entity}.${action}`) ?? isWriteAction(entity, action);
+  }
+
+  /** True once an inspect answer of the connector said which of its actions write. */
+  knowsActions(connectorId: string): boolean {
+    return this.actionWrites.has(connectorId);
   }
 
   /**
@@ -221,7 +244,7 @@ export class ConnectorClient {
       auth: true,
       entity: req.entity,
       action: req.action,
-      safeToRepeat: isSafeToRepeat(req.entity, req.action),
+      safeToRepeat: isSafeToRepeat(req.entity, req.action, this.isWriteAction(connectorId, req.entity, req.action)),
     };
   }
 

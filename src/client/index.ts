@@ -2,7 +2,7 @@
 export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './client.js';
 export type { CallObserver, CallOptions } from './call-options.js';
 export type { ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
-export { isSafeToRepeat, isWriteAction } from './actions.js';
+export { actionWritesOf, isKnownActionName, isSafeToRepeat, isWriteAction } from './actions.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
 export { fetchOpenApiDocument } from './openapi.js';

@@ -21,6 +21,12 @@ export interface ConnectorApi {
   readonly idempotencyHonoured?: boolean;
   /** Asks whether the service honours Idempotency-Key (before a resume settles writes in doubt). */
   probeIdempotencyKeys?(opts?: CallOptions): Promise<boolean>;
+  /** Learns which actions write from an inspect answer (`actions[].write`), also one replayed from the journal. */
+  learnActions?(connectorId: string, inspectAnswer: unknown): void;
+  /** Whether entity.action writes: what the connector's service said, else the name rule. */
+  isWriteAction?(connectorId: string, entity: string, action: string): boolean;
+  /** True once the connector's service said which of its actions write. */
+  knowsActions?(connectorId: string): boolean;
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/start.js';
-import { startFaultServer, type FaultServer } from '../client/fault-server.js';
+import { envelope, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
 
 /** `recipe run` as a child process (dist/ as built by `npm run build`), against services started here. */
 const bin = new URL('../../bin/recipe.js', import.meta.url).pathname;
@@ -264,6 +264,54 @@ describe('recipe run', () => {
     } finally {
       await busy.close();
     }
+  }, 60_000);
+
+  it("learns from inspect's actions[].write which actions write; a service that does not say keeps the name rule", async () => {
+    // A look-alike of a newer service with an action the name rule does not know (export, a read).
+    const serviceSays = async (says: boolean | undefined) => {
+      const server: FaultServer = await startFaultServer((req, res) => {
+        if (req.path.endsWith('/inspect'))
+          return json(res, 200, {
+            connector_id: 'c-1',
+            actions: [
+              {
+                entity: 'contacts',
+                action: 'export',
+                required_params: [],
+                optional_params: [],
+                ...(says === undefined ? {} : { write: says }),
+              },
+            ],
+          });
+        return json(res, 200, envelope({ url: 'https://files.example/export.csv' }));
+      });
+      const file = write(
+        'export.yaml',
+        `version: 1\nname: export\nconnector: { id: c-1 }\nsteps:\n  - id: exported\n    execute: { entity: contacts, action: export }\noutputs:\n  url: "\${ $exported.url }"\n`,
+      );
+      try {
+        const r = await recipe([file, '--json', '--dry-run', '--no-journal'], {
+          CONNECTOR_API_URL: server.url,
+          CONNECTOR_CLIENT_ID: 'id-1',
+          CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+        });
+        return { r, report: JSON.parse(r.stdout), executes: server.seen.filter((s) => s.path.endsWith('/execute')) };
+      } finally {
+        await server.close();
+      }
+    };
+    // write: false → a read: sent under --dry-run, with no Idempotency-Key.
+    const read = await serviceSays(false);
+    expect(read.r.code).toBe(0);
+    expect(read.executes).toHaveLength(1);
+    expect(read.executes[0]?.headers['idempotency-key']).toBeUndefined();
+    expect(read.report.outputs).toEqual({ url: 'https://files.example/export.csv' });
+    expect(read.report.dry_run_writes ?? []).toEqual([]);
+    // No write field (an older service) → the name rule: an unknown action is a write, not sent under --dry-run.
+    const older = await serviceSays(undefined);
+    expect(older.r.code).toBe(0);
+    expect(older.executes).toHaveLength(0);
+    expect(older.report.dry_run_writes).toHaveLength(1);
   }, 60_000);
 
   it('with no service configured, runs on the embedded service in the working directory', async () => {
