@@ -20,6 +20,12 @@ export interface EvalLimits {
   readonly timeoutMs: number;
   /** `step`: the step's timeout_ms; `recipe`: the recipe's expression_timeout_ms. */
   readonly source: 'step' | 'recipe';
+  /**
+   * What `$now()` and `$millis()` answer in this evaluation: the run's clock for the step, which the run
+   * journals and a resume replays (house rule 5); the same value on every call for one evaluation. Asked
+   * only when one of them is called; without it, the wall clock at the evaluation's first call.
+   */
+  readonly timestamp?: () => number;
 }
 
 /** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */

@@ -6,7 +6,7 @@ import { runDownload } from './download.js';
 import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
 import { evaluate, truthy } from './eval.js';
 import { runExecute } from './execute.js';
-import type { RunState } from './run-state.js';
+import { stepPathOf, type RunState } from './run-state.js';
 import { StepContext, type StepOutcome } from './step-context.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
@@ -57,8 +57,22 @@ function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepO
   }
 }
 
-/** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
+/**
+ * One step visit: its expressions read the visit's clock for `$now()`/`$millis()` (read once, when first
+ * called, and journaled under the step path, so a resume replays it and `--now` pins it).
+ */
 export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
+  let reading: number | undefined;
+  const leave = scope.enterVisit(() => (reading ??= state.recorder.visitClock(stepPathOf(state, step), state.ctx.now)));
+  try {
+    return await visitStep(step, scope, state);
+  } finally {
+    leave();
+  }
+}
+
+/** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
+async function visitStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
   if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
   const ctx = state.ctx;
   const stats = state.tracker.statsFor(step, state.depth, state.plan.file);

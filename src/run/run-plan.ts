@@ -131,8 +131,12 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   let outputs: Record<string, unknown> = {};
   let error: RecipeError | undefined;
   try {
+    if (journal?.resuming) recorder.replayEffects(await journal.effects());
     const root = new Scope();
     root.bound({ now: ctx.now, timeoutMs: plan.expressionTimeoutMs });
+    // Outside any step (the outputs), $now() is the clock of the run's end, journaled like a step's.
+    let outputsClock: number | undefined;
+    root.enterVisit(() => (outputsClock ??= recorder.visitClock('$outputs', ctx.now)));
     root.set('inputs', { ...options.inputs });
     root.set('secrets', readSecrets(plan, ctx));
     root.set('run', run);
