@@ -1,7 +1,7 @@
 import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { journalPath, openJournal, type JournalStore, type RunRecord } from '../journal/index.js';
+import type { JournalStore, RunRecord } from '../journal/index.js';
 import { isValidRunId, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
@@ -19,8 +19,11 @@ export interface JournalFlags {
 export const JOURNAL_HELP = `  RECIPE_JOURNAL            the run journal (default .recipe/runs.db); --journal wins, --no-journal turns it off
 `;
 
-/** The journal the flags name, or undefined with --no-journal (then --run-id is a usage error). */
-export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
+/**
+ * The journal the flags name, or undefined with --no-journal (then --run-id is a usage error). The journal
+ * (SQLite) is loaded only here, so a run with --no-journal never loads it.
+ */
+export async function openRunJournal(flags: JournalFlags): Promise<JournalStore | undefined> {
   if (flags.runId !== undefined && !isValidRunId(flags.runId))
     throw new RecipeError('J008', {
       flag: `--run-id ${flags.runId}`,
@@ -31,6 +34,7 @@ export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
       throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
     return undefined;
   }
+  const { journalPath, openJournal } = await import('../journal/index.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
 }
 

@@ -159,7 +159,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
   let store: JournalStore | undefined;
   try {
-    store = openRunJournal(
+    store = await openRunJournal(
       flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
     );
     if (flags.runId !== undefined && store) {
@@ -259,6 +259,7 @@ export async function connectAndRun(
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
       dryRunCatalog: () => dryRunCatalog(service ? undefined : config.baseUrl),
       log: (level, message) => view.log(level, message),
+      debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
     });
   } catch (err) {

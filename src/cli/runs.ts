@@ -68,7 +68,7 @@ Examples:
 async function withJournal(flags: { journal?: string }, fn: (store: JournalStore) => Promise<number>): Promise<number> {
   let store: JournalStore | undefined;
   try {
-    store = openRunJournal(flags.journal !== undefined ? { journal: flags.journal } : {});
+    store = await openRunJournal(flags.journal !== undefined ? { journal: flags.journal } : {});
     return await fn(store as JournalStore);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });

@@ -111,6 +111,8 @@ export class ConnectorClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private idempotencyProbe: Promise<boolean> | undefined;
+  /** Parsed request URLs of the connector API by path (execute, inspect): a URL is parsed once, not per request. */
+  private readonly urls = new Map<string, URL>();
   /** Per connector: entity.action → write, as its inspect answers said (learnActions). */
   private readonly actionWrites = new Map<string, ReadonlyMap<string, boolean>>();
 
@@ -291,8 +293,7 @@ export class ConnectorClient {
   private async call(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
     const policy = opts.retry ?? this.retry;
     const timeoutMs = opts.requestTimeoutMs ?? this.timeoutMs;
-    const url = spec.url ?? new URL(spec.path, this.base);
-    for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
+    const url = spec.url ?? this.urlOf(spec);
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     const isSuccess = spec.isSuccess ?? ((status: number) => status >= 200 && status < 300);
     let refreshedAfter401 = false;
@@ -305,7 +306,7 @@ export class ConnectorClient {
       // A keyed write to a connector service that honours keys cannot be applied twice, so it may be repeated.
       const safeToRepeat =
         spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured && !spec.url);
-      const token = spec.auth ? await this.tokens.get(opts.signal) : null;
+      const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
       if (token) headers.authorization = `Bearer ${token}`;
 
       this.stats.requests++;
@@ -369,6 +370,21 @@ export class ConnectorClient {
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
     }
+  }
+
+  /** The URL of a connector API call; one without a query is parsed once per path and reused (never changed). */
+  private urlOf(spec: CallSpec): URL {
+    if (spec.query !== undefined && Object.keys(spec.query).length > 0) {
+      const url = new URL(spec.path, this.base);
+      for (const [k, v] of Object.entries(spec.query)) url.searchParams.set(k, v);
+      return url;
+    }
+    let url = this.urls.get(spec.path);
+    if (!url) {
+      url = new URL(spec.path, this.base);
+      this.urls.set(spec.path, url);
+    }
+    return url;
   }
 
   private async backoff(

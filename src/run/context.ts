@@ -75,6 +75,8 @@ export interface RunContext {
   writeFile(path: string, bytes: Buffer): Promise<void>;
   /** A log line, already redacted. */
   log(level: LogLevel, message: string): void;
+  /** False when nobody reads debug lines: the per-request ones are then not made (a string and its masking each). */
+  readonly debug?: boolean;
   /** Told about each environment variable the run reads (the journal records the names, never the values). */
   onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;

@@ -58,22 +58,14 @@ function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepO
 }
 
 /**
- * One step visit: its expressions read the visit's clock for `$now()`/`$millis()` (read once, when first
- * called, and journaled under the step path, so a resume replays it and `--now` pins it).
+ * One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. Its
+ * expressions read the visit's clock for `$now()`/`$millis()` (read once, when first called, and journaled
+ * under the step path, so a resume replays it and `--now` pins it).
  */
 export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
-  let reading: number | undefined;
-  const leave = scope.enterVisit(() => (reading ??= state.recorder.visitClock(stepPathOf(state, step), state.ctx.now)));
-  try {
-    return await visitStep(step, scope, state);
-  } finally {
-    leave();
-  }
-}
-
-/** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
-async function visitStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
   if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
+  let reading: number | undefined;
+  scope.enterVisit(() => (reading ??= state.recorder.visitClock(stepPathOf(state, step), state.ctx.now)));
   const ctx = state.ctx;
   const stats = state.tracker.statsFor(step, state.depth, state.plan.file);
   stats.runs++;

@@ -32,14 +32,12 @@ export class Scope {
 
   /**
    * A step visit starts in this frame (steps of one frame run one at a time; concurrent loop items have
-   * frames of their own): expressions in and under it read `clock` for `$now()`. The returned function ends it.
+   * frames of their own): expressions in and under the frame read `clock` for `$now()` until the next visit.
+   * Nothing ends it (no try/finally per step visit): what a frame evaluates after its last step (a loop's
+   * collect) reads the last visit's clock, which is journaled like any other.
    */
-  enterVisit(clock: () => number): () => void {
-    const outer = this.visitClock;
+  enterVisit(clock: () => number): void {
     this.visitClock = clock;
-    return () => {
-      this.visitClock = outer;
-    };
   }
 
   /** A step with timeout_ms starts in this frame; the returned function ends it. */

@@ -198,6 +198,10 @@ export function resolveConnector(
   workspace: string | undefined,
   definition: string,
 ): Promise<string> {
+  const sharedKey = `$connector:${workspace ?? ''}/${definition}`;
+  // Asked once per run: every later step (each item of a loop) gets the same answer without building a call.
+  const known = stepCtx.state.recorder.shared.get(sharedKey) as Promise<string> | undefined;
+  if (known) return known;
   const ref = workspace === undefined ? { definition } : { workspace, definition };
   return callService(stepCtx, {
     kind: 'resolve',
@@ -207,7 +211,7 @@ export function resolveConnector(
     action: 'resolve',
     write: false,
     request: ref,
-    sharedKey: `$connector:${workspace ?? ''}/${definition}`,
+    sharedKey,
     keepAnswer: true,
     send: (opts) => stepCtx.ctx.client.resolveConnector(ref, opts.signal ? { signal: opts.signal } : {}),
     encode: (id) => id,

@@ -110,6 +110,20 @@ describe('recipe run', () => {
     expect(bad.stderr).toMatch(/inputs\.yaml:4:\d+: I004 /);
   });
 
+  it('--inputs FILE.json is read as JSON; a malformed one gets the YAML reader line:col diagnostics', async () => {
+    const file = write(
+      'ids.yaml',
+      `version: 1\nname: ids\ninputs:\n  ids: { type: array, required: true }\nsteps:\n  - log: ids\noutputs:\n  n: "\${ $count($inputs.ids) }"\n  last: "\${ $inputs.ids[-1] }"\n`,
+    );
+    const ids = Array.from({ length: 5000 }, (_, i) => `c${i}`);
+    const ok = await recipe([file, '--inputs', write('ids.json', JSON.stringify({ ids })), '--json'], env);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).outputs).toEqual({ n: 5000, last: 'c4999' });
+    const bad = await recipe([file, '--inputs', write('bad.json', '{\n  "ids": [1, 2,,]\n}\n')], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.json:2:\d+: Y\d+ /);
+  });
+
   it('an invalid recipe exits 2 with FILE:LINE:COL diagnostics', async () => {
     const file = write('invalid.yaml', `version: 1\nname: invalid\nsteps:\n  - log: "\${ $nope }"\n`);
     const r = await recipe([file], env);
