@@ -63,7 +63,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   const out = commandOutput(flags);
   let store;
   try {
-    store = openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
+    store = await openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
     if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
     const record = await store.getRun(runId);
     if (!record)
