@@ -136,13 +136,23 @@ function checkTail(node: Node | undefined): string | undefined {
       node.type === 'condition' ? [node.then, node.else] : [node.expressions?.[node.expressions.length - 1]];
     for (const n of inner) {
       if (n === undefined) continue;
-      if (wraps && (n.type === 'condition' || n.type === 'block' || (n.type === 'lambda' && n.thunk === true)))
-        return 'a filter on a tail call';
+      if (wraps && holdsThunk(n)) return 'a filter on a tail call';
       const r = checkTail(n);
       if (r) return r;
     }
   }
   return undefined;
+}
+
+/** Whether a tail call (jsonata's thunk lambda) sits in tail position of `n`, through conditions and blocks. */
+function holdsThunk(n: Node): boolean {
+  if (n.type === 'lambda') return n.thunk === true;
+  if (n.type === 'condition') return [n.then, n.else].some((b) => b !== undefined && holdsThunk(b));
+  if (n.type === 'block') {
+    const last = n.expressions?.[n.expressions.length - 1];
+    return last !== undefined && holdsThunk(last);
+  }
+  return false;
 }
 
 function describe(type: string): string {

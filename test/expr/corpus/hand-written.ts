@@ -281,6 +281,9 @@ const operators = [
   '()',
   '(1; 2; 3)',
   '($f := function($x) { $x * $n }; $f(2))',
+  // `[]` on a condition in a lambda's tail with no tail call in it (found by the property test).
+  '(function($v) { ($v ? $v : true)[] })(0)',
+  '(function($v) { ($v ? $v : true)[] })("a")',
   '($n := 10; $f := function($x) { $x * $n }; $f(2))',
   '(function($a, $b) { $a & $b })("x")',
   '(function($a, $b) { [$a, $b] })(1, 2)',
