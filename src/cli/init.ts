@@ -25,8 +25,9 @@ export function registerInit(program: Command): void {
       `
 Writes (each only when it does not exist yet):
   recipes/deals-closing-soon.yaml     an example recipe
+  recipes/deals-closing-soon.test.yaml  its tests (recipe test)
   fixtures/crm.yaml                   a small CRM dataset for hermetic runs (--fixtures)
-  .github/workflows/recipes.yml       validate and dry-run on pull requests (GitHub Actions)
+  .github/workflows/recipes.yml       validate, test and dry-run on pull requests (GitHub Actions)
   .vscode/settings.json               the recipe schema for the YAML extension
   .gitignore                          .recipe/ (the local database); an existing one gets the line added
 

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
+import type { CallOptions } from './call-options.js';
 import { isSafeToRepeat } from './actions.js';
 import type { ConnectionConfig } from './config.js';
 import { errorForResponse } from './errors.js';
@@ -46,32 +47,6 @@ export interface Download {
   readonly bytes: Buffer;
   readonly contentType: string;
   readonly filename: string | null;
-}
-
-/** Told about every request sent and every retry, so a run can count them per step. */
-export interface CallObserver {
-  request?(): void;
-  /** An answer arrived (any status), for --verbose logs. */
-  response?(info: { method: string; path: string; what: string; status: number; ms: number }): void;
-  retry?(info: { attempt: number; delayMs: number; reason: string }): void;
-  /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
-  answer?(text: string): void;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  /**
-   * Sent as the Idempotency-Key header (writes). A service that honours it answers a repeat with the first
-   * answer instead of writing again; once it has said so (Idempotent-Replayed), the client also retries
-   * keyed writes after a lost answer, which it otherwise never does.
-   */
-  readonly idempotencyKey?: string;
-  /** Replaces the client's retry policy for this call (a recipe step's `retry`). */
-  readonly retry?: RetryPolicy;
-  readonly observer?: CallObserver;
-  /** Replaces the client's per-request timeout for this call (an http step's `timeout_ms`). */
-  readonly requestTimeoutMs?: number;
 }
 
 /** Injected so that tests control time and chance. */

@@ -1,14 +1,7 @@
 /** The connector API client: the only network code of the engine. */
 export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './client.js';
-export type {
-  CallObserver,
-  CallOptions,
-  ClientDeps,
-  ClientOptions,
-  Download,
-  Envelope,
-  ExecuteRequest,
-} from './client.js';
+export type { CallObserver, CallOptions } from './call-options.js';
+export type { ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
 export { isSafeToRepeat, isWriteAction } from './actions.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';

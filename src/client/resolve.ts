@@ -1,5 +1,5 @@
 import { RecipeError } from '../errors/index.js';
-import type { CallOptions } from './client.js';
+import type { CallOptions } from './call-options.js';
 
 /** A connector named by id, or by workspace (defaulted) and definition (name or id). */
 export type ConnectorLookup = { readonly id: string } | { readonly workspace?: string; readonly definition: string };

@@ -2,7 +2,7 @@ import type { AssertStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate, truthy } from './eval.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /** assert: a false condition fails the run (X002) with the step's message. */

@@ -3,34 +3,34 @@ import type { CallStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
-import { runSteps, type StepOutcome } from './interpret.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { Scope } from './scope.js';
-import { evaluateOutputs, readSecrets } from './plan-scope.js';
+import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';
 
 /**
  * call: runs another recipe's plan with the `with:` values as its inputs, in a fresh scope (it sees only
  * its own inputs, secrets and $run). Its default connector is its own, else the caller's. The output is
  * the called recipe's outputs.
  */
-export async function runCall(step: CallStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+export async function runCall(step: CallStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   const given: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(step.with)) given[name] = await evaluate(value, scope);
   const inputs = checkInputs(step, given);
   const callee = step.plan;
   const root = new Scope();
   // The called recipe's own expression_timeout_ms; the caller's step deadlines still apply.
-  root.bound({ now: sx.ctx.now, timeoutMs: callee.expressionTimeoutMs }, scope);
+  root.bound({ now: stepCtx.ctx.now, timeoutMs: callee.expressionTimeoutMs }, scope);
   root.set('inputs', inputs);
-  root.set('secrets', readSecrets(callee, sx.ctx, step.loc));
-  root.set('run', sx.exec.run);
-  const exec = {
-    ...sx.nested(),
+  root.set('secrets', readSecrets(callee, stepCtx.ctx, step.loc));
+  root.set('run', stepCtx.state.run);
+  const state = {
+    ...stepCtx.nested(),
     plan: callee,
-    defaultConnector: callee.connector ?? sx.exec.defaultConnector,
-    httpAllow: callee.http ? [...sx.exec.httpAllow, callee.http.allow] : sx.exec.httpAllow,
+    defaultConnector: callee.connector ?? stepCtx.state.defaultConnector,
+    httpAllow: callee.http ? [...stepCtx.state.httpAllow, callee.http.allow] : stepCtx.state.httpAllow,
   };
-  await runSteps(callee.steps, root, exec);
+  await runSteps(callee.steps, root, state);
   return { output: await evaluateOutputs(callee, root) };
 }
 

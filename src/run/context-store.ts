@@ -1,5 +1,5 @@
 import { RecipeError } from '../errors/index.js';
-import type { StepExec } from './exec.js';
+import type { StepContext } from './step-context.js';
 import { locationOf } from './errors.js';
 import { inspect } from './service-calls.js';
 
@@ -11,26 +11,26 @@ const POLL_MS = 500;
  * wait_for_context_store: polls inspect until the entity's context store is ready_for_search
  * (context_store_readiness.configured_cache_entities[]), bounded by the step's timeout_ms.
  */
-export async function waitForContextStore(sx: StepExec, connectorId: string, entity: string): Promise<void> {
-  const timeoutMs = sx.step.timeoutMs ?? DEFAULT_WAIT_MS;
-  const deadline = sx.ctx.now() + timeoutMs;
+export async function waitForContextStore(stepCtx: StepContext, connectorId: string, entity: string): Promise<void> {
+  const timeoutMs = stepCtx.step.timeoutMs ?? DEFAULT_WAIT_MS;
+  const deadline = stepCtx.ctx.now() + timeoutMs;
   let status = 'unknown';
   for (;;) {
-    const info = await inspect(sx, connectorId);
+    const info = await inspect(stepCtx, connectorId);
     const row = entityReadiness(info, entity);
     if (row?.ready_for_search === true) return;
     status = typeof row?.status === 'string' ? row.status : String(info.context_store_status ?? 'unknown');
-    sx.ctx.log('debug', `${sx.stats.id}: context store for ${entity} is ${status}; waiting`);
-    const left = deadline - sx.ctx.now();
+    stepCtx.ctx.log('debug', `${stepCtx.stats.id}: context store for ${entity} is ${status}; waiting`);
+    const left = deadline - stepCtx.ctx.now();
     if (left <= 0) break;
     try {
-      await sx.ctx.sleep(Math.min(POLL_MS, left), sx.signal);
+      await stepCtx.ctx.sleep(Math.min(POLL_MS, left), stepCtx.signal);
     } catch {
-      if (sx.exec.signal.aborted) throw new RecipeError('X009', {}, locationOf(sx.step.loc));
+      if (stepCtx.state.signal.aborted) throw new RecipeError('X009', {}, locationOf(stepCtx.step.loc));
       break; // the step's own timeout fired
     }
   }
-  throw new RecipeError('X006', { entity, timeoutMs, status }, locationOf(sx.step.loc));
+  throw new RecipeError('X006', { entity, timeoutMs, status }, locationOf(stepCtx.step.loc));
 }
 
 function entityReadiness(info: Record<string, unknown>, entity: string): Record<string, unknown> | undefined {

@@ -3,11 +3,10 @@ import type { DownloadStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { asParams } from './request.js';
 import { callService } from './service-call.js';
-import { downloadCall } from './service-calls.js';
+import { downloadCall, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -15,8 +14,8 @@ import type { Scope } from './scope.js';
  * atomically. Under --dry-run the bytes are fetched (a read) but no file is written.
  * Output: {path, bytes, content_type, filename}.
  */
-export async function runDownload(step: DownloadStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
-  const params = asParams(await evaluate(step.params, scope), sx);
+export async function runDownload(step: DownloadStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
+  const params = asParams(await evaluate(step.params, scope), stepCtx);
   const to = await evaluate(step.to, scope);
   if (typeof to !== 'string' || to.trim() === '') {
     throw new RecipeError(
@@ -25,23 +24,23 @@ export async function runDownload(step: DownloadStep, scope: Scope, sx: StepExec
       locationOf(step.loc),
     );
   }
-  const path = isAbsolute(to) ? to : resolve(sx.ctx.cwd, to);
-  const connectorId = await sx.connectorId(scope, step);
-  const file = await callService(sx, downloadCall(sx, connectorId, step.entity, step.action, params));
-  if (!sx.ctx.dryRun) {
+  const path = isAbsolute(to) ? to : resolve(stepCtx.ctx.cwd, to);
+  const connectorId = await stepConnectorId(stepCtx, scope, step);
+  const file = await callService(stepCtx, downloadCall(stepCtx, connectorId, step.entity, step.action, params));
+  if (!stepCtx.ctx.dryRun) {
     try {
-      await sx.ctx.writeFile(path, file.bytes);
+      await stepCtx.ctx.writeFile(path, file.bytes);
     } catch (err) {
       throw new RecipeError('X010', { path, reason: (err as Error).message }, locationOf(step.loc), { cause: err });
     }
   }
-  sx.stats.records++;
+  stepCtx.stats.records++;
   const output = {
     path,
     bytes: file.bytes.length,
     content_type: file.contentType,
     filename: file.filename,
-    ...(sx.ctx.dryRun ? { dry_run: true } : {}),
+    ...(stepCtx.ctx.dryRun ? { dry_run: true } : {}),
   };
   return { output };
 }

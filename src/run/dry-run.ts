@@ -10,9 +10,13 @@ import {
 } from '../catalog/index.js';
 import type { HttpCallRequest } from '../client/index.js';
 import { catalog as codes, formatTemplate } from '../errors/index.js';
-import type { StepExec } from './exec.js';
-import { inspect } from './service-calls.js';
-import type { DryRunProblem, DryRunWrite, ExecuteDryRunWrite } from './report.js';
+import type { DryRunProblem, DryRunSite, DryRunWrite, ExecuteDryRunWrite } from './report.js';
+
+/** Where a write's connector type comes from: a literal `definition` names it, else the connector's inspect. */
+export interface TypeSource {
+  readonly definition?: string;
+  inspect(): Promise<Record<string, unknown>>;
+}
 
 /**
  * Records the writes --dry-run does not send, and makes the placeholder results steps get instead. With a
@@ -32,20 +36,21 @@ export class DryRunLog {
 
   /** Records the request and returns {dry_run: true, id: "dry-run-N", ...params}. */
   async record(
-    sx: StepExec,
+    site: DryRunSite,
     connectorId: string,
     entity: string,
     action: string,
     params: Record<string, unknown>,
+    types: TypeSource,
   ): Promise<Record<string, unknown>> {
     const write: ExecuteDryRunWrite = {
-      ...site(sx),
+      ...site,
       method: 'POST',
       path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`,
       body: { entity, action, params },
     };
     this.writes.push(write);
-    const type = this.catalog ? await this.typeOf(sx, connectorId) : undefined;
+    const type = this.catalog ? await this.typeOf(connectorId, types) : undefined;
     if (type) {
       const problems = checkWrite(type, entity, action, params);
       Object.assign(write, { valid: problems.length === 0, ...(problems.length > 0 ? { problems } : {}) });
@@ -54,9 +59,9 @@ export class DryRunLog {
   }
 
   /** Records an http step's write (the body parsed back when it is JSON) and returns {dry_run: true, id}. */
-  recordHttp(sx: StepExec, req: HttpCallRequest, json: boolean): Record<string, unknown> {
+  recordHttp(site: DryRunSite, req: HttpCallRequest, json: boolean): Record<string, unknown> {
     this.writes.push({
-      ...site(sx),
+      ...site,
       kind: 'http',
       method: req.method,
       url: req.url,
@@ -67,18 +72,16 @@ export class DryRunLog {
   }
 
   /** The connector's type: from a literal `definition`, else from inspect (asked once per connector). */
-  private typeOf(sx: StepExec, connectorId: string): Promise<CatalogType | undefined> {
+  private typeOf(connectorId: string, types: TypeSource): Promise<CatalogType | undefined> {
     const catalog = this.catalog;
     if (!catalog) return Promise.resolve(undefined);
-    const ref = sx.step.connector ?? sx.exec.defaultConnector;
-    if (ref?.kind === 'lookup' && ref.definition.kind === 'literal' && typeof ref.definition.value === 'string') {
-      const type = findType(catalog, ref.definition.value);
+    if (types.definition !== undefined) {
+      const type = findType(catalog, types.definition);
       if (type) return Promise.resolve(type);
     }
     let found = this.types.get(connectorId);
     if (!found) {
-      // The run-wide action catalog call (shared with paging key detection, journaled and replayed once).
-      found = inspect(sx, connectorId, true).then(
+      found = types.inspect().then(
         (info) =>
           findType(catalog, String(info.source_definition_id ?? '')) ??
           findType(catalog, String(info.source_definition_name ?? '')),
@@ -115,16 +118,4 @@ export function checkWrite(
 
 function problem(code: keyof typeof codes, params: Record<string, unknown>, field: string): DryRunProblem {
   return { code, message: formatTemplate(codes[code].template, params), field };
-}
-
-/** Where a write sits: its step, file, line and column, and the item's index in each enclosing loop. */
-function site(sx: StepExec): { step: string; line: number; file: string; column: number; loop_index?: number[] } {
-  const loop = sx.exec.loop ?? [];
-  return {
-    step: sx.stats.id,
-    line: sx.stats.line,
-    file: sx.step.loc.file,
-    column: sx.step.loc.column,
-    ...(loop.length > 0 ? { loop_index: [...loop] } : {}),
-  };
 }

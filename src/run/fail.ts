@@ -2,7 +2,7 @@ import type { FailStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /** fail: stops the run with the step's message (X003). */

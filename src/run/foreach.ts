@@ -2,8 +2,8 @@ import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
 import { atStep, errorOutput, isInterrupt } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
-import { runSteps, type StepOutcome } from './interpret.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -12,13 +12,13 @@ import type { Scope } from './scope.js';
  * step output), in input order. With on_error: continue a failed iteration yields {error} and the others
  * go on; with fail, the first failure cancels the iterations still running and fails the step.
  */
-export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   const items = asList(await evaluate(step.items, scope));
-  sx.stats.total = (sx.stats.total ?? 0) + items.length;
+  stepCtx.stats.total = (stepCtx.stats.total ?? 0) + items.length;
   const cancel = new AbortController();
   const onAbort = (): void => cancel.abort();
-  sx.signal.addEventListener('abort', onAbort, { once: true });
-  const nested = sx.nested(cancel.signal);
+  stepCtx.signal.addEventListener('abort', onAbort, { once: true });
+  const nested = stepCtx.nested(cancel.signal);
   const results: unknown[] = new Array(items.length);
   let firstError: RecipeError | null = null;
   let nextIndex = 0;
@@ -32,22 +32,25 @@ export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec):
       const last = await runSteps(step.steps, frame, {
         ...nested,
         loop: [...(nested.loop ?? []), index],
-        frame: `${sx.path}[${index}]`,
+        frame: `${stepCtx.path}[${index}]`,
       });
       results[index] = step.collect ? await evaluate(step.collect, frame) : last;
     } catch (err) {
       const e = atStep(err, step.loc);
-      if (step.onError === 'continue' && !isInterrupt(e) && !sx.signal.aborted) {
-        results[index] = errorOutput(e, (s) => sx.ctx.redactor.redact(s));
-        sx.ctx.log('warn', sx.ctx.redactor.redact(`${sx.stats.id}[${index}]: ${e.message} (on_error: continue)`));
+      if (step.onError === 'continue' && !isInterrupt(e) && !stepCtx.signal.aborted) {
+        results[index] = errorOutput(e, (s) => stepCtx.ctx.redactor.redact(s));
+        stepCtx.ctx.log(
+          'warn',
+          stepCtx.ctx.redactor.redact(`${stepCtx.stats.id}[${index}]: ${e.message} (on_error: continue)`),
+        );
       } else {
         // Keep the first real failure; iterations cancelled because of it fail with an interrupt.
         if (!firstError || (isInterrupt(firstError) && !isInterrupt(e))) firstError = e;
         cancel.abort();
       }
     } finally {
-      sx.stats.done++;
-      sx.progress();
+      stepCtx.stats.done++;
+      stepCtx.progress();
     }
   };
 
@@ -58,7 +61,7 @@ export async function runForeach(step: ForeachStep, scope: Scope, sx: StepExec):
   try {
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
-    sx.signal.removeEventListener('abort', onAbort);
+    stepCtx.signal.removeEventListener('abort', onAbort);
   }
   if (firstError) throw firstError;
   return { output: results };

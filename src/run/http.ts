@@ -3,10 +3,9 @@ import type { HttpStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import { isHostAllowed } from './http-allow.js';
-import type { StepOutcome } from './interpret.js';
-import { describe } from './request.js';
+import { describeType } from './request.js';
 import type { Scope } from './scope.js';
 import { callService } from './service-call.js';
 import { httpCall } from './service-calls.js';
@@ -17,9 +16,9 @@ import { httpCall } from './service-calls.js';
  * GET and HEAD are reads; other methods are writes, which --dry-run records instead of sending. Hosts outside
  * the `http.allow` lists of this recipe and of every recipe that called it are refused before anything is sent.
  */
-export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
-  const url = await requestUrl(step, scope, sx);
-  const headers = await requestHeaders(step, scope, sx);
+export async function runHttp(step: HttpStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
+  const url = await requestUrl(step, scope, stepCtx);
+  const headers = await requestHeaders(step, scope, stepCtx);
   let body: string | undefined;
   if (step.json !== undefined) {
     const value = await evaluate(step.json, scope);
@@ -34,7 +33,7 @@ export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promi
       headers['content-type'] ??= 'text/plain; charset=utf-8';
     }
   }
-  for (const allow of sx.exec.httpAllow) {
+  for (const allow of stepCtx.state.httpAllow) {
     if (!isHostAllowed(url, allow))
       throw new RecipeError(
         'X016',
@@ -49,17 +48,21 @@ export async function runHttp(step: HttpStep, scope: Scope, sx: StepExec): Promi
     ...(body !== undefined ? { body } : {}),
     successStatus: step.successStatus,
   };
-  if (sx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
-    const output = sx.exec.dryRun.recordHttp(sx, req, step.json !== undefined && body !== undefined);
-    sx.ctx.log('info', sx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
+  if (stepCtx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
+    const output = stepCtx.state.dryRun.recordHttp(
+      stepCtx.writeSite(),
+      req,
+      step.json !== undefined && body !== undefined,
+    );
+    stepCtx.ctx.log('info', stepCtx.ctx.redactor.redact(`dry run: would send ${step.method} ${url.href}`));
     return { output, response: { status: null, headers: {}, body: null, dry_run: true } };
   }
   // Through the record/replay point, like every request a run sends (service-call.ts).
-  const answer = await callService(sx, httpCall(sx, req, step.timeoutMs));
+  const answer = await callService(stepCtx, httpCall(stepCtx, req, step.timeoutMs));
   return { output: answer.body, response: answer };
 }
 
-async function requestUrl(step: HttpStep, scope: Scope, sx: StepExec): Promise<URL> {
+async function requestUrl(step: HttpStep, scope: Scope, stepCtx: StepContext): Promise<URL> {
   const raw = await evaluate(step.url, scope);
   let url: URL | undefined;
   try {
@@ -73,12 +76,12 @@ async function requestUrl(step: HttpStep, scope: Scope, sx: StepExec): Promise<U
       {
         what: 'http url',
         expected: 'an absolute http or https URL',
-        got: typeof raw === 'string' ? 'other text' : describe(raw),
+        got: typeof raw === 'string' ? 'other text' : describeType(raw),
       },
-      locationOf(sx.step.loc),
+      locationOf(stepCtx.step.loc),
     );
   if (step.query !== undefined) {
-    for (const [name, value] of Object.entries(await objectOf(step.query, 'http query', scope, sx))) {
+    for (const [name, value] of Object.entries(await objectOf(step.query, 'http query', scope, stepCtx))) {
       for (const item of Array.isArray(value) ? value : [value]) {
         if (item === undefined || item === null) continue;
         url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
@@ -89,16 +92,16 @@ async function requestUrl(step: HttpStep, scope: Scope, sx: StepExec): Promise<U
 }
 
 /** Header names lower-cased (so a recipe's Content-Type replaces the default one); values as text. */
-async function requestHeaders(step: HttpStep, scope: Scope, sx: StepExec): Promise<Record<string, string>> {
+async function requestHeaders(step: HttpStep, scope: Scope, stepCtx: StepContext): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (step.headers === undefined) return headers;
-  for (const [name, value] of Object.entries(await objectOf(step.headers, 'http headers', scope, sx))) {
+  for (const [name, value] of Object.entries(await objectOf(step.headers, 'http headers', scope, stepCtx))) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'object')
       throw new RecipeError(
         'X007',
-        { what: `http header ${name}`, expected: 'text', got: describe(value) },
-        locationOf(sx.step.loc),
+        { what: `http header ${name}`, expected: 'text', got: describeType(value) },
+        locationOf(stepCtx.step.loc),
       );
     headers[name.toLowerCase()] = String(value);
   }
@@ -109,10 +112,10 @@ async function objectOf(
   value: HttpStep['query'],
   what: string,
   scope: Scope,
-  sx: StepExec,
+  stepCtx: StepContext,
 ): Promise<Record<string, unknown>> {
   const v = value === undefined ? undefined : await evaluate(value, scope);
   if (v === undefined || v === null) return {};
   if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-  throw new RecipeError('X007', { what, expected: 'an object', got: describe(v) }, locationOf(sx.step.loc));
+  throw new RecipeError('X007', { what, expected: 'an object', got: describeType(v) }, locationOf(stepCtx.step.loc));
 }

@@ -1,7 +1,7 @@
 import type { CallOptions, Envelope } from '../client/index.js';
 import type { ExecuteStep, InDoubtLookup } from '../compile/plan.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
+import type { StepContext } from './step-context.js';
 import { asParams } from './request.js';
 import type { Scope } from './scope.js';
 
@@ -13,7 +13,7 @@ import type { Scope } from './scope.js';
 export function inDoubtFinder(
   step: ExecuteStep,
   scope: Scope,
-  sx: StepExec,
+  stepCtx: StepContext,
   connectorId: string,
   params: Record<string, unknown>,
 ): ((opts: CallOptions) => Promise<Envelope | undefined>) | undefined {
@@ -21,16 +21,16 @@ export function inDoubtFinder(
   if (!lookup) return undefined;
   const request = { entity: step.entity, action: step.action, params };
   return async (opts) => {
-    const readParams = asParams(await evaluate(lookup.params, scope, { request }), sx);
-    const read = await sx.ctx.client.execute(
+    const readParams = asParams(await evaluate(lookup.params, scope, { request }), stepCtx);
+    const read = await stepCtx.ctx.client.execute(
       connectorId,
       { entity: lookup.entity, action: lookup.action, params: readParams },
       opts,
     );
     const found = await effectOf(lookup, scope, read.result, request);
-    sx.ctx.log(
+    stepCtx.ctx.log(
       'info',
-      `${sx.path}: write in doubt ${found === undefined ? 'not found: sending it again' : 'found by in_doubt lookup'}`,
+      `${stepCtx.path}: write in doubt ${found === undefined ? 'not found: sending it again' : 'found by in_doubt lookup'}`,
     );
     if (found === undefined) return undefined;
     return { status: 'settled_by_lookup', result: found, connector_metadata: {}, execution_metadata: {} };

@@ -6,7 +6,8 @@ import { runDownload } from './download.js';
 import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
 import { evaluate, truthy } from './eval.js';
 import { runExecute } from './execute.js';
-import { StepExec, type Exec } from './exec.js';
+import type { RunState } from './run-state.js';
+import { StepContext, type StepOutcome } from './step-context.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
 import { runHttp } from './http.js';
@@ -17,44 +18,38 @@ import type { Scope } from './scope.js';
 import { recordStep } from './step-events.js';
 import { runTransform } from './transform.js';
 
-/** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
-export interface StepOutcome {
-  readonly output: unknown;
-  readonly response?: unknown;
-}
-
 /** Runs a list of steps in order in `scope`; returns the last step's output. */
-export async function runSteps(steps: readonly Step[], scope: Scope, exec: Exec): Promise<unknown> {
+export async function runSteps(steps: readonly Step[], scope: Scope, state: RunState): Promise<unknown> {
   let last: unknown;
-  for (const step of steps) last = await runStep(step, scope, exec);
+  for (const step of steps) last = await runStep(step, scope, state);
   return last;
 }
 
 /** The one dispatch over step kinds; adding a kind without a case here fails to compile. */
-function dispatch(step: Step, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   switch (step.kind) {
     case 'execute':
-      return runExecute(step, scope, sx);
+      return runExecute(step, scope, stepCtx);
     case 'paginate':
-      return runPaginate(step, scope, sx);
+      return runPaginate(step, scope, stepCtx);
     case 'foreach':
-      return runForeach(step, scope, sx);
+      return runForeach(step, scope, stepCtx);
     case 'transform':
       return runTransform(step, scope);
     case 'set':
       return runSet(step, scope);
     case 'log':
-      return runLog(step, scope, sx);
+      return runLog(step, scope, stepCtx);
     case 'assert':
       return runAssert(step, scope);
     case 'fail':
       return runFail(step, scope);
     case 'call':
-      return runCall(step, scope, sx);
+      return runCall(step, scope, stepCtx);
     case 'download':
-      return runDownload(step, scope, sx);
+      return runDownload(step, scope, stepCtx);
     case 'http':
-      return runHttp(step, scope, sx);
+      return runHttp(step, scope, stepCtx);
     default: {
       const never: never = step;
       throw new Error(`unknown step kind ${JSON.stringify(never)}`);
@@ -63,16 +58,16 @@ function dispatch(step: Step, scope: Scope, sx: StepExec): Promise<StepOutcome> 
 }
 
 /** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
-export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unknown> {
-  if (exec.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
-  const ctx = exec.ctx;
-  const stats = exec.tracker.statsFor(step, exec.depth, exec.plan.file);
+export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
+  if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
+  const ctx = state.ctx;
+  const stats = state.tracker.statsFor(step, state.depth, state.plan.file);
   stats.runs++;
   if (step.when !== undefined && !truthy(await evaluate(step.when, scope))) {
     stats.skippedRuns++;
     if (stats.status === 'not_run') stats.status = 'skipped';
-    exec.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
-    recordStep(exec, step, 'skipped', ctx.now(), 0);
+    state.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
+    recordStep(state, step, 'skipped', ctx.now(), 0);
     return undefined;
   }
 
@@ -80,20 +75,20 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
   // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
   const endDeadline =
     step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
-  exec.tracker.event({ type: 'step-start', step: stats.progress() });
-  recordStep(exec, step, 'running', started, null);
+  state.tracker.event({ type: 'step-start', step: stats.progress() });
+  recordStep(state, step, 'running', started, null);
   let visit = 'ok';
   let errorCode: string | null = null;
   // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
   // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
   const deadline = step.timeoutMs !== undefined ? new AbortController() : undefined;
   const onParentAbort = (): void => deadline?.abort();
-  if (deadline) exec.signal.addEventListener('abort', onParentAbort, { once: true });
+  if (deadline) state.signal.addEventListener('abort', onParentAbort, { once: true });
   let timedOut = false;
   const timer = deadline ? new AbortController() : undefined;
-  const sx = new StepExec(exec, step, stats, deadline?.signal ?? exec.signal);
+  const stepCtx = new StepContext(state, step, stats, deadline?.signal ?? state.signal);
   try {
-    let work = dispatch(step, scope, sx);
+    let work = dispatch(step, scope, stepCtx);
     if (step.timeoutMs !== undefined && deadline && timer) {
       const timeoutMs = step.timeoutMs;
       const expiry = ctx.sleep(timeoutMs, timer.signal).then(
@@ -111,7 +106,7 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
       outcome = await work;
     } catch (err) {
       // Cancelled by the step's own deadline: say it timed out (a more specific error, e.g. X006, wins).
-      if (timedOut && isInterrupt(err) && !exec.signal.aborted)
+      if (timedOut && isInterrupt(err) && !state.signal.aborted)
         throw new RecipeError('X005', { timeoutMs: step.timeoutMs }, locationOf(step.loc));
       throw err;
     }
@@ -125,7 +120,7 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
   } catch (err) {
     const e = atStep(err, step.loc);
     errorCode = e.code;
-    if (isInterrupt(e) || exec.signal.aborted || step.onError === 'fail') {
+    if (isInterrupt(e) || state.signal.aborted || step.onError === 'fail') {
       stats.status = 'failed';
       visit = 'failed';
       throw e;
@@ -140,11 +135,11 @@ export async function runStep(step: Step, scope: Scope, exec: Exec): Promise<unk
     endDeadline?.();
     if (deadline) {
       timer?.abort();
-      exec.signal.removeEventListener('abort', onParentAbort);
+      state.signal.removeEventListener('abort', onParentAbort);
     }
     const duration = ctx.now() - started;
     stats.durationMs += duration;
-    exec.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
-    recordStep(exec, step, visit, started, duration, errorCode);
+    state.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
+    recordStep(state, step, visit, started, duration, errorCode);
   }
 }

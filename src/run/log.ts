@@ -1,13 +1,12 @@
 import type { LogStep } from '../compile/plan.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /** log: one line (secrets masked); the output is the line. */
-export async function runLog(step: LogStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
+export async function runLog(step: LogStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   const value = await evaluate(step.message, scope);
-  const line = sx.ctx.redactor.redact(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
-  sx.ctx.log('info', line);
+  const line = stepCtx.ctx.redactor.redact(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  stepCtx.ctx.log('info', line);
   return { output: line };
 }

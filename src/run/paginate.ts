@@ -4,11 +4,11 @@ import type { Envelope } from '../client/index.js';
 import { waitForContextStore } from './context-store.js';
 import { locationOf } from './errors.js';
 import { evaluate } from './eval.js';
-import type { StepExec } from './exec.js';
-import { runSteps, type StepOutcome } from './interpret.js';
-import { autoNext, itemsOf } from './paging.js';
-import { asParams, describe, sendExecute } from './request.js';
-import { inspect } from './service-calls.js';
+import { runSteps } from './interpret.js';
+import type { StepContext, StepOutcome } from './step-context.js';
+import { autoNext, itemsOf } from './page-keys.js';
+import { asParams, describeType, sendExecute } from './request.js';
+import { inspect, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -20,13 +20,13 @@ const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
  * Output: every item in order; in streaming mode (`as` + `steps`) each item runs through the steps as
  * it arrives, nothing is kept, and the output is {items, pages, truncated}.
  */
-export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec): Promise<StepOutcome> {
-  let params = asParams(await evaluate(step.params, scope), sx);
-  const connectorId = await sx.connectorId(scope, step);
-  if (step.waitForContextStore) await waitForContextStore(sx, connectorId, step.entity);
+export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
+  let params = asParams(await evaluate(step.params, scope), stepCtx);
+  const connectorId = await stepConnectorId(stepCtx, scope, step);
+  if (step.waitForContextStore) await waitForContextStore(stepCtx, connectorId, step.entity);
   const streaming = step.as !== undefined && step.steps !== undefined;
-  const nested = streaming ? sx.nested() : undefined;
-  const maxPages = Math.min(step.maxPages > 0 ? step.maxPages : 1000, sx.ctx.maxPages ?? Number.POSITIVE_INFINITY);
+  const nested = streaming ? stepCtx.nested() : undefined;
+  const maxPages = Math.min(step.maxPages > 0 ? step.maxPages : 1000, stepCtx.ctx.maxPages ?? Number.POSITIVE_INFINITY);
   const collected: unknown[] = [];
   const sent = new Set<string>();
   for (const key of PAGING_KEYS) if (key in params) sent.add(`${key}=${JSON.stringify(params[key])}`);
@@ -38,14 +38,14 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
   let previousPage: string | null = null;
   let last: Envelope | undefined;
   for (;;) {
-    const envelope = await sendExecute(sx, connectorId, step.entity, step.action, params);
+    const envelope = await sendExecute(stepCtx, connectorId, step.entity, step.action, params);
     last = envelope;
     pages++;
     const items = itemsOf(envelope.result);
     if (!items)
       throw new RecipeError(
         'X011',
-        { entity: step.entity, action: step.action, got: describe(envelope.result) },
+        { entity: step.entity, action: step.action, got: describeType(envelope.result) },
         locationOf(step.loc),
       );
     if (items.length === 0) break;
@@ -69,7 +69,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     const page = room < items.length ? items.slice(0, room) : items;
     if (page.length < items.length) truncated = true;
     count += page.length;
-    sx.stats.records += page.length;
+    stepCtx.stats.records += page.length;
     if (streaming && nested && step.steps && step.as) {
       for (const [i, item] of page.entries()) {
         const frame = scope.child();
@@ -79,17 +79,17 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
         await runSteps(step.steps, frame, {
           ...nested,
           loop: [...(nested.loop ?? []), index],
-          frame: `${sx.path}[${index}]`,
+          frame: `${stepCtx.path}[${index}]`,
         });
-        sx.stats.done++;
+        stepCtx.stats.done++;
       }
     } else {
       for (const item of page) collected.push(item);
     }
-    sx.progress();
+    stepCtx.progress();
     if (truncated) break;
 
-    const next = await nextParams(sx, connectorId, step, scope, params, envelope, items.length);
+    const next = await nextParams(stepCtx, connectorId, step, scope, params, envelope, items.length);
     if (!next) break;
     if (sent.has(next.signature)) {
       throw new RecipeError(
@@ -112,10 +112,10 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
     params = next.params;
   }
   if (truncated) {
-    sx.stats.truncated = true;
-    sx.ctx.log(
+    stepCtx.stats.truncated = true;
+    stepCtx.ctx.log(
       'warn',
-      `${sx.stats.id}: stopped at ${pages >= maxPages ? `max_pages ${maxPages}` : `max_items ${step.maxItems}`} with more to read (truncated)`,
+      `${stepCtx.stats.id}: stopped at ${pages >= maxPages ? `max_pages ${maxPages}` : `max_items ${step.maxItems}`} with more to read (truncated)`,
     );
   }
   const output = streaming ? { items: count, pages, truncated } : collected;
@@ -123,7 +123,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, sx: StepExec
 }
 
 async function nextParams(
-  sx: StepExec,
+  stepCtx: StepContext,
   connectorId: string,
   step: PaginateStep,
   scope: Scope,
@@ -137,7 +137,7 @@ async function nextParams(
     if (typeof v !== 'object' || Array.isArray(v)) {
       throw new RecipeError(
         'X007',
-        { what: 'paginate next', expected: 'an object of params or null', got: describe(v) },
+        { what: 'paginate next', expected: 'an object of params or null', got: describeType(v) },
         locationOf(step.loc),
       );
     }
@@ -151,7 +151,7 @@ async function nextParams(
       envelope.result,
       envelope.connector_metadata,
       pageSize,
-      await actionParams(sx, connectorId, step),
+      await actionParams(stepCtx, connectorId, step),
     );
   }
   if (n.kind !== 'next') return null;
@@ -162,11 +162,15 @@ async function nextParams(
  * The params entity.action declares, from inspect's `actions` (asked once per connector per run);
  * null when inspect fails or does not list actions (the hosted service may not).
  */
-function actionParams(sx: StepExec, connectorId: string, step: PaginateStep): Promise<ReadonlySet<string> | null> {
-  const cache = sx.exec.actionCatalog;
+function actionParams(
+  stepCtx: StepContext,
+  connectorId: string,
+  step: PaginateStep,
+): Promise<ReadonlySet<string> | null> {
+  const cache = stepCtx.state.actionCatalog;
   let catalog = cache.get(connectorId);
   if (!catalog) {
-    catalog = inspect(sx, connectorId, true).then(
+    catalog = inspect(stepCtx, connectorId, true).then(
       (info) => (Array.isArray(info.actions) ? (info.actions as Record<string, unknown>[]) : null),
       () => null,
     );

@@ -1,6 +1,6 @@
 import type { Envelope } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
-import type { StepExec } from './exec.js';
+import type { StepContext } from './step-context.js';
 import { locationOf } from './errors.js';
 import { callService, type ServiceCall } from './service-call.js';
 import { executeCall } from './service-calls.js';
@@ -10,29 +10,29 @@ import { executeCall } from './service-calls.js';
  * answered with a placeholder; `findEffect` is the step's in_doubt lookup, for a resume to settle a write.
  */
 export async function sendExecute(
-  sx: StepExec,
+  stepCtx: StepContext,
   connectorId: string,
   entity: string,
   action: string,
   params: Record<string, unknown>,
   findEffect?: ServiceCall<Envelope>['findEffect'],
 ): Promise<Envelope> {
-  return callService(sx, executeCall(sx, connectorId, entity, action, params, findEffect));
+  return callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, findEffect));
 }
 
 /** Params must evaluate to an object (or nothing). */
-export function asParams(value: unknown, sx: StepExec): Record<string, unknown> {
+export function asParams(value: unknown, stepCtx: StepContext): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   throw new RecipeError(
     'X007',
-    { what: 'params', expected: 'an object', got: describe(value) },
-    locationOf(sx.step.loc),
+    { what: 'params', expected: 'an object', got: describeType(value) },
+    locationOf(stepCtx.step.loc),
   );
 }
 
 /** A short description of a value's type for error messages (never the value: it may hold secrets). */
-export function describe(value: unknown): string {
+export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

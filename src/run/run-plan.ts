@@ -8,10 +8,10 @@ import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
 import { DryRunLog } from './dry-run.js';
-import type { Exec } from './exec.js';
+import type { RunState } from './run-state.js';
 import { writeFileAtomic } from './files.js';
 import { runSteps } from './interpret.js';
-import { evaluateOutputs, readSecrets } from './plan-scope.js';
+import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';
 import { Tracker, type ReportedError, type RunReport } from './report.js';
 import { newRunId } from './run-id.js';
 import { Scope } from './scope.js';
@@ -112,7 +112,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     started_at: new Date(started).toISOString(),
     dry_run: ctx.dryRun,
   };
-  const exec: Exec = {
+  const state: RunState = {
     ctx,
     plan,
     defaultConnector,
@@ -136,7 +136,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     root.set('inputs', { ...options.inputs });
     root.set('secrets', readSecrets(plan, ctx));
     root.set('run', run);
-    await runSteps(plan.steps, root, exec);
+    await runSteps(plan.steps, root, state);
     outputs = await evaluateOutputs(plan, root);
     const invalid = dryRun.invalid;
     const first = invalid[0];

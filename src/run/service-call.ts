@@ -2,7 +2,7 @@ import type { CallObserver, CallOptions } from '../client/index.js';
 import { RecipeError, type ErrorCode } from '../errors/index.js';
 import type { CallEntry, CallOutcome, ExchangeRecord, SettledBy } from '../journal/index.js';
 import { isInterrupt } from './errors.js';
-import type { StepExec } from './exec.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * One call to the service as the record/replay point sees it. Steps describe their calls with this and
@@ -44,34 +44,34 @@ export interface ServiceCall<T> {
  * the journal first: a call with a recorded answer gets it without being sent; a write in doubt (sent, no
  * answer) is settled as planned before the resume started (see journal-session.ts); anything else is sent.
  */
-export async function callService<T>(sx: StepExec, call: ServiceCall<T>): Promise<T> {
-  const rec = sx.exec.recorder;
-  if (call.sharedKey === undefined) return journaled(sx, call, sx.nextCallKey());
+export async function callService<T>(stepCtx: StepContext, call: ServiceCall<T>): Promise<T> {
+  const rec = stepCtx.state.recorder;
+  if (call.sharedKey === undefined) return journaled(stepCtx, call, stepCtx.nextCallKey());
   let answer = rec.shared.get(call.sharedKey) as Promise<T> | undefined;
   if (!answer) {
     const key = call.sharedKey;
-    answer = journaled(sx, call, key);
+    answer = journaled(stepCtx, call, key);
     rec.shared.set(key, answer);
     answer.catch(() => rec.shared.delete(key));
   }
   return answer;
 }
 
-async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Promise<T> {
-  const rec = sx.exec.recorder;
+async function journaled<T>(stepCtx: StepContext, call: ServiceCall<T>, key: string): Promise<T> {
+  const rec = stepCtx.state.recorder;
   const journal = rec.journal;
   const idempotencyKey = call.write ? rec.idempotencyKey(key) : undefined;
   if (!journal) {
-    if (call.write && sx.ctx.dryRun && call.dryRun) return await call.dryRun();
+    if (call.write && stepCtx.ctx.dryRun && call.dryRun) return await call.dryRun();
     if (call.write) rec.writes++;
-    return call.send(sx.callOptions(idempotencyKey));
+    return call.send(stepCtx.callOptions(idempotencyKey));
   }
   const request = rec.redactor.redact(JSON.stringify(call.request) ?? 'null');
   // Built whole, not spread: this runs once per call, and spreads into literals are slow paths in V8.
-  const loc = sx.step.loc;
+  const loc = stepCtx.step.loc;
   const entry: CallEntry = {
     call_key: key,
-    step_path: sx.path,
+    step_path: stepCtx.path,
     file: loc.file,
     line: loc.line,
     column: loc.column,
@@ -85,27 +85,27 @@ async function journaled<T>(sx: StepExec, call: ServiceCall<T>, key: string): Pr
     idempotency_key: idempotencyKey ?? null,
     request,
   };
-  if (call.write && sx.ctx.dryRun && call.dryRun) {
+  if (call.write && stepCtx.ctx.dryRun && call.dryRun) {
     const placeholder = await call.dryRun();
-    await journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(sx, call, placeholder).answer }));
+    await journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(stepCtx, call, placeholder).answer }));
     return placeholder;
   }
   if (journal.resuming) {
     const prior = await journal.lookup(key);
     if (prior) {
-      const next = decide(sx, call, entry, prior);
-      if (next === 'replay') return replay(sx, call, prior);
-      if (next !== 'live') return settle(sx, call, entry, next, idempotencyKey);
+      const next = decide(stepCtx, call, entry, prior);
+      if (next === 'replay') return replay(stepCtx, call, prior);
+      if (next !== 'live') return settle(stepCtx, call, entry, next, idempotencyKey);
     }
   }
-  return live(sx, call, entry, idempotencyKey, null);
+  return live(stepCtx, call, entry, idempotencyKey, null);
 }
 
 type Decision = 'replay' | 'live' | SettledBy;
 
 /** What to do with a call the journal has a record of (only a resume gets here). */
-function decide<T>(sx: StepExec, call: ServiceCall<T>, entry: CallEntry, prior: ExchangeRecord): Decision {
-  const replay = sx.exec.recorder.replay;
+function decide<T>(stepCtx: StepContext, call: ServiceCall<T>, entry: CallEntry, prior: ExchangeRecord): Decision {
+  const replay = stepCtx.state.recorder.replay;
   const same = prior.request === entry.request;
   const diverged = (): never => {
     throw new RecipeError(
@@ -117,7 +117,7 @@ function decide<T>(sx: StepExec, call: ServiceCall<T>, entry: CallEntry, prior: 
   const settleBy = (): SettledBy => {
     const method = replay?.settle.get(entry.call_key);
     // Every write in doubt was planned for before anything was sent; one that was not has no way to settle.
-    if (!method) throw unsettled(sx, entry);
+    if (!method) throw unsettled(stepCtx, entry);
     return method;
   };
   switch (prior.state) {
@@ -142,9 +142,9 @@ function decide<T>(sx: StepExec, call: ServiceCall<T>, entry: CallEntry, prior: 
 }
 
 /** The recorded answer (or error) instead of the network. */
-function replay<T>(sx: StepExec, call: ServiceCall<T>, prior: ExchangeRecord): T {
-  sx.exec.recorder.replayed++;
-  sx.exec.recorder.journal?.progress(counters(sx));
+function replay<T>(stepCtx: StepContext, call: ServiceCall<T>, prior: ExchangeRecord): T {
+  stepCtx.state.recorder.replayed++;
+  stepCtx.state.recorder.journal?.progress(counters(stepCtx));
   if (prior.state === 'failed') {
     const e = JSON.parse(prior.error ?? '{}') as { code?: string; params?: Record<string, unknown> };
     throw new RecipeError((e.code ?? 'X001') as ErrorCode, e.params ?? { message: 'recorded error' });
@@ -154,41 +154,44 @@ function replay<T>(sx: StepExec, call: ServiceCall<T>, prior: ExchangeRecord): T
 
 /** Settles a write in doubt as planned. */
 async function settle<T>(
-  sx: StepExec,
+  stepCtx: StepContext,
   call: ServiceCall<T>,
   entry: CallEntry,
   method: SettledBy,
   idempotencyKey: string | undefined,
 ): Promise<T> {
-  const journal = sx.exec.recorder.journal;
+  const journal = stepCtx.state.recorder.journal;
   if (method === 'assume_sent' && call.assumed) {
     const answer = call.assumed();
-    await journal?.record(entry, outcome(entry, 'answered', { ...encodeAnswer(sx, call, answer), settled_by: method }));
+    await journal?.record(
+      entry,
+      outcome(entry, 'answered', { ...encodeAnswer(stepCtx, call, answer), settled_by: method }),
+    );
     return answer;
   }
   if (method === 'lookup' && call.findEffect) {
-    const found = await call.findEffect(sx.callOptions());
+    const found = await call.findEffect(stepCtx.callOptions());
     if (found !== undefined) {
       await journal?.record(
         entry,
-        outcome(entry, 'answered', { ...encodeAnswer(sx, call, found), settled_by: method }),
+        outcome(entry, 'answered', { ...encodeAnswer(stepCtx, call, found), settled_by: method }),
       );
       return found;
     }
   }
   // Sent again with the same Idempotency-Key: a service that honours it answers the first answer, if any.
-  return live(sx, call, entry, idempotencyKey, method);
+  return live(stepCtx, call, entry, idempotencyKey, method);
 }
 
 /** Sends the call and journals it (a write's intent first, durably). */
 async function live<T>(
-  sx: StepExec,
+  stepCtx: StepContext,
   call: ServiceCall<T>,
   entry: CallEntry,
   idempotencyKey: string | undefined,
   settledBy: SettledBy | null,
 ): Promise<T> {
-  const rec = sx.exec.recorder;
+  const rec = stepCtx.state.recorder;
   const journal = rec.journal;
   if (call.write) {
     await journal?.intend(entry);
@@ -203,9 +206,9 @@ async function live<T>(
   };
   const sentAt = Date.now();
   try {
-    const answer = await call.send(sx.callOptions(idempotencyKey, observer));
+    const answer = await call.send(stepCtx.callOptions(idempotencyKey, observer));
     if (journal) {
-      const encoded = encodeAnswer(sx, call, answer, seen.text);
+      const encoded = encodeAnswer(stepCtx, call, answer, seen.text);
       const backlog = journal.record(entry, {
         call_key: entry.call_key,
         state: 'answered',
@@ -219,8 +222,8 @@ async function live<T>(
         latency_ms: Date.now() - sentAt,
         settled_by: settledBy,
       });
-      if (call.write && sx.ctx.client.idempotencyHonoured === true) rec.noteHonoured();
-      journal.progress(counters(sx));
+      if (call.write && stepCtx.ctx.client.idempotencyHonoured === true) rec.noteHonoured();
+      journal.progress(counters(stepCtx));
       // The journal's writer is far behind (a slow disk): wait, so that answers do not pile up in memory.
       if (backlog) await backlog;
     }
@@ -242,7 +245,7 @@ async function live<T>(
           settled_by: settledBy,
         }),
       );
-      journal.progress(counters(sx));
+      journal.progress(counters(stepCtx));
     }
     rec.tagFailure(err, entry.call_key);
     throw err;
@@ -259,14 +262,14 @@ function mayHaveApplied(e: RecipeError): boolean {
 
 /** The answer as journaled: masked; `redacted` says the mask changed it (then it cannot be replayed). */
 function encodeAnswer<T>(
-  sx: StepExec,
+  stepCtx: StepContext,
   call: ServiceCall<T>,
   answer: T,
   raw?: string,
 ): { answer: string | null; redacted: boolean } {
   if (!call.keepAnswer) return { answer: null, redacted: false };
   const text = raw ?? JSON.stringify(call.encode(answer)) ?? 'null';
-  const masked = sx.exec.recorder.redactor.redact(text);
+  const masked = stepCtx.state.recorder.redactor.redact(text);
   return { answer: masked, redacted: masked !== text };
 }
 
@@ -287,16 +290,16 @@ function outcome(entry: CallEntry, state: CallOutcome['state'], extra: Partial<C
   };
 }
 
-function counters(sx: StepExec): { requests: number; writes: number; replayed_calls: number } {
-  const rec = sx.exec.recorder;
-  return { requests: sx.exec.tracker.requests, writes: rec.writes, replayed_calls: rec.replayed };
+function counters(stepCtx: StepContext): { requests: number; writes: number; replayed_calls: number } {
+  const rec = stepCtx.state.recorder;
+  return { requests: stepCtx.state.tracker.requests, writes: rec.writes, replayed_calls: rec.replayed };
 }
 
 /** J004 for one write in doubt that no plan covers. */
-function unsettled(sx: StepExec, entry: CallEntry): RecipeError {
+function unsettled(stepCtx: StepContext, entry: CallEntry): RecipeError {
   return new RecipeError(
     'J004',
-    { runId: sx.exec.recorder.runId, count: 1, writes: `  ${entry.step_path}: ${entry.method} ${entry.path}` },
+    { runId: stepCtx.state.recorder.runId, count: 1, writes: `  ${entry.step_path}: ${entry.method} ${entry.path}` },
     { file: entry.file, line: entry.line, column: entry.column, pointer: entry.pointer },
   );
 }

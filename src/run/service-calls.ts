@@ -6,15 +6,20 @@ import {
   type HttpAnswer,
   type HttpCallRequest,
 } from '../client/index.js';
-import type { StepExec } from './exec.js';
+import { RecipeError } from '../errors/index.js';
+import type { TypeSource } from './dry-run.js';
+import { locationOf } from './errors.js';
+import { evaluate } from './eval.js';
+import type { Scope } from './scope.js';
 import { callService, type ServiceCall } from './service-call.js';
+import type { StepContext } from './step-context.js';
 
 const executePath = (connectorId: string): string =>
   `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
 
 /** POST .../execute as a journaled call. A write under --dry-run answers the dry-run placeholder. */
 export function executeCall(
-  sx: StepExec,
+  stepCtx: StepContext,
   connectorId: string,
   entity: string,
   action: string,
@@ -31,17 +36,24 @@ export function executeCall(
     write,
     request: { connector: connectorId, entity, action, params },
     keepAnswer: true,
-    send: (opts) => sx.ctx.client.execute(connectorId, { entity, action, params }, opts),
+    send: (opts) => stepCtx.ctx.client.execute(connectorId, { entity, action, params }, opts),
     encode: (envelope) => envelope,
     // The recorded JSON text becomes the envelope exactly as a live answer does.
     decode: (stored) => toEnvelope(stored, { entity, action }),
     ...(write
       ? {
           dryRun: async (): Promise<Envelope> => {
-            const result = await sx.exec.dryRun.record(sx, connectorId, entity, action, params);
-            sx.ctx.log(
+            const result = await stepCtx.state.dryRun.record(
+              stepCtx.writeSite(),
+              connectorId,
+              entity,
+              action,
+              params,
+              dryRunTypes(stepCtx, connectorId),
+            );
+            stepCtx.ctx.log(
               'info',
-              sx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
+              stepCtx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
             );
             return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
           },
@@ -60,7 +72,7 @@ export function executeCall(
 
 /** POST .../execute for a download: the bytes are not journaled, so a resume fetches them again. */
 export function downloadCall(
-  sx: StepExec,
+  stepCtx: StepContext,
   connectorId: string,
   entity: string,
   action: string,
@@ -75,7 +87,7 @@ export function downloadCall(
     write: false,
     request: { connector: connectorId, entity, action, params },
     keepAnswer: false,
-    send: (opts) => sx.ctx.client.download(connectorId, { entity, action, params }, opts),
+    send: (opts) => stepCtx.ctx.client.download(connectorId, { entity, action, params }, opts),
     encode: (d) => ({ content_type: d.contentType, filename: d.filename, bytes: d.bytes.length }),
     decode: () => {
       throw new Error('download answers are not journaled');
@@ -84,8 +96,8 @@ export function downloadCall(
 }
 
 /** GET .../inspect; `shared`: the run-wide action catalog of a connector (paging key detection). */
-export function inspect(sx: StepExec, connectorId: string, shared = false): Promise<Record<string, unknown>> {
-  return callService(sx, {
+export function inspect(stepCtx: StepContext, connectorId: string, shared = false): Promise<Record<string, unknown>> {
+  return callService(stepCtx, {
     kind: 'inspect',
     method: 'GET',
     path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
@@ -95,16 +107,48 @@ export function inspect(sx: StepExec, connectorId: string, shared = false): Prom
     request: { connector: connectorId },
     ...(shared ? { sharedKey: `$actions:${connectorId}` } : {}),
     keepAnswer: true,
-    send: (opts) => sx.ctx.client.inspect(connectorId, opts),
+    send: (opts) => stepCtx.ctx.client.inspect(connectorId, opts),
     encode: (info) => info,
     decode: (stored) => stored as Record<string, unknown>,
   });
 }
 
+/** The connector id for a step: its own `connector:`, else the recipe's, resolved through the client. */
+export async function stepConnectorId(
+  stepCtx: StepContext,
+  scope: Scope,
+  what: { entity: string; action: string },
+): Promise<string> {
+  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
+  if (!ref) throw new RecipeError('X015', what, locationOf(stepCtx.step.loc));
+  if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
+  const definition = String(await evaluate(ref.definition, scope));
+  const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
+  return resolveConnector(stepCtx, workspace, definition);
+}
+
+/** Where --dry-run finds a write's connector type: a literal `definition`, else the run-wide action catalog. */
+function dryRunTypes(stepCtx: StepContext, connectorId: string): TypeSource {
+  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
+  const literal =
+    ref?.kind === 'lookup' && ref.definition.kind === 'literal' && typeof ref.definition.value === 'string'
+      ? ref.definition.value
+      : undefined;
+  // The run-wide action catalog call (shared with paging key detection, journaled and replayed once).
+  return {
+    ...(literal !== undefined ? { definition: literal } : {}),
+    inspect: () => inspect(stepCtx, connectorId, true),
+  };
+}
+
 /** A connector id found by workspace and definition: one lookup per run, shared by every step. */
-export function resolveConnector(sx: StepExec, workspace: string | undefined, definition: string): Promise<string> {
+export function resolveConnector(
+  stepCtx: StepContext,
+  workspace: string | undefined,
+  definition: string,
+): Promise<string> {
   const ref = workspace === undefined ? { definition } : { workspace, definition };
-  return callService(sx, {
+  return callService(stepCtx, {
     kind: 'resolve',
     method: 'GET',
     path: '/api/v1/integrations/connectors',
@@ -114,7 +158,7 @@ export function resolveConnector(sx: StepExec, workspace: string | undefined, de
     request: ref,
     sharedKey: `$connector:${workspace ?? ''}/${definition}`,
     keepAnswer: true,
-    send: (opts) => sx.ctx.client.resolveConnector(ref, opts.signal ? { signal: opts.signal } : {}),
+    send: (opts) => stepCtx.ctx.client.resolveConnector(ref, opts.signal ? { signal: opts.signal } : {}),
     encode: (id) => id,
     decode: (stored) => String(stored),
   });
@@ -129,7 +173,11 @@ const CREDENTIAL_HEADER = /authorization|cookie|token|secret|api[-_]?key|passwor
  * such a write in doubt: the connector service's key support says nothing about another server. The journal
  * gets the URL and body masked like everything else, and credential-like header values masked by name.
  */
-export function httpCall(sx: StepExec, req: HttpCallRequest, requestTimeoutMs?: number): ServiceCall<HttpAnswer> {
+export function httpCall(
+  stepCtx: StepContext,
+  req: HttpCallRequest,
+  requestTimeoutMs?: number,
+): ServiceCall<HttpAnswer> {
   const url = new URL(req.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) headers[name] = CREDENTIAL_HEADER.test(name) ? '***' : value;
@@ -142,7 +190,7 @@ export function httpCall(sx: StepExec, req: HttpCallRequest, requestTimeoutMs?: 
     write: req.method !== 'GET' && req.method !== 'HEAD',
     request: { method: req.method, url: req.url, headers, body: req.body ?? null },
     keepAnswer: true,
-    send: (opts) => sx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
+    send: (opts) => stepCtx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
     encode: (answer) => answer,
     decode: (stored) => stored as HttpAnswer,
     // No answer was ever seen: no status, no body.

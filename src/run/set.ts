@@ -1,6 +1,6 @@
 import type { SetStep } from '../compile/plan.js';
 import { evaluate } from './eval.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /**

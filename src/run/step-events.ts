@@ -1,6 +1,5 @@
 import type { Step } from '../compile/plan.js';
-import type { Exec } from './exec.js';
-import { stepPathOf } from './exec.js';
+import { stepPathOf, type RunState } from './run-state.js';
 
 /** Steps that hold others: their start is recorded too, so a console following the run sees them running. */
 const CONTAINERS: ReadonlySet<string> = new Set(['foreach', 'paginate', 'call']);
@@ -11,26 +10,26 @@ const CONTAINERS: ReadonlySet<string> = new Set(['foreach', 'paginate', 'call'])
  * says little and a million of them would cost more than the run.
  */
 export function recordStep(
-  exec: Exec,
+  state: RunState,
   step: Step,
   status: string,
   startedAt: number,
   durationMs: number | null,
   errorCode: string | null = null,
 ): void {
-  const journal = exec.recorder.journal;
+  const journal = state.recorder.journal;
   if (!journal) return;
   const running = status === 'running';
-  if (running ? exec.depth !== 0 && !CONTAINERS.has(step.kind) : !worthRecording(exec, step, status)) return;
+  if (running ? state.depth !== 0 && !CONTAINERS.has(step.kind) : !worthRecording(state, step, status)) return;
   journal.step({
-    step_path: stepPathOf(exec, step),
+    step_path: stepPathOf(state, step),
     step_id: step.id ?? `${step.kind}@${step.loc.line}`,
     kind: step.kind,
     file: step.loc.file,
     line: step.loc.line,
     column: step.loc.column,
     pointer: step.loc.pointer,
-    depth: exec.depth,
+    depth: state.depth,
     status,
     started_at: startedAt,
     duration_ms: durationMs === null ? null : Math.round(durationMs),
@@ -38,6 +37,6 @@ export function recordStep(
   });
 }
 
-function worthRecording(exec: Exec, step: Step, status: string): boolean {
-  return exec.depth === 0 || CONTAINERS.has(step.kind) || status === 'failed' || status === 'continued';
+function worthRecording(state: RunState, step: Step, status: string): boolean {
+  return state.depth === 0 || CONTAINERS.has(step.kind) || status === 'failed' || status === 'continued';
 }

@@ -1,6 +1,6 @@
 import type { TransformStep } from '../compile/plan.js';
 import { evaluate } from './eval.js';
-import type { StepOutcome } from './interpret.js';
+import type { StepOutcome } from './step-context.js';
 import type { Scope } from './scope.js';
 
 /** transform: the expression's value is the step's output. */

@@ -35,7 +35,7 @@ export function isStepPointer(pointer: string): boolean {
  * A short human name for the node at `pointer`, relative to its step:
  * "execute step", "execute", "execute.params", "retry", "input \"limit\"", "recipe", "connector".
  */
-export function describe(doc: unknown, pointer: string): string {
+export function describeNodeAt(doc: unknown, pointer: string): string {
   if (pointer === '') return 'recipe';
   const segs = segments(pointer);
   let lastStep = -1;

@@ -1,12 +1,12 @@
 import type { Diagnostic } from '../errors/index.js';
 import { didYouMean, makeDiagnostic, type Locator } from '../source/index.js';
 import type { ErrorObject } from './ajv.js';
-import { at, describe, isStepPointer, stepKind } from './describe.js';
+import { at, describeNodeAt, isStepPointer, stepKind } from './describe.js';
 
 /** Turns one ajv error into a diagnostic a person understands, at the YAML node it is about (or nothing). */
 export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: string): Diagnostic | undefined {
   const pointer = e.instancePath;
-  const where = describe(doc, pointer);
+  const where = describeNodeAt(doc, pointer);
   const valueLoc = () => ({ file, ...locator.locate(pointer), pointer });
   const keyLoc = (p: string) => ({ file, ...locator.locateKey(p), pointer: p });
   const params = e.params as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
 import { RECIPE_AJV_OPTIONS } from './ajv-options.js';
-import { at, describe } from './describe.js';
+import { at, describeNodeAt } from './describe.js';
 import { jsonType, mapError } from './map-errors.js';
 
 /** Where the recipe test schema lives: schemas/ at the package root (the same from src/schema and dist/schema). */
@@ -55,7 +55,7 @@ export async function validateTestDocument(value: unknown, locator: Locator, fil
         makeDiagnostic(
           'S007',
           {
-            where: describe(value, error.instancePath),
+            where: describeNodeAt(value, error.instancePath),
             expected,
             actual: YAML_TYPES[jsonType(at(value, error.instancePath))] ?? jsonType(at(value, error.instancePath)),
           },

@@ -13,6 +13,7 @@ describe('recipe init', () => {
     const dir = join(root, 'repo');
     for (const file of [
       'recipes/deals-closing-soon.yaml',
+      'recipes/deals-closing-soon.test.yaml',
       'fixtures/crm.yaml',
       '.github/workflows/recipes.yml',
       '.vscode/settings.json',
@@ -27,10 +28,15 @@ describe('recipe init', () => {
       './node_modules/recipe/schemas/recipe.schema.json': ['recipes/**/*.yaml', 'recipes/**/*.yml'],
     });
 
-    // The whole repository validates: the fixtures and the workflow are skipped, not reported.
+    // The whole repository validates: the fixtures, the test file and the workflow are skipped, not reported.
     const validate = await runCli(['validate', '.'], { cwd: dir });
     expect(validate.code).toBe(0);
-    expect(validate.stderr).toBe('1 file, 0 problems; 1 skipped (not recipes)\n');
+    expect(validate.stderr).toBe('1 file, 0 problems; 2 skipped (not recipes)\n');
+
+    // Its tests pass as scaffolded.
+    const tests = await runCli(['test'], { cwd: dir });
+    expect(tests.code, tests.stdout + tests.stderr).toBe(0);
+    expect(tests.stdout).toContain('3 passed, 0 failed');
 
     const args = [
       'recipes/deals-closing-soon.yaml',

@@ -24,7 +24,7 @@ describe('the CI workflow in docs/running.md', () => {
     expect(block!.text).toBe(readFileSync(join(ROOT, 'templates/init/github/workflows/recipes.yml'), 'utf8'));
   });
 
-  it('passes: validate and the dry run on fixtures, in a repository made by recipe init', async () => {
+  it('passes: validate, the tests and the dry run on fixtures, in a repository made by recipe init', async () => {
     const workflow = parseSource(block!.text, 'recipes.yml').value as {
       on: Record<string, unknown>;
       jobs: Record<string, { steps: WorkflowStep[] }>;
@@ -60,5 +60,8 @@ describe('the CI workflow in docs/running.md', () => {
       outputs: { open_deals: 2, follow_ups: ['Acme renewal'] },
     });
     expect(report.dry_run_writes).toHaveLength(1);
+    // `recipe test` ran the scaffold's test file: its three cases, none failed.
+    const junit = readFileSync(join(repo, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites[^>]* tests="3"[^>]* failures="0"/);
   }, 120_000);
 });

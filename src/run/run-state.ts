@@ -1,0 +1,40 @@
+import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
+import type { CallRecorder } from './call-recorder.js';
+import type { RunContext } from './context.js';
+import type { DryRunLog } from './dry-run.js';
+import type { StepStats, Tracker } from './report.js';
+
+/** The state of one run that nested step lists share (a `call` gets its own plan and default connector). */
+export interface RunState {
+  readonly ctx: RunContext;
+  readonly plan: Plan;
+  readonly defaultConnector: ConnectorRef | undefined;
+  readonly tracker: Tracker;
+  readonly dryRun: DryRunLog;
+  /** Stats of the enclosing steps, outermost first: their counters include nested work. */
+  readonly chain: readonly StepStats[];
+  readonly depth: number;
+  readonly signal: AbortSignal;
+  /** $run: what every expression can read about the run. */
+  readonly run: Readonly<Record<string, unknown>>;
+  /** Index of the current item in each enclosing loop (foreach, streaming paginate), outermost first. */
+  readonly loop?: readonly number[];
+  /** inspect's `actions` per connector id, asked at most once per run (paging key detection). */
+  readonly actionCatalog: Map<string, Promise<Record<string, unknown>[] | null>>;
+  /** The `http.allow` lists of this recipe and of the recipes that called it: a host must be in each. */
+  readonly httpAllow: readonly (readonly string[])[];
+  /** Records and replays the run's calls (service-call.ts). */
+  readonly recorder: CallRecorder;
+  /**
+   * Where this step list runs, as a step path prefix: '' at the top, `notes[3]` in item 3 of foreach `notes`,
+   * `rollup` inside the recipe that call step `rollup` runs. Call keys are built from it, so they depend on
+   * the position of a call in the run, never on the order concurrent items happen to run in.
+   */
+  readonly frame: string;
+}
+
+/** A step's path in the run: the frame, then its id (kind@pointer without one). */
+export function stepPathOf(state: RunState, step: Step): string {
+  const ref = step.id ?? `${step.kind}@${step.loc.pointer}`;
+  return state.frame === '' ? ref : `${state.frame}.${ref}`;
+}

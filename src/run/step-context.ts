@@ -1,0 +1,103 @@
+import type { CallObserver, CallOptions } from '../client/index.js';
+import type { Step } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import type { RunContext } from './context.js';
+import type { StepStats, DryRunSite } from './report.js';
+import { stepPathOf, type RunState } from './run-state.js';
+
+/** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */
+export interface StepOutcome {
+  readonly output: unknown;
+  readonly response?: unknown;
+}
+
+/** What a step-kind function gets besides its step and scope: the run's state and this visit of the step. */
+export class StepContext {
+  private calls = 0;
+  private stepPath: string | undefined;
+
+  constructor(
+    readonly state: RunState,
+    readonly step: Step,
+    readonly stats: StepStats,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get ctx(): RunContext {
+    return this.state.ctx;
+  }
+
+  /** The RunState for steps nested in this one (one level deeper, counting into this step). */
+  nested(signal: AbortSignal = this.signal, frame: string = this.path): RunState {
+    return { ...this.state, chain: [...this.state.chain, this.stats], depth: this.state.depth + 1, signal, frame };
+  }
+
+  /**
+   * This visit's step path: the frame, then the step's id (kind@pointer without one): `notes[3].note`.
+   * Ids keep keys stable when a recipe is edited (--allow-changed); pointers when only lines move.
+   */
+  get path(): string {
+    this.stepPath ??= stepPathOf(this.state, this.step);
+    return this.stepPath;
+  }
+
+  /** The key of this visit's next call: the step path and the call's number within the visit. */
+  nextCallKey(): string {
+    return `${this.path}#${this.calls++}`;
+  }
+
+  /**
+   * Options for client calls: cancellation, the step's retry policy, request/retry counting, the write's
+   * Idempotency-Key, and an extra observer (the journal's: status and retries of the exchange).
+   */
+  callOptions(idempotencyKey?: string, extra?: CallObserver): CallOptions {
+    const observer: CallObserver = {
+      request: () => {
+        const tracker = this.state.tracker;
+        tracker.requests++;
+        const max = this.ctx.maxRequests;
+        if (max !== undefined && tracker.requests > max) throw new RecipeError('X014', { max });
+        for (const s of [...this.state.chain, this.stats]) s.requests++;
+        this.progress();
+      },
+      response: (info) => {
+        extra?.response?.(info);
+        this.ctx.log(
+          'debug',
+          `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`,
+        );
+      },
+      retry: (info) => {
+        extra?.retry?.(info);
+        this.state.tracker.retries++;
+        for (const s of [...this.state.chain, this.stats]) s.retries++;
+        this.ctx.log('debug', `${this.stats.id}: retry ${info.attempt} in ${info.delayMs} ms (${info.reason})`);
+        this.progress();
+      },
+    };
+    return {
+      signal: this.signal,
+      observer,
+      ...(this.step.retry ? { retry: this.step.retry } : {}),
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    };
+  }
+
+  /** Tells the caller this step (and its enclosing steps) moved. */
+  progress(): void {
+    for (const s of [...this.state.chain, this.stats])
+      this.state.tracker.event({ type: 'step-progress', step: s.progress() });
+  }
+
+  /** Where this visit sits, for a --dry-run write: its step, file, line and column, and each enclosing loop's index. */
+  writeSite(): DryRunSite {
+    const loop = this.state.loop ?? [];
+    return {
+      step: this.stats.id,
+      line: this.stats.line,
+      file: this.step.loc.file,
+      column: this.step.loc.column,
+      ...(loop.length > 0 ? { loop_index: [...loop] } : {}),
+    };
+  }
+}
