@@ -10,7 +10,8 @@ import { JOURNAL_PREFIX } from './job.js';
 export function connectRedis(url: string, use: 'queue' | 'command' = 'command'): Redis {
   const parsed = checkRedisUrl(url);
   const redis = new Redis(parsed.href, {
-    lazyConnect: true,
+    // A command connection connects when asked (connectRedisNow); BullMQ's connects at once.
+    lazyConnect: use === 'command',
     maxRetriesPerRequest: use === 'queue' ? null : 3,
     enableReadyCheck: true,
     // A CLI command gives up on an unreachable Redis; a worker keeps trying (BullMQ reconnects).

@@ -50,7 +50,8 @@ const PAGE = 200;
 export class RedisJournalStore implements JournalStore {
   private readonly keys: JournalKeys;
   private readonly paths: PathCodec;
-  private readonly leaseMs: number;
+  /** How long a run stays held after its holder stops renewing. */
+  readonly leaseMs: number;
   private readonly open = new Set<RedisRunJournal>();
 
   constructor(
