@@ -6,4 +6,5 @@ export { autoNext, itemsOf, type NextPage } from './page-keys.js';
 export { runRecipe, type RunRecipeOptions, type RunRecipeResult } from './run-recipe.js';
 export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
-export { isValidRunId } from './run-id.js';
+export { isValidRunId, newRunId } from './run-id.js';
+export { declaredSecrets, recipeFiles } from './recipe-files.js';
