@@ -79,6 +79,34 @@ afterAll(async () => {
   await redisServer?.stop();
 }, 60_000);
 
+describe('recipe runs --redis', () => {
+  it("lists a queue's runs not yet taken as queued, with the local history's columns", async () => {
+    const cli = (args: string[]) => runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
+    const sub = await cli([
+      'submit',
+      join(recipes, 'tick.yaml'),
+      '-i',
+      'label=idle',
+      '--queue',
+      'idle',
+      '--recipes',
+      recipes,
+      '--json',
+    ]);
+    expect(sub.code, sub.stderr).toBe(0);
+    const submitted = JSON.parse(sub.stdout) as { run_id: string; status: string; job_id: string };
+    expect(submitted).toMatchObject({ status: 'queued', queue: 'idle', job_id: `run-${submitted.run_id}` });
+    const text = await cli(['runs', '--redis', redisServer.url, '--queue', 'idle']);
+    expect(text.stdout.split('\n')[0]).toMatch(/^RUN ID\s+STATUS\s+RECIPE\s+STARTED\s+DURATION\s+REQUESTS\s+WRITES$/);
+    expect(text.stdout).toContain(`${submitted.run_id}  queued`);
+    const json = await cli(['runs', '--redis', redisServer.url, '--queue', 'idle', '--status', 'queued', '--json']);
+    expect((JSON.parse(json.stdout) as { run_id: string }[]).map((r) => r.run_id)).toEqual([submitted.run_id]);
+    const bad = await cli(['runs', '--redis', 'http://127.0.0.1:1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('F006');
+  }, 60_000);
+});
+
 describe('recipe schedule', () => {
   it('a schedule every second with two workers up: exactly one run per tick over 10 ticks', async () => {
     for (let i = 0; i < 2; i++)
