@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFleet } from '../../src/fleet/queue.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import type { RedisJournalStore } from '../../src/journal/index.js';
 import { runCli } from '../cli/cli-process.js';
@@ -213,6 +214,8 @@ describe('a fleet of three workers on one Redis', () => {
   }, 240_000);
 
   it('fails a job whose recipe differs on the worker (F003); --wait exits 2 with the reason', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
     const other = join(dir, 'other-recipes');
     mkdirSync(other, { recursive: true });
     // The same recipe with one more line: it hashes differently.
@@ -256,6 +259,32 @@ describe('a fleet of three workers on one Redis', () => {
     expect(notes.size).toBe(SLOW_NOTES);
     expect([...notes.values()].every((n) => n === 1)).toBe(true);
   }, 180_000);
+
+  it('fails a job whose data is malformed or whose name is unknown (F004), without running anything', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
+    const fleet = await openFleet(redisServer.url, 'recipe-runs');
+    const queue = fleet.queue;
+    try {
+      const outside = await queue.add(
+        'run',
+        { recipe: '../outside.yaml', sha256: 'a'.repeat(64), files: [], inputs: {}, secrets: [], submitted_at: 1 },
+        { jobId: 'run-outside-1' },
+      );
+      const garbled = await queue.add('run', { recipe: 42 }, { jobId: 'run-garbled-1' });
+      const unknown = await queue.add('bogus', {}, { jobId: 'bogus-1' });
+      for (const job of [outside, garbled, unknown]) {
+        const reason = await until(`job ${job.id} to fail`, 60_000, async () => {
+          const now = await queue.getJob(job.id as string);
+          return (await now?.getState()) === 'failed' ? now?.failedReason : undefined;
+        });
+        expect(reason).toMatch(job === unknown ? /unknown job name "bogus"/ : /^F004 job \S+ cannot be run: /);
+      }
+      expect(await journal.getRun('outside-1')).toBeUndefined();
+    } finally {
+      await fleet.close();
+    }
+  }, 90_000);
 });
 
 /** True when any value in Redis (strings, hashes, sets, sorted sets, lists, streams) contains `text`. */
