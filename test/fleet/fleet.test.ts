@@ -51,7 +51,7 @@ function startWorker(extra: string[] = []): RecipeProcess {
   // A short lock: a dead worker's job moves on in seconds, not the default minute.
   const w = spawnRecipe(
     ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', ...extra],
-    { ...env(), NOTE_SECRET: SECRET },
+    { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
     dir,
   );
   workers.push(w);
@@ -117,6 +117,28 @@ steps:
     collect: "\${ $note.properties.hs_note_body }"
 outputs:
   count: "\${ $count($notes) }"
+`,
+  );
+  writeFileSync(
+    join(recipes, 'gated.yaml'),
+    `version: 1
+name: gated
+inputs:
+  tag: { type: string, required: true }
+secrets: [GATE]
+connector: { workspace: default, definition: CRM }
+steps:
+  - id: note
+    execute:
+      entity: notes
+      action: create
+      params:
+        properties:
+          hs_note_body: "\${ $inputs.tag }"
+          hs_timestamp: "\${ $run.started_at }"
+  - assert: "\${ $secrets.GATE = 'open' }"
+outputs:
+  body: "\${ $note.properties.hs_note_body }"
 `,
   );
   redisServer = await startRedisServer();
@@ -284,6 +306,27 @@ describe('a fleet of three workers on one Redis', () => {
     } finally {
       await fleet.close();
     }
+  }, 90_000);
+
+  it('a failed fleet run is resumed here with recipe resume --redis: its write replays, not sent again', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
+    // The workers' GATE is closed: the run writes its note, then its assert fails.
+    const failed = await submit('gated.yaml', ['-i', 'tag=gated-1', '--run-id', 'gated-1', '--wait', '--json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', run_id: 'gated-1' });
+    const resumed = await runCli(
+      ['resume', 'gated-1', '--redis', redisServer.url, '--recipes', recipes, '--json', '-q'],
+      { cwd: dir, env: { ...env(), GATE: 'open' }, timeoutMs: 60_000 },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Both calls replay from the fleet's journal: the connector lookup and the note's create.
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'ok', run_id: 'gated-1', replayed_calls: 2 });
+    expect(notesLike(serviceDb, 'gated-1').get('gated-1')).toBe(1);
+    expect((await journal.listAttempts('gated-1')).map((a) => [a.kind, a.status])).toEqual([
+      ['run', 'failed'],
+      ['redrive', 'succeeded'],
+    ]);
   }, 90_000);
 });
 
