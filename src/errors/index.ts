@@ -1,4 +1,5 @@
 import { compileCodes } from './catalog-compile.js';
+import { fleetCodes } from './catalog-fleet.js';
 import { journalCodes } from './catalog-journal.js';
 import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
@@ -25,6 +26,7 @@ export const catalog = {
   ...runCodes,
   ...journalCodes,
   ...testCodes,
+  ...fleetCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;
 

@@ -15,4 +15,5 @@ export {
 } from './run-recipe.js';
 export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
-export { isValidRunId } from './run-id.js';
+export { isValidRunId, newRunId } from './run-id.js';
+export { declaredSecrets, recipeFiles } from './recipe-files.js';

@@ -1,0 +1,24 @@
+import type { CatalogEntry } from './types.js';
+
+/**
+ * F: the fleet (queue, workers, submit, schedules). Owned by src/fleet/. F001–F049: queue, workers, submit
+ * and schedules; F050–F099 are kept for distributed foreach and fleet-wide rate limits.
+ */
+export const fleetCodes = {
+  F001: { template: 'cannot reach Redis at {url}: {reason}', class: 'config' },
+  F002: {
+    template:
+      '{file} is not inside the recipes directory {dir}: workers find a recipe by its path under it (--recipes)',
+    class: 'invalid',
+  },
+  F003: {
+    template:
+      "this worker's copy of {file} differs from the one submitted (sha256 {actual}, job has {expected}); deploy the same recipes to every worker, or submit again",
+    class: 'invalid',
+  },
+  F004: { template: 'job {jobId} cannot be run: {reason}', class: 'invalid' },
+  F005: { template: 'no schedule named "{name}" on queue {queue}', class: 'invalid' },
+  F006: { template: '{flag}: {reason}', class: 'invalid' },
+  F007: { template: 'run {runId} is not in queue {queue} (nor in its journal)', class: 'invalid' },
+  F008: { template: 'run {runId} was not finished by a worker: {reason}', class: 'run' },
+} satisfies Record<string, CatalogEntry>;

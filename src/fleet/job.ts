@@ -1,0 +1,83 @@
+/**
+ * The jobs of a fleet as they travel through Redis: plain JSON data, shared by `recipe submit`, `recipe
+ * schedule`, the workers and distributed foreach (src/fleet/distribute/). Never a secret value: a job names
+ * the secrets its recipe declares, and each worker reads their values from its own environment.
+ */
+
+/** The BullMQ queue workers take runs from unless --queue names another. */
+export const DEFAULT_QUEUE = 'recipe-runs';
+
+/** The key prefix of the fleet's run journal in Redis (one journal per queue: `<prefix>:<queue>`). */
+export const JOURNAL_PREFIX = 'recipe:journal';
+
+/** Job names: the worker dispatches on them. */
+export const JobName = {
+  /** A whole run of a recipe (submit, schedules). */
+  run: 'run',
+  /** A chunk of a distributed foreach, a BullMQ flow child of the run's job (src/fleet/distribute/). */
+  chunk: 'chunk',
+} as const;
+
+/** A file of a recipe as a job pins it: its path relative to the recipes directory and its SHA-256. */
+export interface PinnedFile {
+  /** Relative to the recipes directory, '/'-separated. */
+  readonly path: string;
+  /** Hex SHA-256 of the file's bytes. */
+  readonly sha256: string;
+}
+
+/** The data of a run job (name 'run'). */
+export interface RunJobData {
+  /** The recipe's path relative to the worker's recipes directory ('/'-separated, no '..'). */
+  readonly recipe: string;
+  /** Hex SHA-256 of the recipe file as submitted: a worker whose copy differs fails the job (F003). */
+  readonly sha256: string;
+  /** Every other file the recipe `call`s, pinned the same way. */
+  readonly files: readonly PinnedFile[];
+  /** Input values as given (-i k=v strings or typed values); each worker resolves them against the recipe. */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** The names of the secrets the recipe declares; values come from each worker's environment. */
+  readonly secrets: readonly string[];
+  /**
+   * The run id; the job id is `run-<run id>` (jobIdOf), so a second submit of the same id is the same run.
+   * Absent for a schedule's runs: the worker derives one from the job id (runIdOfJob), the same on every worker.
+   */
+  readonly run_id?: string;
+  readonly dry_run?: boolean;
+  /** A --connector override. */
+  readonly connector?: string;
+  /** The schedule that made this run, if any. */
+  readonly schedule?: string;
+  /** Epoch ms. */
+  readonly submitted_at: number;
+}
+
+/** What a run job returns (its BullMQ return value): enough for `submit --wait` and `runs --redis`. */
+export interface RunJobResult {
+  readonly run_id: string;
+  /** The report's status. */
+  readonly status: 'ok' | 'failed' | 'interrupted';
+  /** The code of the error that failed the run, if it failed. */
+  readonly error_code: string | null;
+  /** The run report as `recipe run --json` prints it (JSON text). */
+  readonly report: string;
+  /** Which worker ran (the last attempt of) it. */
+  readonly worker: string;
+}
+
+/** The job id of a run: BullMQ refuses custom ids that read as integers or hold ':', which run ids may. */
+export function jobIdOf(runId: string): string {
+  return `run-${runId}`;
+}
+
+/**
+ * The run id of a run job: its data's, else (a schedule's tick, job id `repeat:<schedule>:<tick ms>`)
+ * `<schedule>-<tick ms>`, the same whichever worker takes the job.
+ */
+export function runIdOfJob(jobId: string | undefined, data: Pick<RunJobData, 'run_id'>): string | undefined {
+  if (data.run_id !== undefined) return data.run_id;
+  const tick = /^repeat:(.+):(\d+)$/.exec(jobId ?? '');
+  if (tick) return `${tick[1]}-${tick[2]}`;
+  if (jobId?.startsWith('run-')) return jobId.slice(4);
+  return undefined;
+}
