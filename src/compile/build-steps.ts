@@ -38,6 +38,7 @@ export const DEFAULTS = {
   downloadAction: 'download',
   httpMethod: 'GET',
   httpSuccess: ['2xx'],
+  distributeChunk: 500,
 } as const;
 
 /** What the builder needs: where nodes are, and the compiled plans of called recipes by pointer of the call. */
@@ -140,6 +141,7 @@ export class StepBuilder {
           steps: this.steps(raw.steps, `${pointer}/steps`),
           ...(typeof raw.index_as === 'string' ? { indexAs: raw.index_as } : {}),
           ...(raw.collect !== undefined ? { collect: this.value(raw.collect, `${pointer}/collect`) } : {}),
+          ...distributeOf(raw.distribute),
         };
       case 'transform':
         return { ...common, kind, value: this.value(body, at) };
@@ -252,4 +254,12 @@ function retryPolicy(raw: Raw): RetryPolicy {
     factor: num(raw.factor, RETRY_DEFAULTS.factor),
     jitter: typeof raw.jitter === 'boolean' ? raw.jitter : RETRY_DEFAULTS.jitter,
   };
+}
+
+/** `distribute: true` or `{chunk}` (the schema checked the shape); false or absent: not distributed. */
+function distributeOf(raw: unknown): { distribute?: { chunk: number } } {
+  if (raw === true) return { distribute: { chunk: DEFAULTS.distributeChunk } };
+  if (raw === null || typeof raw !== 'object') return {};
+  const chunk = (raw as Raw).chunk;
+  return { distribute: { chunk: typeof chunk === 'number' ? chunk : DEFAULTS.distributeChunk } };
 }

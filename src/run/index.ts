@@ -7,3 +7,7 @@ export { runRecipe, type RunRecipeOptions, type RunRecipeResult } from './run-re
 export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId } from './run-id.js';
+export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';
+export type { ChunkConnector, ChunkOutcome, DistributedForeach, ForeachDistributor } from './distribute.js';
+export type { ReplayPolicy } from './call-recorder.js';
+export { planSettlement } from './settle-plan.js';

@@ -7,6 +7,7 @@ import type { RunJournal } from '../journal/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
+import type { ForeachDistributor } from './distribute.js';
 import { DryRunLog } from './dry-run.js';
 import type { RunState } from './run-state.js';
 import { writeFileAtomic } from './files.js';
@@ -46,6 +47,8 @@ export interface RunOptions {
   readonly runId?: string;
   /** Journal the run (and replay a resume): set up by beginRun/resumeRun in journal-session.ts. */
   readonly durable?: DurableRun;
+  /** A fleet worker's: foreach steps with `distribute` send their items to the fleet (run/distribute.ts). */
+  readonly distributor?: ForeachDistributor;
 }
 
 /** A run being journaled: a new one (attempt 1) or a resume. */
@@ -83,6 +86,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     writeFile: options.writeFile ?? writeFileAtomic,
     log: (level, message) => options.log?.(level, redactor.redact(message)),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.distributor ? { distributor: options.distributor } : {}),
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };
