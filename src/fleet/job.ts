@@ -39,8 +39,8 @@ export interface RunJobData {
   /** The names of the secrets the recipe declares; values come from each worker's environment. */
   readonly secrets: readonly string[];
   /**
-   * The run id, also the job id (a second submit of the same id is the same run). Absent for a schedule's
-   * runs: the worker derives one from the job id (`<schedule>-<tick epoch ms>`), the same on every worker.
+   * The run id; the job id is `run-<run id>` (jobIdOf), so a second submit of the same id is the same run.
+   * Absent for a schedule's runs: the worker derives one from the job id (runIdOfJob), the same on every worker.
    */
   readonly run_id?: string;
   readonly dry_run?: boolean;
@@ -57,10 +57,27 @@ export interface RunJobResult {
   readonly run_id: string;
   /** The report's status. */
   readonly status: 'ok' | 'failed' | 'interrupted';
-  /** The exit code `recipe run` would have exited with. */
-  readonly exit_code: number;
+  /** The code of the error that failed the run, if it failed. */
+  readonly error_code: string | null;
   /** The run report as `recipe run --json` prints it (JSON text). */
   readonly report: string;
   /** Which worker ran (the last attempt of) it. */
   readonly worker: string;
+}
+
+/** The job id of a run: BullMQ refuses custom ids that read as integers or hold ':', which run ids may. */
+export function jobIdOf(runId: string): string {
+  return `run-${runId}`;
+}
+
+/**
+ * The run id of a run job: its data's, else (a schedule's tick, job id `repeat:<schedule>:<tick ms>`)
+ * `<schedule>-<tick ms>`, the same whichever worker takes the job.
+ */
+export function runIdOfJob(jobId: string | undefined, data: Pick<RunJobData, 'run_id'>): string | undefined {
+  if (data.run_id !== undefined) return data.run_id;
+  const tick = /^repeat:(.+):(\d+)$/.exec(jobId ?? '');
+  if (tick) return `${tick[1]}-${tick[2]}`;
+  if (jobId?.startsWith('run-')) return jobId.slice(4);
+  return undefined;
 }

@@ -1,5 +1,6 @@
 /**
- * journal/: the run journal (record, replay, history); an interface (types.ts) with a SQLite backend behind it.
+ * journal/: the run journal (record, replay, history); an interface (types.ts) with two backends behind it:
+ * SQLite (sqlite/, one machine) and Redis (redis/, a fleet of workers; the caller brings the connection).
  *
  * For the parts built on it:
  * - run/ records through RunJournal (from JournalStore.begin/resume) at its one call point
@@ -38,4 +39,6 @@ export type {
   StepEvent,
   StepEventRecord,
 } from './types.js';
+export type { RedisCommands } from './redis/client.js';
+export { RedisJournalStore, type RedisJournalOptions } from './redis/store.js';
 export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal, openJournalReader } from './open.js';

@@ -46,12 +46,7 @@ interface StoredExchange extends Omit<ExchangeRecord, 'sent_at' | 'seq'> {
 }
 
 /** The JSON of a call's latest state (the append script adds seq). */
-export function exchangeJson(
-  paths: PathCodec,
-  attempt: number,
-  call: CallEntry,
-  outcome: CallOutcome | null,
-): string {
+export function exchangeJson(paths: PathCodec, attempt: number, call: CallEntry, outcome: CallOutcome | null): string {
   const stored: Omit<StoredExchange, 'seq'> = {
     call_key: call.call_key,
     attempt,
@@ -172,9 +167,7 @@ export function toAttempts(att: Record<string, string>, held: boolean): AttemptR
 }
 
 function parseCounters(text: string | undefined): StoredCounters {
-  return text === undefined
-    ? { requests: 0, writes: 0, replayed_calls: 0 }
-    : (JSON.parse(text) as StoredCounters);
+  return text === undefined ? { requests: 0, writes: 0, replayed_calls: 0 } : (JSON.parse(text) as StoredCounters);
 }
 
 /** Time spent running, summed over attempts (an attempt that never ended counts until its last write). */

@@ -1,0 +1,37 @@
+import { RecipeError } from '../errors/index.js';
+import { isValidRunId } from '../run/index.js';
+import type { RunJobData } from './job.js';
+
+/**
+ * Checks a run job's data as it came out of Redis (anyone who can write to the queue can put a job there):
+ * F004 with what is wrong. Returns the data typed.
+ */
+export function checkRunJobData(data: unknown, jobId: string): RunJobData {
+  const bad = (reason: string): never => {
+    throw new RecipeError('F004', { jobId, reason });
+  };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return bad('its data is not an object');
+  const d = data as Record<string, unknown>;
+  if (typeof d.recipe !== 'string' || d.recipe === '') bad('"recipe" is not a path');
+  if (typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256)) bad('"sha256" is not a hex SHA-256');
+  if (!Array.isArray(d.files) || !d.files.every(isPin)) bad('"files" is not a list of {path, sha256}');
+  if (typeof d.inputs !== 'object' || d.inputs === null || Array.isArray(d.inputs)) bad('"inputs" is not an object');
+  if (!Array.isArray(d.secrets) || !d.secrets.every((s) => typeof s === 'string'))
+    bad('"secrets" is not a list of names');
+  if (d.run_id !== undefined && (typeof d.run_id !== 'string' || !isValidRunId(d.run_id)))
+    bad('"run_id" is not a valid run id');
+  if (d.dry_run !== undefined && typeof d.dry_run !== 'boolean') bad('"dry_run" is not a boolean');
+  if (d.connector !== undefined && typeof d.connector !== 'string') bad('"connector" is not a string');
+  if (d.schedule !== undefined && typeof d.schedule !== 'string') bad('"schedule" is not a string');
+  if (typeof d.submitted_at !== 'number') bad('"submitted_at" is not a number');
+  return d as unknown as RunJobData;
+}
+
+function isPin(p: unknown): boolean {
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    typeof (p as { path?: unknown }).path === 'string' &&
+    typeof (p as { sha256?: unknown }).sha256 === 'string'
+  );
+}

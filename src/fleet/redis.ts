@@ -1,0 +1,86 @@
+import { Redis } from 'ioredis';
+import { RecipeError } from '../errors/index.js';
+import { RedisJournalStore, type RedisCommands } from '../journal/index.js';
+import { JOURNAL_PREFIX } from './job.js';
+
+/**
+ * Connections to the fleet's Redis. BullMQ's blocking connections need maxRetriesPerRequest: null (a
+ * worker waits for Redis to come back instead of failing); the journal's and a CLI's connection fail fast.
+ */
+export function connectRedis(url: string, use: 'queue' | 'command' = 'command'): Redis {
+  const parsed = checkRedisUrl(url);
+  const redis = new Redis(parsed.href, {
+    // A command connection connects when asked (connectRedisNow); BullMQ's connects at once.
+    lazyConnect: use === 'command',
+    maxRetriesPerRequest: use === 'queue' ? null : 3,
+    enableReadyCheck: true,
+    // A CLI command gives up on an unreachable Redis; a worker keeps trying (BullMQ reconnects).
+    retryStrategy: use === 'queue' ? (times) => Math.min(times * 200, 2000) : (times) => (times > 3 ? null : 200),
+  });
+  // Connection errors reach the commands that wait on them; without a listener ioredis prints each one.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** Connects now, so that an unreachable Redis is F001 with the reason rather than a hang. */
+export async function connectRedisNow(url: string, use: 'queue' | 'command' = 'command'): Promise<Redis> {
+  const redis = connectRedis(url, use);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new RecipeError('F001', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
+  }
+  return redis;
+}
+
+/** redis:// or rediss:// URLs only (F006 otherwise). */
+export function checkRedisUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RecipeError('F006', { flag: '--redis', reason: `"${url}" is not a URL (redis://HOST:PORT)` });
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new RecipeError('F006', { flag: '--redis', reason: `"${redactUrl(url)}" is not a redis:// URL` });
+  return parsed;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.href;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** The journal's view of an ioredis connection. */
+export function commandsOf(redis: Redis): RedisCommands {
+  return { call: (command, ...args) => redis.call(command, ...args) };
+}
+
+/** What opening the fleet's journal needs. */
+export interface FleetJournalOptions {
+  readonly queue: string;
+  readonly recipesDir?: string;
+  readonly leaseMs?: number;
+  readonly holderName?: string;
+  /** Quit this connection when the store closes. */
+  readonly ownsConnection?: boolean;
+}
+
+/** The run journal of a queue's runs, on Redis (`recipe:journal:<queue>`). */
+export function openFleetJournal(redis: Redis, o: FleetJournalOptions): RedisJournalStore {
+  return new RedisJournalStore(commandsOf(redis), {
+    prefix: `${JOURNAL_PREFIX}:${o.queue}`,
+    ...(o.recipesDir !== undefined ? { recipesDir: o.recipesDir } : {}),
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+    ...(o.holderName !== undefined ? { holderName: o.holderName } : {}),
+    ...(o.ownsConnection ? { onClose: async () => void (await redis.quit().catch(() => undefined)) } : {}),
+  });
+}

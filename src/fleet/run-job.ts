@@ -1,0 +1,196 @@
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { loadRecipe, resolveInputs } from '../compile/index.js';
+import type { Plan } from '../compile/plan.js';
+import { RecipeError } from '../errors/index.js';
+import type { RunRecord } from '../journal/index.js';
+import { beginRun, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
+import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
+import { checkRunJobData } from './job-data.js';
+import { checkPins, localPath } from './recipe-pin.js';
+import type { WorkerContext } from './worker-context.js';
+
+/**
+ * Processes a run job: checks this worker's copy of the recipe against the job's pins, then runs it with
+ * the fleet's journal — a new run, or (the job came back: its worker died, or handed it back at shutdown)
+ * a resume from the journal with `recipe resume`'s guarantees: recorded calls replay, nothing is sent
+ * twice, writes in doubt are settled or the job fails with J004. A run that already ended is not run
+ * again: its recorded report is the job's result, so a job delivered twice runs once.
+ *
+ * A failed run fails the job for good (UnrecoverableError: running it again would redrive it, which is
+ * `recipe resume`'s decision, not the queue's); a failure to reach Redis or the service before the run
+ * starts throws a plain error, which the queue retries by its policy.
+ */
+export async function processRunJob(
+  job: Job<RunJobData>,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+  ctx: WorkerContext,
+): Promise<RunJobResult> {
+  const jobId = job.id ?? '?';
+  const data = unrecoverable(() => checkRunJobData(job.data, jobId));
+  const runId = runIdOfJob(job.id, data);
+  if (runId === undefined)
+    throw new UnrecoverableError(new RecipeError('F004', { jobId, reason: 'it has no run id' }).message);
+  const file = unrecoverable(() => localPath(ctx.recipesDir, data.recipe, jobId));
+  await unrecoverableAsync(() =>
+    checkPins(ctx.recipesDir, [{ path: data.recipe, sha256: data.sha256 }, ...data.files], jobId),
+  );
+  const { plan, diagnostics } = await loadRecipe(file);
+  if (!plan) {
+    const first = diagnostics[0];
+    throw new UnrecoverableError(
+      `${first?.file}:${first?.line}:${first?.column}: ${first?.code} ${first?.message ?? 'invalid recipe'}`,
+    );
+  }
+
+  const recorded = await settledRecord(ctx, runId);
+  if (recorded && (recorded.status === 'succeeded' || recorded.status === 'failed')) {
+    ctx.log(`run ${runId} already ${recorded.status}: its recorded report is the job's result`);
+    return finished(parseReport(recorded), ctx);
+  }
+  const client = ctx.newClient();
+  try {
+    const prepared = recorded
+      ? await resumeJob(ctx, recorded, plan, client)
+      : await beginJob(ctx, data, plan, runId, client);
+    ctx.log(`run ${runId} ${recorded ? `resumed (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
+    const report = await runPlan(plan, {
+      client,
+      redactor: client.redactor,
+      inputs: prepared.inputs,
+      env: ctx.env,
+      ...(signal ? { signal } : {}),
+      dryRun: prepared.dryRun,
+      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
+      durable: prepared.durable,
+      log: (level, message) => {
+        if (level !== 'debug') ctx.log(`run ${runId}: ${message}`);
+      },
+    });
+    if (report.status === 'interrupted' && signal?.aborted && token !== undefined) {
+      // Shut down before the run ended: its journal says cancelled; the next worker resumes it.
+      ctx.log(`run ${runId} handed back to the queue (worker shutting down)`);
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    return finished(report, ctx);
+  } finally {
+    await client.close();
+  }
+}
+
+interface PreparedJob {
+  readonly durable: DurableRun;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly dryRun: boolean;
+  readonly connectorId?: string;
+}
+
+async function beginJob(
+  ctx: WorkerContext,
+  data: RunJobData,
+  plan: Plan,
+  runId: string,
+  client: ReturnType<WorkerContext['newClient']>,
+): Promise<PreparedJob> {
+  const inputs = resolveInputs(plan, { ...data.inputs });
+  if (inputs.diagnostics.length > 0) {
+    const first = inputs.diagnostics[0];
+    throw new UnrecoverableError(`${first?.code} ${first?.message}`);
+  }
+  const durable = await beginRun({
+    store: ctx.journal,
+    plan,
+    inputs: inputs.values,
+    runId,
+    dryRun: data.dry_run === true,
+    ...(data.connector !== undefined ? { connectorId: data.connector } : {}),
+    redactor: client.redactor,
+    env: ctx.env,
+  });
+  return {
+    durable,
+    inputs: inputs.values,
+    dryRun: data.dry_run === true,
+    ...(data.connector !== undefined ? { connectorId: data.connector } : {}),
+  };
+}
+
+async function resumeJob(
+  ctx: WorkerContext,
+  record: RunRecord,
+  plan: Plan,
+  client: ReturnType<WorkerContext['newClient']>,
+): Promise<PreparedJob> {
+  try {
+    const prepared = await resumeRun({
+      store: ctx.journal,
+      record,
+      plan,
+      client,
+      flags: { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] },
+      redactor: client.redactor,
+      env: ctx.env,
+    });
+    const inputs = resolveInputs(plan, prepared.inputs);
+    return { ...prepared, inputs: inputs.values };
+  } catch (err) {
+    // J002 (the recipe changed under the run), J004 (writes in doubt nothing settles): a person decides.
+    if (err instanceof RecipeError && err.code !== 'J003') throw new UnrecoverableError(`${err.code} ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * The run's record; when the journal still shows it held (the worker that died had renewed its lease
+ * shortly before), waits for the lease to run out, as the queue waited for the job's lock.
+ */
+async function settledRecord(ctx: WorkerContext, runId: string): Promise<RunRecord | undefined> {
+  const deadline = Date.now() + ctx.journal.leaseMs + 2000;
+  for (;;) {
+    const record = await ctx.journal.getRun(runId);
+    if (record?.status !== 'running' || Date.now() > deadline) return record;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function parseReport(record: RunRecord): RunReport {
+  return JSON.parse(record.report ?? '{}') as RunReport;
+}
+
+/** The job's result; a failed run fails the job (for good), with the report kept in the journal. */
+function finished(report: RunReport, ctx: WorkerContext): RunJobResult {
+  if (report.status !== 'ok') {
+    const e = report.error;
+    throw new UnrecoverableError(
+      `run ${report.run_id} ${report.status}${e ? `: ${e.code} ${e.message}` : ''} (its report is in the journal)`,
+    );
+  }
+  return {
+    run_id: report.run_id,
+    status: report.status,
+    error_code: report.error?.code ?? null,
+    report: JSON.stringify(report),
+    worker: ctx.workerName,
+  };
+}
+
+function unrecoverable<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw asUnrecoverable(err);
+  }
+}
+
+async function unrecoverableAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    throw asUnrecoverable(err);
+  }
+}
+
+function asUnrecoverable(err: unknown): unknown {
+  return err instanceof RecipeError ? new UnrecoverableError(`${err.code} ${err.message}`) : err;
+}

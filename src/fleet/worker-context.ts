@@ -1,0 +1,29 @@
+import type { Redis } from 'ioredis';
+import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
+import type { RedisJournalStore } from '../journal/index.js';
+
+/**
+ * What a worker gives each job it processes (run jobs here, chunk jobs in src/fleet/distribute/): the
+ * fleet's Redis and journal, the recipes on this machine, and this worker's own connection and secrets.
+ */
+export interface WorkerContext {
+  /** Commands (not the queue's blocking connection): the journal, and fleet-wide limits. */
+  readonly redis: Redis;
+  readonly queue: string;
+  /** The recipes directory jobs name their recipe in. */
+  readonly recipesDir: string;
+  /** The fleet's run journal (on the same Redis). */
+  readonly journal: RedisJournalStore;
+  /** Where secret values and settings come from: this worker's environment, never Redis. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The connector service this worker talks to. */
+  readonly connection: ConnectionConfig;
+  /** A client for one job (closed by the job); fleet-wide rate limits, when set, apply to it. */
+  newClient(): ConnectorClient;
+  /** --max-rps-per-connector, if given. */
+  readonly maxRpsPerConnector?: number;
+  /** host:pid, in logs and in the journal's holder. */
+  readonly workerName: string;
+  /** One line to the worker's log (stderr). */
+  log(line: string): void;
+}

@@ -1,0 +1,135 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
+import { RecipeError } from '../errors/index.js';
+import { JobName, type RunJobData } from './job.js';
+import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
+import { processRunJob } from './run-job.js';
+import type { WorkerContext } from './worker-context.js';
+
+/** How a worker is set up (`recipe worker`). */
+export interface FleetWorkerOptions {
+  readonly redisUrl: string;
+  readonly queue: string;
+  /** Jobs run at once by this worker (default 1). */
+  readonly concurrency?: number;
+  readonly recipesDir: string;
+  readonly connection: ConnectionConfig;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly maxRpsPerConnector?: number;
+  /**
+   * How long a job's lock lasts without renewal (default 30 s): a worker that dies gives its jobs back
+   * after at most this plus the stalled-check interval (the same by default). The journal's lease is the same.
+   */
+  readonly lockMs?: number;
+  readonly log: (line: string) => void;
+}
+
+/** A running worker. */
+export interface FleetWorker {
+  readonly name: string;
+  /**
+   * Stops taking jobs and lets the jobs in hand finish; those still running after `graceMs` are cancelled:
+   * their journals record them cancelled and their jobs go back to the queue, where another worker resumes
+   * them. Resolves once everything is closed.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+/** Starts a BullMQ worker on the queue: F001 when Redis cannot be reached. */
+export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWorker> {
+  if (o.maxRpsPerConnector !== undefined) {
+    // TODO(fleet2): hand o.maxRpsPerConnector to the fleet-wide limiter (src/fleet/rate-limit/) in newClient
+    // below. Until it is merged, a worker refuses the flag rather than run without the limit it was given.
+    throw new RecipeError('F006', {
+      flag: '--max-rps-per-connector',
+      reason: 'the fleet-wide rate limiter (src/fleet/rate-limit/) is not in this build yet',
+    });
+  }
+  const name = `${hostname()}:${process.pid}`;
+  const lockMs = o.lockMs ?? 30_000;
+  const commands = await connectRedisNow(o.redisUrl);
+  const journal = openFleetJournal(commands, {
+    queue: o.queue,
+    recipesDir: resolve(o.recipesDir),
+    leaseMs: lockMs,
+    holderName: name,
+  });
+  const ctx: WorkerContext = {
+    redis: commands,
+    queue: o.queue,
+    recipesDir: resolve(o.recipesDir),
+    journal,
+    env: o.env,
+    connection: o.connection,
+    newClient: () => new ConnectorClient(o.connection),
+    ...(o.maxRpsPerConnector !== undefined ? { maxRpsPerConnector: o.maxRpsPerConnector } : {}),
+    workerName: name,
+    log: o.log,
+  };
+  const queueConnection = connectRedis(o.redisUrl, 'queue');
+  const worker = new Worker(
+    o.queue,
+    (job: Job, token?: string, signal?: AbortSignal) => dispatch(job, token, signal, ctx),
+    {
+      connection: queueConnection,
+      concurrency: o.concurrency ?? 1,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+      // A job whose worker died is handed on (and resumed from the journal) twice at most, then fails.
+      maxStalledCount: 2,
+      autorun: false,
+    },
+  );
+  worker.on('error', (err) => o.log(`queue error: ${err.message}`));
+  worker.on('failed', (job, err) => {
+    if (job) o.log(`job ${job.id} failed: ${err.message}`);
+  });
+  worker.on('completed', (job) => o.log(`job ${job.id} completed`));
+  void worker.run();
+  await worker.waitUntilReady();
+  o.log(
+    `worker ${name} taking jobs from queue ${o.queue} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    name,
+    shutdown: (graceMs) =>
+      (closing ??= (async () => {
+        o.log(`worker ${name} shutting down: no new jobs; waiting for the jobs in hand`);
+        const closed = worker.close();
+        const timer = setTimeout(() => {
+          o.log(`worker ${name}: jobs still running after ${graceMs} ms are handed back`);
+          worker.cancelAllJobs('worker shutting down');
+        }, graceMs);
+        await closed;
+        clearTimeout(timer);
+        await journal.close();
+        await commands.quit().catch(() => undefined);
+        await queueConnection.quit().catch(() => undefined);
+      })()),
+  };
+}
+
+/** Runs a job by its name. */
+async function dispatch(job: Job, token: string | undefined, signal: AbortSignal | undefined, ctx: WorkerContext) {
+  switch (job.name) {
+    case JobName.run:
+      return processRunJob(job as Job<RunJobData>, token, signal, ctx);
+    case JobName.chunk:
+      // TODO(fleet2): `return processChunkJob(job, token, signal, ctx)` from src/fleet/distribute/index.ts.
+      // Until distributed foreach is merged, a chunk job fails here with a clear reason.
+      throw new UnrecoverableError(
+        new RecipeError('F004', {
+          jobId: job.id ?? '?',
+          reason: 'chunk jobs (distributed foreach) need src/fleet/distribute/, which this build does not have yet',
+        }).message,
+      );
+    default:
+      throw new UnrecoverableError(
+        new RecipeError('F004', { jobId: job.id ?? '?', reason: `unknown job name "${job.name}"` }).message,
+      );
+  }
+}
