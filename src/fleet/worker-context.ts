@@ -22,6 +22,8 @@ export interface WorkerContext {
   newClient(): ConnectorClient;
   /** --max-rps-per-connector, if given. */
   readonly maxRpsPerConnector?: number;
+  /** The worker's concurrency, which a run waiting for its distributed chunks raises by one meanwhile. */
+  readonly slots?: { concurrency: number };
   /** host:pid, in logs and in the journal's holder. */
   readonly workerName: string;
   /** One line to the worker's log (stderr). */
