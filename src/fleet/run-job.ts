@@ -64,7 +64,7 @@ export async function processRunJob(
       dryRun: prepared.dryRun,
       ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
       durable: prepared.durable,
-      distributor: distributorForRunJob(job, ctx, ctx.slots),
+      distributor: distributorForRunJob(job, ctx),
       log: (level, message) => {
         if (level !== 'debug') ctx.log(`run ${runId}: ${message}`);
       },

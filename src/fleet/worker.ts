@@ -5,7 +5,7 @@ import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { JobName, type RunJobData } from './job.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
-import { processChunkForWorker } from './distribute/index.js';
+import { processChunkForWorker, spareSlots } from './distribute/index.js';
 import { FleetRateLimiter } from './rate-limit/index.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
@@ -49,15 +49,14 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     o.maxRpsPerConnector !== undefined
       ? new FleetRateLimiter({ connection: commands, maxRps: o.maxRpsPerConnector })
       : undefined;
-  // The worker's slots, lent by a run that waits for its distributed chunks (set once the worker exists).
-  const slots = {
-    get concurrency(): number {
-      return worker.concurrency;
-    },
-    set concurrency(n: number) {
-      worker.concurrency = n;
-    },
-  };
+  // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
+  const slots = spareSlots({
+    queue: o.queue,
+    connect: () => connectRedis(o.redisUrl, 'queue'),
+    process: (job, token, signal) => dispatch(job, token, signal, ctx),
+    lockMs,
+    log: o.log,
+  });
   const journal = openFleetJournal(commands, {
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
@@ -115,6 +114,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
+        await slots.close();
         await journal.close();
         await commands.quit().catch(() => undefined);
         await queueConnection.quit().catch(() => undefined);

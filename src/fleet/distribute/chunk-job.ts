@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Redactor } from '../../client/index.js';
@@ -149,7 +149,7 @@ const plans = new Map<string, Promise<Plan>>();
 async function loadPlan(recipesDir: string, data: ChunkJobData, jobId: string | undefined): Promise<Plan> {
   const path = resolve(recipesDir, data.file);
   const rel = relative(resolve(recipesDir), path);
-  if (rel.startsWith('..') || resolve(rel) === rel)
+  if (rel.startsWith('..') || isAbsolute(rel))
     throw unrecoverable(new RecipeError('F052', { jobId, reason: `${data.file} is outside the recipes directory` }));
   let bytes: Buffer;
   try {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { FlowProducer, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { RecipeError, type ErrorCode } from '../../errors/index.js';
 import type { ChunkOutcome, DistributedForeach, ForeachDistributor } from '../../run/index.js';
 import type { ChunkJobData, ChunkJobResult } from './chunk-data.js';
+import type { SpareSlots } from './spare-slots.js';
 import { DISTRIBUTE_PREFIX, dropVisit, saveVisit, visitHash, VisitKeys } from './visit-store.js';
 
 /** What a worker hands the distributor of the run it is running. */
@@ -20,7 +21,7 @@ export interface DistributorOptions {
    * The worker running the run: while the run waits for its chunks it takes one more job (its slot would
    * otherwise sit idle, and a fleet of one worker could never run the chunks).
    */
-  readonly worker?: { concurrency: number };
+  readonly spare?: SpareSlots;
   /** Key prefix of the visits in Redis (default recipe:distribute). */
   readonly prefix?: string;
   /** How often the run looks at its chunks (default 100 ms). */
@@ -94,14 +95,13 @@ async function distribute(
   } finally {
     await flow.close();
   }
-  const lent = o.worker !== undefined;
-  if (o.worker) o.worker.concurrency += 1;
+  const giveBack = o.spare?.lend();
   try {
     const failure = await waitForChunks(o, ids, keys, signal);
     if (failure) throw failure;
     return await gather(o.job, ids, visit.items.length);
   } finally {
-    if (lent && o.worker) o.worker.concurrency = Math.max(1, o.worker.concurrency - 1);
+    giveBack?.();
     if (!signal.aborted) await dropVisit(o.connection, keys, chunks).catch(() => undefined);
   }
 }
@@ -208,7 +208,7 @@ function jobIdOf(key: string): string {
 /** The file relative to the recipes directory, '/'-separated; F052 when it is outside. */
 function recipeFile(recipesDir: string, file: string): string {
   const rel = relative(resolve(recipesDir), resolve(file));
-  if (rel.startsWith('..') || rel === '' || resolve(rel) === rel)
+  if (rel.startsWith('..') || rel === '' || isAbsolute(rel))
     throw new RecipeError('F052', { jobId: file, reason: `${file} is not inside the recipes directory ${recipesDir}` });
   return rel.split(sep).join('/');
 }

@@ -6,4 +6,5 @@ export { createDistributor, type DistributorOptions } from './distributor.js';
 export { processChunkJob, type ChunkWorkerDeps, type PartJournalStore } from './chunk-job.js';
 export { isChunkJobData, type ChunkJobData, type ChunkJobResult } from './chunk-data.js';
 export { DISTRIBUTE_PREFIX } from './visit-store.js';
+export { spareSlots, type SpareSlotOptions, type SpareSlots } from './spare-slots.js';
 export { distributorForRunJob, processChunkForWorker } from './worker-hooks.js';

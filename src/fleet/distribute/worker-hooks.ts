@@ -31,15 +31,11 @@ export async function processChunkForWorker(
 }
 
 /** The distributor of a run job (RunOptions.distributor): its chunks become the job's flow children. */
-export function distributorForRunJob(
-  job: Job,
-  ctx: WorkerContext,
-  slots?: { concurrency: number },
-): ForeachDistributor {
+export function distributorForRunJob(job: Job, ctx: WorkerContext): ForeachDistributor {
   return createDistributor({
     connection: ctx.redis,
     job,
     recipesDir: ctx.recipesDir,
-    ...(slots ? { worker: slots } : {}),
+    ...(ctx.slots ? { spare: ctx.slots } : {}),
   });
 }
