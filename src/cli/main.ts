@@ -21,6 +21,9 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   console: async () => (await import('./console.js')).registerConsole,
   eval: async () => (await import('./eval.js')).registerEval,
   test: async () => (await import('./test.js')).registerTest,
+  worker: async () => (await import('./worker.js')).registerWorker,
+  submit: async () => (await import('./submit.js')).registerSubmit,
+  schedule: async () => (await import('./schedule.js')).registerSchedule,
 };
 
 endQuietlyOnClosedPipes();

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { RecipeError } from '../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
 import type { RunReport } from '../run/index.js';
+import { listFleetRuns, openFleet, type FleetClient } from '../fleet/queue.js';
 import { exitCodeFor, ExitCode } from './exit-codes.js';
+import { fleetTarget } from './fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
 import { formatOutputs } from './run-output.js';
 
@@ -14,6 +16,14 @@ interface ListFlags {
   recipe?: string;
   limit?: string;
   journal?: string;
+  redis?: string;
+  queue?: string;
+}
+
+/** The fleet's journal instead of the local one (`--redis URL [--queue NAME]`). */
+interface RedisFlags {
+  redis?: string;
+  queue?: string;
 }
 
 /** `recipe runs`: the run history in the journal (list, show, prune). */
@@ -28,7 +38,8 @@ Examples:
   recipe runs                               the 20 newest runs
   recipe runs --status interrupted          runs killed before they ended (resume them)
   recipe runs show 3f9c0a1b2d4e --json      a run's report and its resumes
-  recipe runs prune --older-than 30d        forget runs that ended more than 30 days ago`,
+  recipe runs prune --older-than 30d        forget runs that ended more than 30 days ago
+  recipe runs --redis redis://127.0.0.1:6379   the fleet's runs: queued, running, succeeded, failed`,
     );
   runs
     .command('list', { isDefault: true })
@@ -38,8 +49,13 @@ Examples:
     .option('--limit <n>', 'at most this many runs (default 20)')
     .option('--json', 'print a JSON array')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--redis <url>', "the fleet's runs (its queue and journal on this Redis) instead of the local journal")
+    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
     .action(async (flags: ListFlags) => {
-      process.exitCode = await withJournal(flags, (store) => listRuns(store, flags));
+      process.exitCode =
+        flags.redis !== undefined
+          ? await withFleetRuns(flags, (fleet) => listRedisRuns(fleet, flags))
+          : await withJournal(flags, (store) => listRuns(store, flags));
     });
   runs
     .command('show')
@@ -47,8 +63,13 @@ Examples:
     .argument('<run-id>')
     .option('--json', 'print the report as JSON, with `resumes`')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
-    .action(async (runId: string, flags: { json?: boolean; journal?: string }) => {
-      process.exitCode = await withJournal(flags, (store) => showRun(store, runId, flags.json === true));
+    .option('--redis <url>', "a fleet run (the fleet's journal on this Redis)")
+    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .action(async (runId: string, flags: { json?: boolean; journal?: string } & RedisFlags) => {
+      process.exitCode =
+        flags.redis !== undefined
+          ? await withFleetRuns(flags, (fleet) => showRun(fleet.journal, runId, flags.json === true))
+          : await withJournal(flags, (store) => showRun(store, runId, flags.json === true));
     });
   runs
     .command('prune')
@@ -79,6 +100,39 @@ async function withJournal(flags: { journal?: string }, fn: (store: JournalStore
   }
 }
 
+async function withFleetRuns(flags: RedisFlags, fn: (fleet: FleetClient) => Promise<number>): Promise<number> {
+  let fleet: FleetClient | undefined;
+  try {
+    const { redisUrl, queue } = fleetTarget(flags, {});
+    fleet = await openFleet(redisUrl, queue);
+    return await fn(fleet);
+  } catch (err) {
+    const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });
+    process.stderr.write(`${e.code} ${e.message}\n`);
+    return exitCodeFor(e.class);
+  } finally {
+    await fleet?.close();
+  }
+}
+
+/** `runs --redis`: the fleet's runs, queued ones included. */
+async function listRedisRuns(fleet: FleetClient, flags: ListFlags): Promise<number> {
+  const statuses = [...STATUSES, 'queued'];
+  if (flags.status !== undefined && !statuses.includes(flags.status))
+    throw new RecipeError('J008', { flag: `--status ${flags.status}`, reason: `one of ${statuses.join(', ')}` });
+  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RecipeError('J008', { flag: `--limit ${flags.limit}`, reason: 'a positive integer' });
+  const list = await listFleetRuns(fleet, {
+    ...(flags.status !== undefined ? { status: flags.status as RunStatus | 'queued' } : {}),
+    ...(flags.recipe !== undefined ? { recipe: flags.recipe } : {}),
+    limit,
+  });
+  if (flags.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+  else process.stdout.write(formatTable(list));
+  return ExitCode.ok;
+}
+
 async function listRuns(store: JournalStore, flags: ListFlags): Promise<number> {
   if (flags.status !== undefined && !STATUSES.includes(flags.status as RunStatus))
     throw new RecipeError('J008', { flag: `--status ${flags.status}`, reason: `one of ${STATUSES.join(', ')}` });
@@ -95,7 +149,7 @@ async function listRuns(store: JournalStore, flags: ListFlags): Promise<number> 
   return ExitCode.ok;
 }
 
-function formatTable(list: readonly RunSummary[]): string {
+function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: string })[]): string {
   if (list.length === 0) return 'no runs\n';
   const rows = [
     ['RUN ID', 'STATUS', 'RECIPE', 'STARTED', 'DURATION', 'REQUESTS', 'WRITES'],

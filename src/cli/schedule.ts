@@ -1,0 +1,167 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
+import { openFleet, runJobData, type FleetClient } from '../fleet/queue.js';
+import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../fleet/schedules.js';
+import { formatDiagnostic } from '../source/index.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { readGivenInputs } from './run-inputs.js';
+
+interface AddFlags extends FleetFlags {
+  cron?: string;
+  every?: string;
+  tz?: string;
+  input?: string[];
+  inputs?: string;
+  recipes?: string;
+  connector?: string;
+}
+
+/** `recipe schedule add|list|remove`: recipes run on a schedule by the fleet (BullMQ job schedulers). */
+export function registerSchedule(program: Command): void {
+  const schedule = program
+    .command('schedule')
+    .description("run recipes on a schedule on the fleet's workers: exactly one run per tick")
+    .addHelpText(
+      'after',
+      `
+Configuration:
+${FLEET_HELP}
+Examples:
+  recipe schedule add monday-report recipes/pipeline-report.yaml --cron "0 7 * * 1" --tz Europe/Paris
+  recipe schedule add stale recipes/stale-deals-follow-up.yaml --every 15m -i days=30
+  recipe schedule list --json
+  recipe schedule remove monday-report`,
+    );
+  schedule
+    .command('add')
+    .description('add a schedule, or replace the one with that name')
+    .argument('<name>', 'the schedule name (letters, digits, ".", "_", "-"); its runs are <name>-<tick ms>')
+    .argument('<file>', 'the recipe file, inside the recipes directory')
+    .option('--cron <pattern>', 'a cron pattern: 5 fields, or 6 with seconds first ("*/10 * * * * *")')
+    .option('--tz <zone>', 'the time zone of --cron (IANA, e.g. Europe/Paris; default UTC)')
+    .option('--every <period>', 'instead of --cron: a period, a number and ms, s, m, h or d (e.g. 15m)')
+    .option('-i, --input <name=value>', 'an input value (repeatable)', collect)
+    .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
+    .option('--recipes <dir>', "the recipes directory, as the workers' --recipes (default: the working directory)")
+    .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
+    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--queue <name>', 'the queue (default recipe-runs)')
+    .action(async (name: string, file: string, flags: AddFlags) => {
+      process.exitCode = await withFleet(flags, (fleet) => addSchedule(fleet, name, file, flags));
+    });
+  schedule
+    .command('list')
+    .description("the queue's schedules: name, recipe, cron or period, next tick")
+    .option('--json', 'print a JSON array')
+    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--queue <name>', 'the queue (default recipe-runs)')
+    .action(async (flags: FleetFlags & { json?: boolean }) => {
+      process.exitCode = await withFleet(flags, async (fleet) => {
+        const list = await listSchedules(fleet);
+        if (flags.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+        else if (list.length === 0) process.stdout.write('no schedules\n');
+        else
+          process.stdout.write(
+            table([
+              ['NAME', 'RECIPE', 'WHEN', 'TZ', 'NEXT'],
+              ...list.map((s) => [
+                s.name,
+                s.recipe,
+                s.cron ?? `every ${s.every_ms} ms`,
+                s.tz ?? '',
+                s.next?.replace('T', ' ').replace(/\.\d+Z$/, 'Z') ?? '',
+              ]),
+            ]),
+          );
+        return ExitCode.ok;
+      });
+    });
+  schedule
+    .command('remove')
+    .description('remove a schedule (runs it already made go on)')
+    .argument('<name>')
+    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--queue <name>', 'the queue (default recipe-runs)')
+    .action(async (name: string, flags: FleetFlags) => {
+      process.exitCode = await withFleet(flags, async (fleet) => {
+        await removeSchedule(fleet, name);
+        process.stderr.write(`removed schedule ${name}\n`);
+        return ExitCode.ok;
+      });
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function withFleet(flags: FleetFlags, fn: (fleet: FleetClient) => Promise<number>): Promise<number> {
+  let fleet: FleetClient | undefined;
+  try {
+    const { redisUrl, queue } = fleetTarget(flags, process.env);
+    fleet = await openFleet(redisUrl, queue);
+    return await fn(fleet);
+  } catch (err) {
+    const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });
+    process.stderr.write(`${formatLocation(e.location)}${e.code} ${e.message}\n`);
+    return exitCodeFor(e.class);
+  } finally {
+    await fleet?.close();
+  }
+}
+
+async function addSchedule(fleet: FleetClient, name: string, file: string, flags: AddFlags): Promise<number> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
+    throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
+  const when = whenOf(flags);
+  const { plan, diagnostics } = await loadRecipe(resolve(file));
+  if (!plan) return invalid(diagnostics);
+  const read = await readGivenInputs(flags.inputs, flags.input);
+  if (!read.values) return invalid(read.diagnostics);
+  const inputs = resolveInputs(plan, read.values);
+  if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics);
+  const data = await runJobData(plan, flags.recipes ?? process.cwd(), {
+    inputs: inputs.values,
+    schedule: name,
+    ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
+  });
+  await upsertSchedule(fleet, name, when, data);
+  process.stderr.write(
+    `schedule ${name}: ${data.recipe} ${'cron' in when ? `at "${when.cron}"${when.tz ? ` (${when.tz})` : ''}` : `every ${when.everyMs} ms`}\n`,
+  );
+  return ExitCode.ok;
+}
+
+const PERIOD: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function whenOf(flags: AddFlags): ScheduleWhen {
+  if ((flags.cron === undefined) === (flags.every === undefined))
+    throw new RecipeError('F006', { flag: '--cron / --every', reason: 'give exactly one of them' });
+  if (flags.cron !== undefined) return { cron: flags.cron, ...(flags.tz !== undefined ? { tz: flags.tz } : {}) };
+  if (flags.tz !== undefined) throw new RecipeError('F006', { flag: '--tz', reason: 'goes with --cron' });
+  const m = /^(\d+)\s*(ms|s|m|h|d)$/.exec((flags.every as string).trim());
+  const ms = m ? Number(m[1]) * (PERIOD[m[2] as string] as number) : 0;
+  if (ms < 1000)
+    throw new RecipeError('F006', { flag: `--every ${flags.every}`, reason: 'a period of 1s or more, e.g. 15m' });
+  return { everyMs: ms };
+}
+
+function invalid(diagnostics: Diagnostic[]): number {
+  process.stderr.write(`${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}\n`);
+  return ExitCode.invalid;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return `${rows
+    .map((row) =>
+      row
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}

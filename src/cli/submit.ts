@@ -1,0 +1,155 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
+import { jobIdOf } from '../fleet/job.js';
+import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../fleet/queue.js';
+import { isValidRunId, newRunId, type RunReport } from '../run/index.js';
+import { formatDiagnostic } from '../source/index.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { readGivenInputs } from './run-inputs.js';
+import { printReport } from './run.js';
+
+interface SubmitFlags extends FleetFlags {
+  input?: string[];
+  inputs?: string;
+  recipes?: string;
+  runId?: string;
+  wait?: boolean;
+  json?: boolean;
+  dryRun?: boolean;
+  connector?: string;
+  quiet?: boolean;
+}
+
+/** `recipe submit FILE`: enqueues a run for the fleet's workers; --wait follows it to its end. */
+export function registerSubmit(program: Command): void {
+  program
+    .command('submit')
+    .description("enqueue a run of a recipe for the fleet's workers; prints its run id")
+    .argument('<file>', 'the recipe file, inside the recipes directory')
+    .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect)
+    .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
+    .option('--redis <url>', "the fleet's Redis, e.g. redis://127.0.0.1:6379 (else RECIPE_REDIS_URL)")
+    .option('--queue <name>', 'the queue (default recipe-runs)')
+    .option('--recipes <dir>', "the recipes directory, as the workers' --recipes (default: the working directory)")
+    .option('--run-id <id>', 'the run id (default a new one); submitting an id again does not run it twice')
+    .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
+    .option('--dry-run', 'perform reads, do not send writes')
+    .option('--wait', "follow the run to its end: print its report and exit with the run's exit code")
+    .option('--json', 'print JSON: {run_id, queue, job_id, status} (with --wait, the run report)')
+    .option('-q, --quiet', 'no notes on stderr')
+    .addHelpText(
+      'after',
+      `
+Configuration:
+${FLEET_HELP}
+The recipe is checked here (exit 2 when invalid) and pinned: the job carries its path under --recipes and
+its SHA-256, the inputs, and the NAMES of its secrets; each worker reads the values from its own environment.
+
+Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or flags invalid, 3 Redis unreachable.
+
+Examples:
+  recipe submit recipes/pipeline-report.yaml --redis redis://127.0.0.1:6379
+  recipe submit recipes/stale-deals-follow-up.yaml -i days=30 --wait --json | jq .outputs
+  RUN=$(recipe submit recipes/pipeline-report.yaml) && recipe runs show "$RUN" --redis redis://127.0.0.1:6379`,
+    )
+    .action(async (file: string, flags: SubmitFlags) => {
+      process.exitCode = await submitCommand(file, flags);
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function submitCommand(file: string, flags: SubmitFlags): Promise<number> {
+  const note = (line: string): void => {
+    if (!flags.quiet) process.stderr.write(`${line}\n`);
+  };
+  let fleet: FleetClient | undefined;
+  try {
+    const { redisUrl, queue } = fleetTarget(flags, process.env);
+    if (flags.runId !== undefined && !isValidRunId(flags.runId))
+      throw new RecipeError('F006', {
+        flag: `--run-id ${flags.runId}`,
+        reason: 'a run id is 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+      });
+    const { plan, diagnostics } = await loadRecipe(resolve(file));
+    if (!plan) return invalid(diagnostics, flags);
+    const read = await readGivenInputs(flags.inputs, flags.input);
+    if (!read.values) return invalid(read.diagnostics, flags);
+    const inputs = resolveInputs(plan, read.values);
+    if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics, flags);
+    const runId = flags.runId ?? newRunId(Math.random);
+    const data = await runJobData(plan, flags.recipes ?? process.cwd(), {
+      inputs: inputs.values,
+      runId,
+      ...(flags.dryRun ? { dryRun: true } : {}),
+      ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
+    });
+    fleet = await openFleet(redisUrl, queue);
+    const added = await submitRun(fleet, { ...data, run_id: runId });
+    note(added ? `submitted run ${runId} (${data.recipe}) to queue ${queue}` : `run ${runId} was already submitted`);
+    if (!flags.wait) {
+      if (flags.json)
+        process.stdout.write(
+          `${JSON.stringify({ run_id: runId, queue, job_id: jobIdOf(runId), status: added ? 'queued' : 'submitted' }, null, 2)}\n`,
+        );
+      else process.stdout.write(`${runId}\n`);
+      return ExitCode.ok;
+    }
+    return await follow(fleet, runId, flags, note);
+  } catch (err) {
+    const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });
+    process.stderr.write(`${formatLocation(e.location)}${e.code} ${e.message}\n`);
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message } }, null, 2)}\n`,
+      );
+    return exitCodeFor(e.class);
+  } finally {
+    await fleet?.close();
+  }
+}
+
+/** --wait: the run's report and exit code; Ctrl-C stops following (the run goes on in the fleet). */
+async function follow(
+  fleet: FleetClient,
+  runId: string,
+  flags: SubmitFlags,
+  note: (line: string) => void,
+): Promise<number> {
+  const stop = new AbortController();
+  const onSigint = (): void => stop.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const outcome = await waitForRun(fleet, runId, stop.signal);
+    if (!outcome) {
+      note(`stopped following run ${runId}; it goes on in the fleet`);
+      return ExitCode.interrupted;
+    }
+    if (outcome.kind === 'report') {
+      const report = JSON.parse(outcome.record.report ?? '{}') as RunReport;
+      return printReport(report, { ...(flags.json ? { json: true } : {}) }, false);
+    }
+    // The job failed before the run could start (or record its end): its reason starts with a code.
+    const code = /^([A-Z]\d{3}) /.exec(outcome.reason)?.[1] as keyof typeof catalog | undefined;
+    const message = code ? outcome.reason.slice(code.length + 1) : outcome.reason;
+    process.stderr.write(`${code ? `${code} ` : ''}${message}\n`);
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify({ status: 'failed', run_id: runId, error: { code: code ?? 'F008', message } }, null, 2)}\n`,
+      );
+    return code && code in catalog ? exitCodeFor(catalog[code].class) : ExitCode.runFailed;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function invalid(diagnostics: Diagnostic[], flags: SubmitFlags): number {
+  process.stderr.write(`${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
+  return ExitCode.invalid;
+}
