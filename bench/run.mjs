@@ -7,7 +7,7 @@
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
-//   --only LIST       sections to run: startup,engine,expression,throughput,search,test (default all)
+//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,fleet (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { Figures, formatTable } from './lib/figures.mjs';
 import { RSS_SOURCE } from './lib/proc.mjs';
 import { startServer } from './lib/service.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
+import { benchFleet } from './sections/fleet.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
@@ -65,10 +66,10 @@ const opts = {
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
-  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test').split(',')),
+  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,fleet').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test'].includes(s))
+  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'fleet'].includes(s))
     throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
@@ -119,6 +120,7 @@ try {
   }
 
   if (opts.only.has('test')) await benchRecipeTest({ figures, log, tmp }, opts.runs);
+  if (opts.only.has('fleet')) await benchFleet({ figures, log, tmp }, Math.min(opts.runs, 2));
 
   let bySize = null;
   if (opts.only.has('search')) {
