@@ -85,9 +85,7 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
 
   let journal: RunJournal | undefined;
   try {
-    journal = await deps.journal?.holdPart(data.run_id, `chunk-${visitHash(data.step_path)}-${data.chunk}`, {
-      resuming,
-    });
+    journal = await holdPart(deps, data, resuming);
     const replay = resuming && deps.journal ? await replayPolicy(deps, plan, data) : undefined;
     const outcome = await runForeachChunk({
       plan,
@@ -116,6 +114,31 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
     clearInterval(watch);
     deps.signal?.removeEventListener('abort', onStop);
     await journal?.release().catch(() => undefined);
+  }
+}
+
+/** How long a chunk waits for the part a dead worker held (its lease runs out) before the queue retries it. */
+const HOLD_WAIT_MS = 60_000;
+
+/**
+ * The chunk's part of the run's journal. A worker that died in this chunk still holds it until its lease runs
+ * out (J003): wait for that, as the queue waited for the job's lock, rather than fail the chunk for good.
+ */
+async function holdPart(deps: ChunkWorkerDeps, data: ChunkJobData, resuming: boolean): Promise<RunJournal | undefined> {
+  if (!deps.journal) return undefined;
+  const part = `chunk-${visitHash(data.step_path)}-${data.chunk}`;
+  const deadline = Date.now() + HOLD_WAIT_MS;
+  for (;;) {
+    try {
+      return await deps.journal.holdPart(data.run_id, part, { resuming });
+    } catch (err) {
+      const held = err instanceof RecipeError && err.code === 'J003';
+      if (!held) throw err;
+      // Still held after the wait: a plain error, so the queue retries the chunk later.
+      if (Date.now() > deadline) throw new Error(`${err.code} ${err.message}`);
+      if (deps.signal?.aborted) throw new Error(`${err.code} ${err.message}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 }
 
