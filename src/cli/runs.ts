@@ -76,13 +76,19 @@ Examples:
     .description('delete runs that ended (or were interrupted) longer ago than --older-than')
     .requiredOption('--older-than <age>', 'an age: a number and s, m, h, d or w (e.g. 30d)')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
-    .action(async (flags: { olderThan: string; journal?: string }) => {
-      process.exitCode = await withJournal(flags, async (store) => {
+    .option('--redis <url>', "the fleet's journal on this Redis instead of the local one")
+    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .action(async (flags: { olderThan: string; journal?: string } & RedisFlags) => {
+      const prune = async (store: JournalStore): Promise<number> => {
         const ms = parseAge(flags.olderThan);
         const pruned = await store.prune(Date.now() - ms);
         process.stdout.write(`pruned ${pruned} run${pruned === 1 ? '' : 's'} older than ${flags.olderThan}\n`);
         return ExitCode.ok;
-      });
+      };
+      process.exitCode =
+        flags.redis !== undefined
+          ? await withFleetRuns(flags, (fleet) => prune(fleet.journal))
+          : await withJournal(flags, prune);
     });
 }
 

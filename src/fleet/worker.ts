@@ -85,8 +85,9 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       concurrency: o.concurrency ?? 1,
       lockDuration: lockMs,
       stalledInterval: lockMs,
-      // A job whose worker died is handed on (and resumed from the journal) twice at most, then fails.
-      maxStalledCount: 2,
+      // A job whose worker died is handed on (and resumed from the journal); a stall on a starved machine can be
+      // a false alarm (the worker goes on: the journal lease keeps one holder), so five before the job fails.
+      maxStalledCount: 5,
       autorun: false,
     },
   );

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,9 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Where the Debian package puts the server; REDIS_SERVER overrides it. */
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+/** REDIS_SERVER, else where the Debian package puts the server, else redis-server on the PATH. */
+const REDIS_SERVER =
+  process.env.REDIS_SERVER ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
 const START_TIMEOUT_MS = 10_000;
 
 /**
