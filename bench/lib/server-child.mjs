@@ -15,7 +15,8 @@ if (!send) throw new Error('bench/lib/server-child.mjs runs under fork() from be
 const reply = (msg) => send(msg);
 
 const svc = await startService({
-  db: ':memory:',
+  db: opts.db ?? ':memory:',
+  ...(opts.clientId && opts.clientSecret && { clientId: opts.clientId, clientSecret: opts.clientSecret }),
   logLevel: 'silent',
   ...(opts.seedSize && { seed: 'demo', seedSize: opts.seedSize }),
   ...(opts.fixtures && { fixtures: opts.fixtures }),

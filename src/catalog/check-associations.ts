@@ -1,4 +1,4 @@
-import type { Value } from '../compile/plan.js';
+import type { Value } from '../expr/index.js';
 import { describePath, membersOf, type ParamPath, type ParamProblem } from './check-params.js';
 import { hintFor } from './names.js';
 import type { AssociationType, CatalogAction, CatalogType } from './types.js';

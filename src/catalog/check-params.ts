@@ -1,4 +1,4 @@
-import type { CompiledExpr, Value } from '../compile/plan.js';
+import type { CompiledExpr, Value } from '../expr/index.js';
 import type { ErrorCode } from '../errors/index.js';
 import { hintFor, listNames } from './names.js';
 import type { CatalogAction, CatalogEntity, JsonSchema } from './types.js';

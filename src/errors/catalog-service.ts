@@ -46,6 +46,84 @@ export const serviceCodes = {
     template: 'rate limit of {limit} requests per second exceeded; retry after {retryAfter} s',
   },
   H500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
+  // Specific 400s. validation_error stays the code of a request that does not have the shape its schema and
+  // documented rules ask for (types, required or unknown fields, either/or fields, well-formed JSON); every
+  // other refusal has its own code.
+  H400_INVALID_REQUEST: { status: 400, errorCode: 'validation_error', template: 'invalid request: {problems}' },
+  H400_INVALID_PARAMS: { status: 400, errorCode: 'validation_error', template: '{what} is invalid: {problems}' },
+  H400_INVALID_JSON: { status: 400, errorCode: 'validation_error', template: 'request body is not valid JSON' },
+  H400_EMPTY_BODY: {
+    status: 400,
+    errorCode: 'validation_error',
+    template: 'request body is empty; send a JSON object',
+  },
+  H400_CONFLICTING_TYPE: {
+    status: 400,
+    errorCode: 'validation_error',
+    template: 'connector_type and definition_id name different connector types; give one',
+  },
+  H400_WORKSPACE_REQUIRED: {
+    status: 400,
+    errorCode: 'validation_error',
+    template: 'a workspace is required: give workspace_name or workspace_id',
+  },
+  H400_MALFORMED_REQUEST: { status: 400, errorCode: 'malformed_request', template: 'malformed request: {reason}' },
+  H400_INVALID_CURSOR: { status: 400, errorCode: 'invalid_cursor', template: '{message}' },
+  H400_INVALID_LIMIT: { status: 400, errorCode: 'invalid_limit', template: '{message}' },
+  H400_CURSOR_NOT_SUPPORTED: {
+    status: 400,
+    errorCode: 'cursor_not_supported',
+    template: 'the {type} connector does not page with params.cursor; {instead}',
+  },
+  H400_INVALID_FILTER: { status: 400, errorCode: 'invalid_filter', template: '{message}' },
+  H400_INVALID_SEARCH: { status: 400, errorCode: 'invalid_search', template: '{message}' },
+  H400_VALUE_TOO_LONG: {
+    status: 400,
+    errorCode: 'value_too_long',
+    template: '{field} is {length} characters long; the limit is {limit}',
+  },
+  H400_INVALID_PROPERTY: { status: 400, errorCode: 'invalid_property', template: '{message}' },
+  H400_UNKNOWN_OBJECT_TYPE: {
+    status: 400,
+    errorCode: 'unknown_object_type',
+    template:
+      '{field} "{ref}" is not an object type of this CRM (contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name)',
+  },
+  H400_INVALID_ASSOCIATION_TYPE: { status: 400, errorCode: 'invalid_association_type', template: '{message}' },
+  H400_INVALID_ID_PROPERTY: {
+    status: 400,
+    errorCode: 'invalid_id_property',
+    template: 'params.idProperty "{property}" is not a unique property of {type}; use one of: {allowed}',
+  },
+  H400_INVALID_CONTENT: { status: 400, errorCode: 'invalid_content', template: '{message}' },
+  H400_INVALID_FIXTURES: { status: 400, errorCode: 'invalid_fixtures', template: '{message}' },
+  H400_CONTEXT_STORE_UNAVAILABLE: {
+    status: 400,
+    errorCode: 'context_store_unavailable',
+    template: 'context store not available for this connector',
+  },
+  H408: { status: 408, errorCode: 'request_timeout', template: 'the request did not arrive in time' },
+  H414: { status: 414, errorCode: 'uri_too_long', template: 'a path segment is longer than {limit} characters' },
+  H431: {
+    status: 431,
+    errorCode: 'headers_too_large',
+    template: 'the request headers are larger than the server accepts',
+  },
+  H400_JSON_TOO_DEEP: {
+    status: 400,
+    errorCode: 'json_too_deep',
+    template: 'request body nests objects and arrays deeper than {limit} levels',
+  },
+  H400_INVALID_SEARCH_PARAMS: {
+    status: 400,
+    errorCode: 'invalid_search',
+    template: 'context_store_search params are invalid: {problems}',
+  },
+  H400_INVALID_IDEMPOTENCY_KEY: {
+    status: 400,
+    errorCode: 'invalid_idempotency_key',
+    template: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces',
+  },
   H422_IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     errorCode: 'idempotency_key_reused',

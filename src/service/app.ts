@@ -1,16 +1,25 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './auth/hook.js';
-import { connectorTypes } from './connectors/registry.js';
-import type { ConnectorType } from './connectors/types.js';
+import { defaultConnectorTypes } from './compose.js';
+import { createContextStore, type ContextStore, type ContextStoreTimings } from './context-store/index.js';
+import type { ConnectorType } from './core/connector-type.js';
+import { createServiceContext } from './core/service-context.js';
+import type { Store } from './core/store.js';
 import { installErrorHandling } from './http/error-handler.js';
+import './http/fastify-types.js';
+import { clientErrors, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { installJsonParser } from './http/json-parser.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { createServiceContext } from './http/service-context.js';
-import { attachContextStore, type ContextStoreTimings } from './context-store/attach.js';
 import { installRouteTable } from './openapi/route-table.js';
 import { routes } from './routes/index.js';
 import { loadOrCreateSigningKey } from './store/signing-keys.js';
-import type { Store } from './store/store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background indexer of the context store (tests use setHold/drain). */
+    contextStore: ContextStore;
+  }
+}
 
 /** Default largest request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -54,20 +63,34 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     // Strict validation: no type coercion, unknown fields are errors (not silently dropped), all errors reported.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true } },
+    // Errors raised before a route is found, and requests Node cannot parse, answer in our error shape too.
+    frameworkErrors,
+    clientErrorHandler: clientErrors,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   installJsonParser(app);
   const signingKey = await loadOrCreateSigningKey(opts.store.db, now());
-  app.decorate(
-    'service',
-    createServiceContext({
-      store: opts.store,
-      now,
-      signingKey,
-      types: opts.connectorTypes ?? connectorTypes,
-      onListenerError: (err) => app.log.error({ err }, 'change listener failed'),
-    }),
-  );
-  attachContextStore(app, opts.contextStore);
+  const types = opts.connectorTypes ?? defaultConnectorTypes;
+  // The composition root: the context store indexes the connector types' sources, the connectors reach
+  // its search through the service context, and it follows the service's change events.
+  const contextStore = createContextStore(opts.store, {
+    ...opts.contextStore,
+    types,
+    onError: (err) => app.log.error({ err }, 'context store step failed'),
+  });
+  const service = createServiceContext({
+    store: opts.store,
+    now,
+    signingKey,
+    types,
+    contextStore,
+    outbox: contextStore.outbox,
+    onListenerError: (err) => app.log.error({ err }, 'change listener failed'),
+  });
+  app.decorate('service', service);
+  app.decorate('contextStore', contextStore);
+  contextStore.attach(service);
+  app.addHook('onClose', async () => contextStore.close());
   installRouteTable(app);
   installErrorHandling(app, bodyLimit);
   installAuth(app, opts.rateLimit ? new RateLimiter(opts.rateLimit, () => now().getTime()) : null);

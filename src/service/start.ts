@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { randomSecret } from './auth/secrets.js';
+import { randomSecret } from './core/secrets.js';
 import { buildApp } from './app.js';
-import type { ConnectorType, Migration } from './connectors/types.js';
-import type { ContextStoreTimings } from './context-store/attach.js';
+import type { ConnectorType } from './core/connector-type.js';
+import type { Migration } from './core/store.js';
+import type { ContextStoreTimings } from './context-store/index.js';
+import { defaultConnectorTypes, openServiceStore } from './compose.js';
 import { loadFixturesFile, applyFixtures } from './seed/fixtures.js';
 import { DEFAULT_SEED_SIZE, seedDemo } from './seed/demo.js';
-import { openStore } from './store/open-store.js';
 import { ensureApplication } from './store/provision.js';
-import type { Store } from './store/store.js';
+import type { Store } from './core/store.js';
 
 export interface StartServiceOptions {
   /** Interface to listen on; default 127.0.0.1. */
@@ -58,10 +59,12 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
   if ((opts.clientId === undefined) !== (opts.clientSecret === undefined)) {
     throw new Error('give both clientId and clientSecret, or neither');
   }
-  const fixtures = opts.fixtures !== undefined ? await loadFixturesFile(opts.fixtures, opts.connectorTypes) : undefined;
+  const types = opts.connectorTypes ?? defaultConnectorTypes;
+  const fixtures = opts.fixtures !== undefined ? await loadFixturesFile(opts.fixtures, types) : undefined;
   const now = opts.now ?? (() => new Date());
-  const store = await openStore({
+  const store = await openServiceStore({
     path: opts.db ?? ':memory:',
+    connectorTypes: types,
     ...(opts.migrations && { migrations: opts.migrations }),
   });
   let app: FastifyInstance | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectorTypes } from '../../src/service/connectors/registry.js';
-import { compileSchema } from '../../src/service/http/params-validator.js';
+import { compileSchema } from '../../src/service/core/params-validator.js';
 
 describe('connector action schemas', () => {
   it('every registered action has a params schema the execute validator compiles', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestService, type TestService } from './helpers.js';
-import { echoConnector, echoMigrations } from './support/echo-connector.js';
+import { echoConnector, echoDb, echoMigrations } from './support/echo-connector.js';
 
 let svc: TestService;
 let headers: Record<string, string>;
@@ -159,7 +159,11 @@ describe('connectors', () => {
     const del = await svc.app.inject({ method: 'DELETE', url: `${base}/${id}`, headers });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ id, deleted: true });
-    const rows = await svc.store.db.selectFrom('echo_things').selectAll().where('connector_id', '=', id).execute();
+    const rows = await echoDb(svc.store.db)
+      .selectFrom('echo_things')
+      .selectAll()
+      .where('connector_id', '=', id)
+      .execute();
     expect(rows).toEqual([]);
     expect((await svc.app.inject({ method: 'GET', url: `${base}/${id}`, headers })).statusCode).toBe(404);
     expect((await svc.app.inject({ method: 'DELETE', url: `${base}/${id}`, headers })).statusCode).toBe(404);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/service/app.js';
-import { openStore } from '../../src/service/store/open-store.js';
+import { openServiceStore as openStore } from '../../src/service/compose.js';
 import { ensureApplication } from '../../src/service/store/provision.js';
 import { createTestService, type TestService } from './helpers.js';
 

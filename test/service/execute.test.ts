@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChangeEvent } from '../../src/service/http/service-context.js';
+import type { ChangeEvent } from '../../src/service/core/service-context.js';
 import { createTestService, type TestService } from './helpers.js';
-import { echoConnector, echoMigrations } from './support/echo-connector.js';
+import { echoConnector, echoDb, echoMigrations } from './support/echo-connector.js';
 
 let svc: TestService;
 let id: string;
@@ -198,7 +198,11 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     expect(new Set(ids).size).toBe(16);
     const list = await svc.execute(id, { entity: 'things', action: 'list', params: { limit: 10 } });
     expect(list.json().result).toHaveLength(10);
-    const rows = await svc.store.db.selectFrom('echo_things').select('label').where('connector_id', '=', id).execute();
+    const rows = await echoDb(svc.store.db)
+      .selectFrom('echo_things')
+      .select('label')
+      .where('connector_id', '=', id)
+      .execute();
     expect(rows.map((r) => r.label).sort()).toEqual(Array.from({ length: 16 }, (_, i) => `c${i}`).sort());
   });
 

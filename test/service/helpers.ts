@@ -14,11 +14,12 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/service/app.js';
-import type { ConnectorType, Migration } from '../../src/service/connectors/types.js';
-import type { ContextStoreTimings } from '../../src/service/context-store/attach.js';
-import { openStore } from '../../src/service/store/open-store.js';
+import type { ConnectorType } from '../../src/service/core/connector-type.js';
+import type { Migration } from '../../src/service/core/store.js';
+import type { ContextStoreTimings } from '../../src/service/context-store/index.js';
+import { openServiceStore as openStore } from '../../src/service/compose.js';
 import { ensureApplication } from '../../src/service/store/provision.js';
-import type { Store } from '../../src/service/store/store.js';
+import type { Store } from '../../src/service/core/store.js';
 
 /** An organization with its application credentials. */
 export interface TestOrg {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/service/http/rate-limit.js';
-import { ServiceError } from '../../src/service/errors.js';
+import { ServiceError } from '../../src/service/core/errors.js';
 import { createTestService, type TestService } from './helpers.js';
 
 let svc: TestService | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/service/app.js';
-import { openStore } from '../../src/service/store/open-store.js';
+import { openServiceStore as openStore } from '../../src/service/compose.js';
 import { ensureApplication } from '../../src/service/store/provision.js';
 import { echoConnector, echoMigrations } from './support/echo-connector.js';
 

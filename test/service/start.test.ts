@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { UNFINISHED_SEED } from '../../src/service/seed/demo.js';
 import { createConnector } from '../../src/service/store/connectors.js';
-import { echoConnector, echoMigrations } from './support/echo-connector.js';
+import { echoConnector, echoDb, echoMigrations } from './support/echo-connector.js';
 
 const running: RunningService[] = [];
 const dirs: string[] = [];
@@ -127,13 +127,16 @@ describe('startService', () => {
       },
       new Date(),
     );
-    await s1.store.db.insertInto('echo_things').values({ connector_id: leftover.id, id: '1', label: 'half' }).execute();
+    await echoDb(s1.store.db)
+      .insertInto('echo_things')
+      .values({ connector_id: leftover.id, id: '1', label: 'half' })
+      .execute();
     await s1.close();
     running.splice(running.indexOf(s1), 1);
 
     const s2 = await start({ ...echo, db, seed: 'demo', seedSize: 2, ...creds });
     expect(await listThings(s2, await token(s2))).toEqual([{ name: 'Echo Test demo', labels: ['demo 1', 'demo 2'] }]);
-    const rows = await s2.store.db
+    const rows = await echoDb(s2.store.db)
       .selectFrom('echo_things')
       .select('label')
       .where('connector_id', '=', leftover.id)

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CoreTables } from '../../src/service/store/tables.js';
+import type { CoreTables } from '../../src/service/core/tables.js';
 import { createWorkspace } from '../../src/service/store/workspaces.js';
 import { createTestService, type TestService } from './helpers.js';
 import { echoConnector, echoMigrations } from './support/echo-connector.js';

@@ -25,35 +25,45 @@ export async function signApplicationToken(
 export type TokenCheck = { ok: true; organizationId: string } | { ok: false; reason: string };
 
 /**
- * Tokens already verified with a key: organization and expiry (ms). Verifying the HMAC through WebCrypto on
- * every request was a sixth of the service's CPU under load (profile of execute get); a token's signature
- * and claims cannot change, so only its expiry is checked again. Bounded; cleared when full.
+ * Verifies application tokens against one key and the service clock (see createTokenVerifier); answers
+ * synchronously for a token it verified before.
  */
-const verified = new WeakMap<Uint8Array, Map<string, { organizationId: string; expMs: number }>>();
+export type TokenVerifier = (token: string, now: Date) => TokenCheck | Promise<TokenCheck>;
+
+/** Tokens remembered at most per verifier; past this the memory starts over. */
 const VERIFIED_MAX = 10_000;
 
-/** Verifies signature, issuer and expiry against the service clock. */
-export async function verifyApplicationToken(key: Uint8Array, token: string, now: Date): Promise<TokenCheck> {
-  let known = verified.get(key);
-  const hit = known?.get(token);
-  if (hit && now.getTime() < hit.expMs) return { ok: true, organizationId: hit.organizationId };
-  try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: ['HS256'],
-      issuer: ISSUER,
-      currentDate: now,
-      requiredClaims: ['exp', 'organization_id'],
-    });
-    const org = payload['organization_id'];
-    if (typeof org !== 'string' || org === '') return { ok: false, reason: 'token carries no organization' };
-    if (typeof payload.exp === 'number') {
-      if (!known) verified.set(key, (known = new Map()));
-      if (known.size >= VERIFIED_MAX) known.clear();
-      known.set(token, { organizationId: org, expMs: payload.exp * 1000 });
+/**
+ * Verifies signature, issuer and expiry against the service clock, remembering tokens already verified
+ * (organization and expiry): verifying the HMAC through WebCrypto on every request was a sixth of the
+ * service's CPU under load (profile of execute get); a token's signature and claims cannot change, so
+ * only its expiry is checked again. One verifier per app (the auth hook makes it).
+ */
+export function createTokenVerifier(key: Uint8Array): TokenVerifier {
+  const known = new Map<string, { organizationId: string; expMs: number }>();
+  const verify = async (token: string, now: Date): Promise<TokenCheck> => {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: now,
+        requiredClaims: ['exp', 'organization_id'],
+      });
+      const org = payload['organization_id'];
+      if (typeof org !== 'string' || org === '') return { ok: false, reason: 'token carries no organization' };
+      if (typeof payload.exp === 'number') {
+        if (known.size >= VERIFIED_MAX) known.clear();
+        known.set(token, { organizationId: org, expMs: payload.exp * 1000 });
+      }
+      return { ok: true, organizationId: org };
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
+      return { ok: false, reason: 'invalid token' };
     }
-    return { ok: true, organizationId: org };
-  } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'token expired' };
-    return { ok: false, reason: 'invalid token' };
-  }
+  };
+  return (token, now) => {
+    const hit = known.get(token);
+    if (hit && now.getTime() < hit.expMs) return { ok: true, organizationId: hit.organizationId };
+    return verify(token, now);
+  };
 }

@@ -1,4 +1,4 @@
-import type { ConnectorType } from './types.js';
+import type { ConnectorType } from '../core/connector-type.js';
 
 /**
  * schemas/connectors/catalog.json: what each connector type offers, as data the engine's connector catalog

@@ -1,4 +1,4 @@
-import type { ContextStoreSource } from '../connectors/types.js';
+import type { ContextStoreSource } from '../core/connector-type.js';
 
 /** How a searchable field can be filtered: the operators and value types it accepts follow from this. */
 export type FieldType = 'string' | 'date' | 'boolean' | 'array';

@@ -1,4 +1,4 @@
-import type { ServiceErrorItem } from '../errors.js';
+import type { ServiceErrorItem } from '../core/errors.js';
 import type { FieldCatalog, FieldType } from './fields.js';
 import { OPERATORS, type Cond, type Scalar } from './filter-ast.js';
 import { words } from './words.js';
@@ -6,6 +6,8 @@ import { words } from './words.js';
 const MAX_DEPTH = 32;
 const MAX_NODES = 500;
 const MAX_IN_VALUES = 1000;
+/** Longest string a filter compares with; longer ones are refused (a field's value is never that long). */
+export const MAX_VALUE_LENGTH = 1000;
 /** Keys of array elements usable inside `any` (they are bound as values, never spliced into SQL). */
 const SUBFIELD = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -55,6 +57,19 @@ function parseLeaf(
 ): Cond | null {
   const type = fieldType(p, scope, field, at);
   if (type === null) return null;
+  const longest = Math.max(
+    0,
+    ...(Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v.length : 0)),
+  );
+  if (longest > MAX_VALUE_LENGTH) {
+    p.problems.push({
+      field: at,
+      message: `a value of "${field}" is ${longest} characters long; the limit is ${MAX_VALUE_LENGTH}`,
+      error_code: 'value_too_long',
+      details: { limit: MAX_VALUE_LENGTH, length: longest },
+    });
+    return null;
+  }
   if (type === 'array' && op !== 'contains' && op !== 'any')
     return fail(p, at, `"${field}" is an array field: use contains or any`);
   if (type !== 'array' && (op === 'contains' || op === 'any'))

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Cond, Scalar } from './filter-ast.js';
 import { ftsMatch } from './sqlite-fts.js';
+import { LIKE_FIELDS_PER_DOC, likeCandidates } from './sqlite-like.js';
 import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
 
@@ -17,6 +18,10 @@ export interface SqlScope {
    * page fills quickly). plan.ts chooses.
    */
   mode?: 'in' | 'exists';
+  /** The entity's text fields in catalog order: their values are in the trigram index (sqlite-like.ts). */
+  likeFields?: readonly string[];
+  /** Per like condition, the window to look up in the trigram index, or null to read values (like-plan.ts). */
+  likePlans?: ReadonlyMap<Cond, string | null>;
 }
 type Scope = SqlScope;
 
@@ -128,6 +133,14 @@ function boundsOf(cond: Cond): { op: 'gt' | 'gte' | 'lt' | 'lte'; value: string 
   return null;
 }
 
+/** The index-range branches (see rangeBranches) of a range or comparison leaf on the value row `alias`. */
+export function rangeBranchesOn(cond: Cond, alias: string): Expr[] | null {
+  const bounds = boundsOf(cond);
+  if (!bounds) return null;
+  const a = sql.raw(alias);
+  return rangeBranches(bounds, { kind: sql`${a}.kind`, num: sql`${a}.num`, text: sql`${a}.text` });
+}
+
 /** The value-row predicates (alias v) of one leaf, for plan.ts's row estimates; null for other kinds. */
 export function leafPredicates(cond: Cond): { field: string; predicates: Expr[] } | null {
   const bounds = boundsOf(cond);
@@ -186,8 +199,17 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
       return valueRows(scope, cond.field, inPredicate(cond.values, colsFor(scope)));
     case 'range':
       return anyBranch(scope, cond.field, rangeBranches(cond.bounds, colsFor(scope)));
-    case 'like':
+    case 'like': {
+      const pos = scope.likeFields?.indexOf(cond.field) ?? -1;
+      const window = scope.likePlans?.get(cond);
+      if (!scope.element && scope.mode !== 'exists' && pos >= 0 && pos < LIKE_FIELDS_PER_DOC && window) {
+        // Candidates from the trigram index, then the exact test on each candidate's value.
+        const exact = valueRows({ ...scope, mode: 'exists' }, cond.field, likePredicate(cond.value, PROBED));
+        const token = fieldToken(scope.connectorId, scope.entity, cond.field);
+        return sql`(${likeCandidates(window, token, pos)} AND ${exact})`;
+      }
       return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
+    }
     case 'fuzzy':
     case 'keyword': {
       const prefix = fieldToken(scope.connectorId, scope.entity, cond.field);

@@ -1,14 +1,18 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { IndexDoc } from '../connectors/types.js';
-import type { FieldCatalog } from './fields.js';
+import type { IndexDoc } from '../core/connector-type.js';
+import { textFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
+import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
 import { docRows, searchableDoc } from './values.js';
+import { fieldTokens } from './words.js';
+import type { CoreTables } from '../core/tables.js';
+import { csDb } from './tables.js';
 
 /** Rows per multi-row INSERT: 9 columns × 1000 rows stays well under SQLite's 32,766 bound parameters. */
 const CHUNK = 1000;
 
 async function insertChunks<T>(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   rows: readonly T[],
   insert: (part: T[]) => Promise<unknown>,
 ): Promise<void> {
@@ -16,14 +20,14 @@ async function insertChunks<T>(
 }
 
 async function docRowids(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   ids: readonly string[],
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await trx
+    const rows = await csDb(trx)
       .selectFrom('cs_docs')
       .select(['rowid', 'id'])
       .where('connector_id', '=', connectorId)
@@ -39,7 +43,7 @@ async function docRowids(
  * One multi-row INSERT of fixed text and bound values. Built directly as a compiled query: composing
  * thousands of sql`` fragments costs more than the insert itself when a large entity is indexed.
  */
-async function bulkInsert(trx: Kysely<any>, head: string, rows: readonly unknown[][]): Promise<void> {
+async function bulkInsert(trx: Kysely<CoreTables>, head: string, rows: readonly unknown[][]): Promise<void> {
   const width = rows[0]?.length ?? 0;
   const tuple = `(${new Array(width).fill('?').join(', ')})`;
   const text = head + new Array(rows.length).fill(tuple).join(', ');
@@ -48,7 +52,7 @@ async function bulkInsert(trx: Kysely<any>, head: string, rows: readonly unknown
 
 /** Removes documents from the index (all their rows); ids not indexed are ignored. */
 export async function deleteDocs(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   ids: readonly string[],
@@ -58,8 +62,8 @@ export async function deleteDocs(
   await deleteFtsRows(trx, [...rowids.values()]);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    for (const table of ['cs_values', 'cs_array_values', 'cs_docs']) {
-      await trx
+    for (const table of ['cs_values', 'cs_array_values', 'cs_docs'] as const) {
+      await csDb(trx)
         .deleteFrom(table)
         .where('connector_id', '=', connectorId)
         .where('entity', '=', entity)
@@ -71,7 +75,7 @@ export async function deleteDocs(
 
 /** Writes (inserts or replaces) documents in the index, inside the caller's transaction. */
 export async function upsertDocs(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   catalog: FieldCatalog,
@@ -85,8 +89,8 @@ export async function upsertDocs(
   const known = ids.filter((id) => existing.has(id));
   for (let i = 0; i < known.length; i += 500) {
     const part = known.slice(i, i + 500);
-    for (const table of ['cs_values', 'cs_array_values']) {
-      await trx
+    for (const table of ['cs_values', 'cs_array_values'] as const) {
+      await csDb(trx)
         .deleteFrom(table)
         .where('connector_id', '=', connectorId)
         .where('entity', '=', entity)
@@ -99,17 +103,17 @@ export async function upsertDocs(
   );
   // Known documents keep their rowid (their FTS row is rewritten in place); new ones are inserted in bulk.
   for (const id of known)
-    await trx
+    await csDb(trx)
       .updateTable('cs_docs')
-      .set({ doc: json.get(id) })
-      .where('rowid', '=', existing.get(id))
+      .set({ doc: json.get(id) as string })
+      .where('rowid', '=', existing.get(id) as number)
       .execute();
   const fresh = ids.filter((id) => !existing.has(id));
   for (let i = 0; i < fresh.length; i += 500) {
     const part = fresh.slice(i, i + 500);
-    const rows = (await trx
+    const rows = (await csDb(trx)
       .insertInto('cs_docs')
-      .values(part.map((id) => ({ connector_id: connectorId, entity, id, doc: json.get(id) })))
+      .values(part.map((id) => ({ connector_id: connectorId, entity, id, doc: json.get(id) as string })))
       .returning(['rowid', 'id'])
       .execute()) as { rowid: number; id: string }[];
     for (const r of rows) existing.set(r.id, Number(r.rowid));
@@ -117,9 +121,19 @@ export async function upsertDocs(
   const values: unknown[][] = [];
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
+  const likeFields = textFields(catalog);
+  const likePosition = new Map(likeFields.map((f, i) => [f, i]));
+  const like: [number, number, string, string][] = [];
+  const tokens = fieldTokens(connectorId, entity, likeFields);
   for (const doc of unique) {
-    const rows = docRows(connectorId, entity, catalog, doc as unknown as Record<string, unknown>);
-    for (const v of rows.values) values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
+    const rows = docRows(catalog, doc as unknown as Record<string, unknown>, tokens);
+    const rowid = existing.get(doc.id) as number;
+    for (const v of rows.values) {
+      values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
+      const pos = likePosition.get(v.field);
+      if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
+        like.push([rowid, pos, tokens.get(v.field) as string, v.text]);
+    }
     for (const a of rows.arrays)
       arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
@@ -135,4 +149,9 @@ export async function upsertDocs(
     ),
   );
   await writeFtsRows(trx, fts, new Set(known.map((id) => existing.get(id) as number)));
+  await deleteLikeRows(
+    trx,
+    known.map((id) => existing.get(id) as number),
+  );
+  await writeLikeRows(trx, like);
 }

@@ -1,6 +1,9 @@
-import type { ConnectorInstance, ConnectorType } from '../connectors/types.js';
-import type { Store } from '../store/store.js';
+import type { ConnectorInstance, ConnectorType, ContextStoreSearch } from '../core/connector-type.js';
+import type { Store } from '../core/store.js';
 import { DEFAULT_INDEXER_OPTIONS, Indexer, type IndexerOptions } from './indexer.js';
+import { writeOutbox } from './outbox.js';
+import { contextStoreSearch } from './search.js';
+import type { ChangeOutbox } from '../core/service-context.js';
 import type { ContextStoreStatus } from './readiness.js';
 
 export { contextStoreMigrations } from './migrations.js';
@@ -9,6 +12,9 @@ export { readContextStoreReadiness, type EntityReadiness } from './readiness-rep
 export { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from './params-schema.js';
 export { STATUSES, lowestStatus, isSearchable, type ContextStoreStatus } from './readiness.js';
 export type { IndexerOptions } from './indexer.js';
+
+/** Timings a caller may set (tests shorten them or hold entities in a status); the rest default. */
+export type ContextStoreTimings = Partial<IndexerOptions>;
 
 /** What attach() needs from the service: its record-change events (ServiceContext.onChange). */
 export interface ChangeSource {
@@ -24,8 +30,10 @@ export interface ContextStoreOptions extends Partial<IndexerOptions> {
   onError?: (err: unknown) => void;
 }
 
-/** The running context store: the background indexer of every connector's entities. */
-export interface ContextStore {
+/** The running context store: the background indexer of every connector's entities, and its search. */
+export interface ContextStore extends ContextStoreSearch {
+  /** Where writers record changed records inside their transaction (ActionContext.recordChanges). */
+  readonly outbox: ChangeOutbox;
   /** Subscribes to the service's change events and starts the background loop (resuming unfinished builds). */
   attach(service: ChangeSource): void;
   /** Changes the hold status at run time (tests hold an entity in a status, then release it with null). */
@@ -58,8 +66,9 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
   const tick = async (): Promise<boolean> => {
     await indexer.discover(!discoveredAll);
     discoveredAll = true;
-    if (indexer.hasPending) await indexer.flush();
-    return pauses > 0 ? false : indexer.buildStep();
+    const flushed = await indexer.flush();
+    if (pauses > 0) return flushed;
+    return (await indexer.buildStep()) || flushed;
   };
 
   const schedule = (delay: number) => {
@@ -80,6 +89,12 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
   };
 
   return {
+    search: contextStoreSearch,
+    outbox: {
+      async write(trx, connector, entity, ids) {
+        if (ids.length > 0 && indexer.indexes(connector, entity)) await writeOutbox(trx, connector.id, entity, ids);
+      },
+    },
     attach(service) {
       if (unsubscribe) return;
       unsubscribe = service.onChange((e) => indexer.enqueue(e.connector, e.entity, e.ids));
@@ -98,14 +113,15 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
     },
     async drain() {
       if (running) await running;
-      if (indexer.hasPending) await indexer.flush();
+      // Until the outbox is empty (each flush reads a bounded batch).
+      for (let more = true; more;) more = await indexer.flush();
     },
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
       unsubscribe?.();
       if (running) await running.catch(() => {});
-      if (indexer.hasPending) await indexer.flush().catch((err) => onError?.(err));
+      await indexer.flush().catch((err) => onError?.(err));
     },
   };
 }

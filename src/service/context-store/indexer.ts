@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSource } from '../connectors/types.js';
-import type { Store } from '../store/store.js';
+import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSource } from '../core/connector-type.js';
+import type { Store } from '../core/store.js';
 import { catalogFor, type FieldCatalog } from './fields.js';
 import { deleteDocs, upsertDocs } from './index-writer.js';
+import { deleteOutbox, outboxConnectors, readOutbox, type OutboxBatch } from './outbox.js';
 import {
   readStates,
   registerEntity,
@@ -11,6 +12,8 @@ import {
   type ContextStoreStatus,
   type EntityState,
 } from './readiness.js';
+import type { CoreTables } from '../core/tables.js';
+import { csDb } from './tables.js';
 
 /** Timings of the indexer; tests shorten them or hold entities in a status. */
 export interface IndexerOptions {
@@ -38,6 +41,8 @@ const rank = (s: ContextStoreStatus) => STATUSES.indexOf(s);
 
 /** Changed records re-read and written per transaction when queued changes are applied. */
 const FLUSH_CHUNK = 500;
+/** Outbox rows read per flush; more wait for the next tick (which comes at once). */
+const OUTBOX_READ = 5000;
 
 interface ConnectorRow {
   id: string;
@@ -70,10 +75,6 @@ export class Indexer {
     this.pending.set(key, entry);
   }
 
-  get hasPending(): boolean {
-    return this.pending.size > 0;
-  }
-
   private ctxFor(connector: ConnectorInstance): ActionContext {
     return { store: this.store, connector, now: () => new Date(), baseUrl: '', notifyChange: () => {} };
   }
@@ -82,7 +83,7 @@ export class Indexer {
   async discover(all: boolean): Promise<void> {
     const defs = [...this.bySource.keys()];
     if (defs.length === 0) return;
-    let q = (this.store.db as Kysely<any>)
+    let q = csDb(this.store.db)
       .selectFrom('connectors')
       .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
       .where('definition_id', 'in', defs);
@@ -104,7 +105,7 @@ export class Indexer {
    * short and queued writes are applied between batches; true when work was done.
    */
   async buildStep(): Promise<boolean> {
-    const unfinished = (await this.store.db
+    const unfinished = (await csDb(this.store.db)
       .selectFrom('cs_state')
       .select(['connector_id', 'entity'])
       .where('status', '<>', 'Ready')
@@ -113,7 +114,7 @@ export class Indexer {
       .execute()) as { connector_id: string; entity: string }[];
     for (let tried = 0; tried < unfinished.length; tried++) {
       const next = unfinished[this.turn++ % unfinished.length] as { connector_id: string; entity: string };
-      const row = (await this.store.db
+      const row = (await csDb(this.store.db)
         .selectFrom('connectors')
         .select(['id', 'organization_id', 'workspace_id', 'definition_id', 'name'])
         .where('id', '=', next.connector_id)
@@ -160,13 +161,37 @@ export class Indexer {
     return true;
   }
 
-  /** Applies queued changes: re-read each changed record; records the source no longer has leave the index. */
-  async flush(): Promise<void> {
-    const batch = [...this.pending.values()];
+  /** True when this connector type's context store source indexes the entity. */
+  indexes(connector: ConnectorInstance, entity: string): boolean {
+    return this.bySource.get(connector.definitionId)?.entities.includes(entity) ?? false;
+  }
+
+  /**
+   * Applies queued changes, those announced in memory and those in the outbox (the durable record of
+   * them, written with each change): re-read each changed record; records the source no longer has leave
+   * the index. True when outbox rows were applied (more may wait).
+   */
+  async flush(): Promise<boolean> {
+    const entries = new Map([...this.pending].map(([k, e]) => [k, { ...e, outbox: [] as OutboxBatch[] }]));
     this.pending.clear();
+    const outbox = await readOutbox(this.store.db, OUTBOX_READ);
+    const connectors = await outboxConnectors(this.store.db, [...new Set(outbox.map((b) => b.connectorId))]);
+    let applied = 0;
+    for (const batch of outbox) {
+      const key = `${batch.connectorId}\u0000${batch.entity}`;
+      const connector = entries.get(key)?.connector ?? connectors.get(batch.connectorId);
+      // A connector deleted meanwhile took its outbox rows with it (ON DELETE CASCADE).
+      if (!connector) continue;
+      const entry = entries.get(key) ?? { connector, entity: batch.entity, ids: new Set<string>(), outbox: [] };
+      for (const id of batch.ids) entry.ids.add(id);
+      entry.outbox.push(batch);
+      entries.set(key, entry);
+      applied += 1;
+    }
     let failure: unknown = null;
-    for (const entry of batch) {
-      // One failing entity (e.g. its connector was deleted meanwhile) must not drop the others' changes.
+    for (const entry of entries.values()) {
+      // One failing entity (e.g. its connector was deleted meanwhile) must not drop the others' changes;
+      // its outbox rows stay for the next flush.
       try {
         await this.flushEntry(entry);
       } catch (err) {
@@ -174,29 +199,46 @@ export class Indexer {
       }
     }
     if (failure) throw failure;
+    return applied > 0;
   }
 
   private async flushEntry({
     connector,
     entity,
     ids,
+    outbox,
   }: {
     connector: ConnectorInstance;
     entity: string;
     ids: Set<string>;
+    outbox: readonly OutboxBatch[];
   }): Promise<void> {
     const source = this.bySource.get(connector.definitionId);
-    const catalogRow = (await this.store.db
+    const catalogRow = await csDb(this.store.db)
       .selectFrom('cs_state')
       .select(['fields', 'status'])
       .where('connector_id', '=', connector.id)
       .where('entity', '=', entity)
-      .executeTakeFirst()) as { fields: string; status: string } | undefined;
-    // Not registered or not started: the initial build will read these records anyway.
-    if (!source || !catalogRow || catalogRow.status === 'Loading') return;
+      .executeTakeFirst();
+    const done = async (trx: Kysely<CoreTables>) => {
+      for (const batch of outbox) await deleteOutbox(trx, batch);
+    };
+    // Not indexed here, not registered or not started: the initial build will read these records anyway,
+    // so every outbox row of the entity goes at once (a bulk load leaves one per record; applying them batch
+    // by batch while the build runs would index each record twice). No build step runs during a flush.
+    if (!source || !catalogRow || catalogRow.status === 'Loading') {
+      if (outbox.length > 0)
+        await csDb(this.store.db)
+          .deleteFrom('cs_outbox')
+          .where('connector_id', '=', connector.id)
+          .where('entity', '=', entity)
+          .execute();
+      return;
+    }
     const catalog = JSON.parse(catalogRow.fields) as FieldCatalog;
     const all = [...ids];
-    // Chunks keep each read and transaction small (a bulk write may notify many thousands of ids).
+    // Chunks keep each read and transaction small (a bulk write may notify many thousands of ids); the
+    // outbox rows go with the last chunk, so a crash before it leaves them to be applied again.
     for (let i = 0; i < all.length; i += FLUSH_CHUNK) {
       const list = all.slice(i, i + FLUSH_CHUNK);
       const docs = await source.read(this.ctxFor(connector), entity, list);
@@ -209,6 +251,7 @@ export class Indexer {
           entity,
           list.filter((id) => !found.has(id)),
         );
+        if (i + FLUSH_CHUNK >= all.length) await done(trx);
       });
     }
   }

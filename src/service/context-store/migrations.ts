@@ -1,7 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Migration } from '../connectors/types.js';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { textFields, type FieldCatalog } from './fields.js';
+import { createLikeTable, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
+import { fieldToken } from './words.js';
+import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
 import { createValuesTable } from './sqlite-values.js';
+import type { ContextStoreTables } from './tables.js';
 
 /**
  * The context store's own tables: readiness per (connector, entity), the indexed documents, a key/value
@@ -10,8 +14,8 @@ import { createValuesTable } from './sqlite-values.js';
 export const contextStoreMigrations: readonly Migration[] = [
   {
     name: '030-context-store-tables',
-    async up(db: Kysely<any>): Promise<void> {
-      const connectorFk = (c: any) => c.notNull().references('connectors.id').onDelete('cascade');
+    async up(db: Kysely<object>): Promise<void> {
+      const connectorFk = (c: ColumnDefinitionBuilder) => c.notNull().references('connectors.id').onDelete('cascade');
       await db.schema
         .createTable('cs_state')
         .addColumn('connector_id', 'text', connectorFk)
@@ -89,7 +93,7 @@ export const contextStoreMigrations: readonly Migration[] = [
   {
     // A covering index (text, kind, id) lets eq/in/range on text answer from the index alone.
     name: '032-context-store-text-index',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropIndex('cs_values_text').ifExists().execute();
       await db.schema
         .createIndex('cs_values_text_cover')
@@ -101,7 +105,7 @@ export const contextStoreMigrations: readonly Migration[] = [
   {
     // Probing one document's value must answer from one index, or the planner prefers a covering value index.
     name: '033-context-store-doc-index',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropIndex('cs_values_doc').ifExists().execute();
       await db.schema
         .createIndex('cs_values_doc_cover')
@@ -114,17 +118,54 @@ export const contextStoreMigrations: readonly Migration[] = [
     // The compact value table (see sqlite-values.ts). Indexes are derived data: they are dropped and
     // every entity is rebuilt from its connector on the next start.
     name: '034-context-store-compact-values',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropTable('cs_values').execute();
       await createValuesTable(db);
-      await db.deleteFrom('cs_array_values').execute();
-      await db.deleteFrom('cs_docs').execute();
+      const cs = db.withTables<ContextStoreTables>();
+      await cs.deleteFrom('cs_array_values').execute();
+      await cs.deleteFrom('cs_docs').execute();
       await db.schema.dropTable('cs_fts').execute();
       await createFtsTable(db);
-      await db
+      await cs
         .updateTable('cs_state')
         .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
         .execute();
+    },
+  },
+  {
+    // Changed records, written in the same transaction as the change (see outbox.ts): a change committed
+    // just before a crash is indexed after the restart instead of staying stale.
+    name: '035-context-store-outbox',
+    async up(db: Kysely<object>): Promise<void> {
+      await db.schema
+        .createTable('cs_outbox')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('connector_id', 'text', (c) => c.notNull().references('connectors.id').onDelete('cascade'))
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  {
+    // The trigram index of `like` (sqlite-like.ts), filled from the value table of every built entity.
+    name: '036-context-store-like-index',
+    async up(db: Kysely<object>): Promise<void> {
+      await createLikeTable(db);
+      const cs = db.withTables<ContextStoreTables>();
+      const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
+      for (const s of states) {
+        const fields = textFields(JSON.parse(s.fields) as FieldCatalog);
+        for (const [pos, field] of fields.entries()) {
+          if (pos >= LIKE_FIELDS_PER_DOC) break;
+          const scope = fieldToken(s.connector_id, s.entity, field);
+          await sql`INSERT INTO cs_like (rowid, scope, body)
+            SELECT d.rowid * ${sql.lit(LIKE_FIELDS_PER_DOC)} + ${pos}, ${scope}, v.text
+            FROM cs_values v JOIN cs_docs d ON d.connector_id = v.connector_id AND d.entity = v.entity AND d.id = v.id
+            WHERE v.connector_id = ${s.connector_id} AND v.entity = ${s.entity} AND v.field = ${field} AND v.kind <> 2 AND v.text <> ''`.execute(
+            db,
+          );
+        }
+      }
     },
   },
 ];

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Cond } from './filter-ast.js';
 import { leafPredicates } from './filter-sql.js';
+import type { CoreTables } from '../core/tables.js';
 
 /**
  * A filter is broad when it matches more than a quarter of the entity (and at least MIN_BROAD rows):
@@ -10,7 +11,7 @@ import { leafPredicates } from './filter-sql.js';
 const MIN_BROAD = 5000;
 
 async function leafRows(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   cond: Cond,
@@ -33,7 +34,7 @@ async function leafRows(
 
 /** An upper estimate of the documents a condition matches (capped just above the broad threshold). */
 async function estimate(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   cond: Cond,
@@ -65,7 +66,7 @@ async function estimate(
 
 /** Chooses how the filter is joined: collect matching ids ('in') for narrow filters, probe in order ('exists') for broad ones. */
 export async function chooseMode(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   cond: Cond | null,

@@ -1,4 +1,4 @@
-import type { ServiceErrorItem } from '../errors.js';
+import type { ServiceErrorItem } from '../core/errors.js';
 import type { FieldCatalog } from './fields.js';
 
 /** Checks params.fields: dotted paths whose first segment is a searchable field (or "properties"). */

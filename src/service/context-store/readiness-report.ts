@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { countDocs, isSearchable, readStates, type ContextStoreStatus } from './readiness.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** One entity's readiness as inspect reports it (configured_cache_entities[]). */
 export interface EntityReadiness {
@@ -15,7 +16,7 @@ export interface EntityReadiness {
  * not registered yet (a connector created a moment ago) read as Loading with nothing indexed.
  */
 export async function readContextStoreReadiness(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entities: readonly string[],
 ): Promise<EntityReadiness[]> {

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FieldCatalog } from './fields.js';
+import type { CoreTables } from '../core/tables.js';
+import { csDb } from './tables.js';
 
 /** Readiness of one entity's index, lowest first. */
 export const STATUSES = ['Loading', 'Building Preview', 'Preview', 'Ready'] as const;
@@ -53,8 +55,8 @@ function toState(r: StateRow): EntityState {
 }
 
 /** The states of a connector's entities (only those the indexer has registered). */
-export async function readStates(db: Kysely<any>, connectorId: string): Promise<EntityState[]> {
-  const rows = (await db
+export async function readStates(db: Kysely<CoreTables>, connectorId: string): Promise<EntityState[]> {
+  const rows = (await csDb(db)
     .selectFrom('cs_state')
     .selectAll()
     .where('connector_id', '=', connectorId)
@@ -64,11 +66,11 @@ export async function readStates(db: Kysely<any>, connectorId: string): Promise<
 
 /** The state of one entity, or undefined before the indexer registered it (which reads as Loading). */
 export async function readState(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
 ): Promise<EntityState | undefined> {
-  const row = (await db
+  const row = (await csDb(db)
     .selectFrom('cs_state')
     .selectAll()
     .where('connector_id', '=', connectorId)
@@ -82,21 +84,21 @@ export async function readState(
  * changed (a connector type gained a searchable field), the entity is rebuilt from the start.
  */
 export async function registerEntity(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   catalog: FieldCatalog,
   now: string,
 ): Promise<void> {
   const fields = JSON.stringify(catalog);
-  const existing = (await db
+  const existing = (await csDb(db)
     .selectFrom('cs_state')
     .select('fields')
     .where('connector_id', '=', connectorId)
     .where('entity', '=', entity)
     .executeTakeFirst()) as { fields: string } | undefined;
   if (!existing) {
-    await db
+    await csDb(db)
       .insertInto('cs_state')
       .values({
         connector_id: connectorId,
@@ -112,7 +114,7 @@ export async function registerEntity(
       .onConflict((oc) => oc.columns(['connector_id', 'entity']).doNothing())
       .execute();
   } else if (existing.fields !== fields) {
-    await db
+    await csDb(db)
       .updateTable('cs_state')
       .set({
         status: 'Loading',
@@ -131,11 +133,11 @@ export async function registerEntity(
 
 /** Saves build progress (inside the batch's transaction, so the index and its state never disagree). */
 export async function saveProgress(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   s: { connectorId: string; entity: string; status: ContextStoreStatus; scanAfter: string | null; scanned: number },
   now: string,
 ): Promise<void> {
-  await trx
+  await csDb(trx)
     .updateTable('cs_state')
     .set({
       status: s.status,
@@ -150,8 +152,8 @@ export async function saveProgress(
 }
 
 /** Number of documents indexed for an entity (inspect's entity_count). */
-export async function countDocs(db: Kysely<any>, connectorId: string, entity: string): Promise<number> {
-  const r = (await db
+export async function countDocs(db: Kysely<CoreTables>, connectorId: string, entity: string): Promise<number> {
+  const r = (await csDb(db)
     .selectFrom('cs_docs')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('connector_id', '=', connectorId)

@@ -1,12 +1,14 @@
-import type { ActionContext, ActionResult } from '../connectors/types.js';
-import { ServiceError, type ServiceErrorItem } from '../errors.js';
+import type { ActionContext, ActionResult } from '../core/connector-type.js';
+import { ServiceError, type ServiceErrorItem } from '../core/errors.js';
 import type { Cond } from './filter-ast.js';
+import { textFields } from './fields.js';
 import { parseFilter } from './filter-parse.js';
+import { planLikes } from './like-plan.js';
 import { normalizeFilter } from './normalize.js';
 import { chooseMode } from './plan.js';
 import { parseFields, project } from './projection.js';
 import { isSearchable, readState } from './readiness.js';
-import { searchSql } from './search-sql.js';
+import { isSortDriven, searchSql } from './search-sql.js';
 import { decodeCursor, encodeCursor, parseSort, queryFingerprint } from './sort-cursor.js';
 
 /** Default and maximum of params.limit. */
@@ -85,19 +87,23 @@ export async function contextStoreSearch(
   const fields = parseFields(params.fields, state.catalog, problems);
   if (problems.length > 0) {
     throw new ServiceError(
-      'H400',
-      {
-        message: `context_store_search params are invalid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
-      },
+      'H400_INVALID_SEARCH_PARAMS',
+      { problems: problems.map((p) => `${p.field}: ${p.message}`).join('; ') },
       { items: problems },
     );
   }
 
   const normalized = filter && normalizeFilter(filter);
+  const likeFields = textFields(state.catalog);
   const scope = {
     connectorId: ctx.connector.id,
     entity,
-    mode: await chooseMode(db, ctx.connector.id, entity, normalized, state.scanned),
+    likeFields,
+    likePlans: await planLikes(db, ctx.connector.id, entity, normalized, likeFields),
+    // Counting a filter's matches to choose the mode costs as much as a sorted page: skipped when unused.
+    mode: isSortDriven(normalized, sortKeys)
+      ? ('exists' as const)
+      : await chooseMode(db, ctx.connector.id, entity, normalized, state.scanned),
   };
   const pageSize = limit as number;
   const result = await searchSql(scope, normalized, sortKeys, position, pageSize + 1).execute(db);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import type { ServiceErrorItem } from '../errors.js';
+import type { ServiceErrorItem } from '../core/errors.js';
 import type { FieldCatalog } from './fields.js';
 import type { SortKey } from './filter-ast.js';
 

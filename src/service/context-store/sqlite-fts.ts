@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { CoreTables } from '../core/tables.js';
 
 /**
  * Everything SQLite-specific about the context store's full-text index (FTS5) lives here, so a PostgreSQL
@@ -9,7 +10,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
  * so one term lookup is already scoped to one field of one entity of one connector. The words are
  * produced by our own tokenizer (words.ts), so FTS5 query syntax never sees caller text.
  */
-export async function createFtsTable(db: Kysely<any>): Promise<void> {
+export async function createFtsTable(db: Kysely<object>): Promise<void> {
   await sql`CREATE VIRTUAL TABLE IF NOT EXISTS cs_fts USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
     db,
   );
@@ -17,7 +18,7 @@ export async function createFtsTable(db: Kysely<any>): Promise<void> {
 
 /** Writes the full-text rows of documents (an empty body leaves none); `replacing` are rowids that may have one already. */
 export async function writeFtsRows(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   rows: readonly { rowid: number; body: string }[],
   replacing: ReadonlySet<number>,
 ): Promise<void> {
@@ -36,7 +37,7 @@ export async function writeFtsRows(
 }
 
 /** Removes the full-text rows of some documents. */
-export async function deleteFtsRows(trx: Kysely<any>, rowids: readonly number[]): Promise<void> {
+export async function deleteFtsRows(trx: Kysely<CoreTables>, rowids: readonly number[]): Promise<void> {
   for (let i = 0; i < rowids.length; i += 500) {
     const part = rowids.slice(i, i + 500);
     await sql`DELETE FROM cs_fts WHERE rowid IN (${sql.join(part)})`.execute(trx);

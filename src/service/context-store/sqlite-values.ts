@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
  * (field, kind, num, text, id) serves eq/in/range and ordered scans. Two b-trees per row instead of four
  * make indexing about twice as fast. SQLite-specific (WITHOUT ROWID): PostgreSQL gets its own file.
  */
-export async function createValuesTable(db: Kysely<any>): Promise<void> {
+export async function createValuesTable(db: Kysely<object>): Promise<void> {
   await sql`CREATE TABLE cs_values (
     connector_id TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE,
     entity TEXT NOT NULL,

@@ -1,5 +1,5 @@
 import { readField, scalarFields, textFields, type FieldCatalog } from './fields.js';
-import { fieldToken, words } from './words.js';
+import { words } from './words.js';
 
 /** One comparable value: kind 0 number, 1 text, 2 null; num and text never null (see migrations). */
 export interface Comparable {
@@ -59,12 +59,14 @@ function arrayRows(field: string, raw: unknown): ArrayValueRow[] {
   return rows;
 }
 
-/** Derives the index rows of a document of one entity of one connector. */
+/**
+ * Derives the index rows of a document of one entity of one connector; `tokens` holds the full-text
+ * prefix of each text field of that entity (words.ts fieldTokens).
+ */
 export function docRows(
-  connectorId: string,
-  entity: string,
   catalog: FieldCatalog,
   doc: Record<string, unknown>,
+  tokens: ReadonlyMap<string, string>,
 ): DocRows {
   const values = scalarFields(catalog).map((field) => ({ field, ...toComparable(readField(doc, field)) }));
   const arrays = Object.entries(catalog.fields)
@@ -74,7 +76,7 @@ export function docRows(
   for (const field of textFields(catalog)) {
     const v = readField(doc, field);
     if (typeof v !== 'string' || v.length === 0) continue;
-    const prefix = fieldToken(connectorId, entity, field);
+    const prefix = tokens.get(field) as string;
     for (const w of words(v)) body.push(prefix + w);
   }
   return { values, arrays, ftsBody: body.join(' ') };

@@ -15,17 +15,16 @@ export function words(text: string): string[] {
     .map((w) => w.slice(0, 64));
 }
 
-const tokenCache = new Map<string, string>();
-
-/** The prefix that scopes a word to one field of one entity of one connector in the full-text index. */
+/**
+ * The prefix that scopes a word to one field of one entity of one connector in the full-text index.
+ * A hash (~1 µs): callers that index many documents compute it once per field (see fieldTokens).
+ */
 export function fieldToken(connectorId: string, entity: string, field: string): string {
   const key = `${connectorId}\u0000${entity}\u0000${field}`;
-  let token = tokenCache.get(key);
-  if (token === undefined) {
-    token = `f${createHash('sha1').update(key).digest('hex').slice(0, 12)}x`;
-    // Bounded: the set of (connector, entity, field) is small, but a long-lived service must not grow forever.
-    if (tokenCache.size > 50_000) tokenCache.clear();
-    tokenCache.set(key, token);
-  }
-  return token;
+  return `f${createHash('sha1').update(key).digest('hex').slice(0, 12)}x`;
+}
+
+/** fieldToken of each of some fields of one entity of one connector. */
+export function fieldTokens(connectorId: string, entity: string, fields: readonly string[]): Map<string, string> {
+  return new Map(fields.map((f) => [f, fieldToken(connectorId, entity, f)]));
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ServiceError } from '../errors.js';
-import { ajvErrorsToItems, type AjvLikeError } from './validation-items.js';
+import { ServiceError } from '../core/errors.js';
+import { ajvErrorsToItems, type AjvLikeError } from '../core/validation-items.js';
 
 /** Field prefix per part of the request Fastify validated; body fields are named as they appear in the body. */
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query', params: 'path', headers: 'header' };
@@ -11,11 +11,7 @@ export function toServiceError(err: unknown, bodyLimit: number): ServiceError | 
   const fe = err as Partial<FastifyError> & { validation?: AjvLikeError[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
     const items = ajvErrorsToItems(fe.validation, CONTEXT_PREFIX[fe.validationContext ?? 'body'] ?? '');
-    return new ServiceError(
-      'H400',
-      { message: `invalid request: ${items.map((i) => i.message).join('; ')}` },
-      { items },
-    );
+    return new ServiceError('H400_INVALID_REQUEST', { problems: items.map((i) => i.message).join('; ') }, { items });
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -23,16 +19,16 @@ export function toServiceError(err: unknown, bodyLimit: number): ServiceError | 
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServiceError('H415', { message: 'only application/json request bodies are accepted' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ServiceError('H400', { message: 'request body is empty; send a JSON object' }, { field: 'body' });
+      return new ServiceError('H400_EMPTY_BODY', {}, { field: 'body' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ServiceError('H400', { message: 'request body is not valid JSON' }, { field: 'body' });
+      return new ServiceError('H400_INVALID_JSON', {}, { field: 'body' });
   }
   // Other client errors Fastify raised itself (bad content-length, invalid JSON in older versions, ...).
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 && fe.code?.startsWith('FST_')) {
     if (fe.statusCode === 400 && err instanceof SyntaxError) {
-      return new ServiceError('H400', { message: 'request body is not valid JSON' }, { field: 'body' });
+      return new ServiceError('H400_INVALID_JSON', {}, { field: 'body' });
     }
-    return new ServiceError('H400', { message: 'malformed request' });
+    return new ServiceError('H400_MALFORMED_REQUEST', { reason: fe.message ?? fe.code });
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 
 interface Bucket {
   tokens: number;

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Migration } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
-import type { Store } from '../store/store.js';
+import { ServiceError } from '../core/errors.js';
+import type { Migration, Store } from '../core/store.js';
 
 /** How long a key's first answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -34,22 +32,24 @@ export const idempotencyMigrations: readonly Migration[] = [
   },
 ];
 
-interface KeyRow {
-  request_hash: string;
-  status: number;
-  body: string;
-}
+/** The table this module adds to the store (migration 040). */
+type IdempotencyTables = {
+  idempotency_keys: {
+    organization_id: string;
+    key: string;
+    request_hash: string;
+    status: number;
+    body: string;
+    created_at: number;
+  };
+};
 
 /** The request's Idempotency-Key header: undefined when absent, a 400 when it is not a usable key. */
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined || !KEY_PATTERN.test(key)) {
-    throw new ServiceError(
-      'H400',
-      { message: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces' },
-      { field: 'header.idempotency-key' },
-    );
+    throw new ServiceError('H400_INVALID_IDEMPOTENCY_KEY', {}, { field: 'header.idempotency-key' });
   }
   return key;
 }
@@ -82,9 +82,7 @@ export async function executeOnce(
   const requestHash = hashRequest(request);
   const at = now.getTime();
   return store.transaction(async (trx) => {
-    const db = trx as Kysely<{
-      idempotency_keys: KeyRow & { organization_id: string; key: string; created_at: number };
-    }>;
+    const db = trx.withTables<IdempotencyTables>();
     // Keys older than a day are forgotten (the index makes this a seek when there is nothing to delete).
     await db
       .deleteFrom('idempotency_keys')
@@ -110,6 +108,8 @@ export async function executeOnce(
       dialect: store.dialect,
       db: trx,
       transaction: (fn) => fn(trx),
+      // Inside the transaction nothing may be cached on the strength of a token.
+      changeToken: () => undefined,
       close: async () => undefined,
     };
     const answer = await act(joined);

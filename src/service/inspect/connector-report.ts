@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ConnectorType } from '../connectors/types.js';
+import type { ConnectorType } from '../core/connector-type.js';
 import {
   lowestStatus,
   readContextStoreReadiness,
@@ -7,6 +7,7 @@ import {
   type EntityReadiness,
 } from '../context-store/index.js';
 import type { PublicConnectorRow } from '../store/connectors.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** The inspect answer for one connector (see docs/context-store.md for the readiness fields). */
 export interface InspectReport {
@@ -24,7 +25,8 @@ export interface InspectReport {
     supported_context_store_entities: { entity: string; suggested: boolean }[];
     configured_cache_entities: EntityReadiness[];
   } | null;
-  actions: { entity: string; action: string; required_params: string[]; optional_params: string[] }[];
+  /** Every action of the type; `write` says whether it changes data (clients check writes before a run). */
+  actions: { entity: string; action: string; required_params: string[]; optional_params: string[]; write: boolean }[];
   warnings: string[];
 }
 
@@ -35,7 +37,7 @@ export function docsSkillId(connectorId: string): string {
 
 /** Builds the inspect report: identity, readiness of the context store (lowest over entities) and the action catalogue. */
 export async function inspectConnector(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   row: PublicConnectorRow,
   type: ConnectorType,
 ): Promise<InspectReport> {
@@ -76,6 +78,7 @@ export async function inspectConnector(
       action: a.action,
       required_params: [...a.requiredParams],
       optional_params: [...a.optionalParams],
+      write: a.write,
     })),
     warnings,
   };

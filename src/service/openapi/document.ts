@@ -1,4 +1,4 @@
-import type { ConnectorType } from '../connectors/types.js';
+import type { ConnectorType } from '../core/connector-type.js';
 import { executeBodySchema } from './execute-variants.js';
 import { envelopeSchema, errorBodySchema, responseSchemas } from './response-schemas.js';
 import type { RegisteredRoute } from './route-table.js';

@@ -1,4 +1,4 @@
-import type { ConnectorType } from '../connectors/types.js';
+import type { ConnectorType } from '../core/connector-type.js';
 
 type Schema = Record<string, unknown>;
 

@@ -29,7 +29,7 @@ export const errorBodySchema: Schema = obj(
         ),
         message: str('The problem.'),
         error_code: str(
-          'Stable snake_case code: validation_error, invalid_filter, unauthorized, not_found, context_store_not_ready, rate_limited, ...',
+          'Stable snake_case code: validation_error, invalid_filter, invalid_cursor, invalid_limit, unauthorized, not_found, context_store_not_ready, rate_limited, ...',
         ),
         details: {
           type: ['object', 'null'],
@@ -152,6 +152,7 @@ export const inspectResponseSchema: Schema = obj({
       action: str('Action.'),
       required_params: { type: 'array', items: { type: 'string' } },
       optional_params: { type: 'array', items: { type: 'string' } },
+      write: { type: 'boolean', description: 'True when the action changes data (create, update, delete, ...).' },
     }),
   },
   warnings: {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId, findTypeBySlugOrName } from '../connectors/registry.js';
-import type { ConnectorType } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
+import { findTypeByDefinitionId, findTypeBySlugOrName } from '../core/connector-type.js';
+import type { ConnectorType } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
 import {
   createConnector,
   deleteConnector,
@@ -12,7 +12,7 @@ import {
 import { findWorkspaceById, findWorkspaceByName } from '../store/workspaces.js';
 
 /** A connector as the API shows it: never its credentials. */
-export function toConnectorItem(row: PublicConnectorRow, types?: readonly ConnectorType[]) {
+export function toConnectorItem(row: PublicConnectorRow, types: readonly ConnectorType[]) {
   return {
     id: row.id,
     name: row.name,
@@ -73,11 +73,7 @@ function resolveType(body: CreateBody, types: readonly ConnectorType[]): Connect
         { field: 'definition_id' },
       );
     if (body.connector_type !== undefined && findTypeBySlugOrName(body.connector_type, types) !== t) {
-      throw new ServiceError(
-        'H400',
-        { message: 'connector_type and definition_id name different connector types; give one' },
-        { field: 'connector_type' },
-      );
+      throw new ServiceError('H400_CONFLICTING_TYPE', {}, { field: 'connector_type' });
     }
     return t;
   }
@@ -101,11 +97,7 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { workspace_name, workspace_id, definition_id } = request.query;
       if (workspace_name === undefined && workspace_id === undefined) {
-        throw new ServiceError(
-          'H400',
-          { message: 'a workspace is required: give workspace_name or workspace_id' },
-          { field: 'query.workspace_name' },
-        );
+        throw new ServiceError('H400_WORKSPACE_REQUIRED', {}, { field: 'query.workspace_name' });
       }
       const org = request.organizationId;
       const ws =

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ConnectorDefinition } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
+import { findTypeByDefinitionId } from '../core/connector-type.js';
+import type { ConnectorDefinition } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
 
 /** A definition as the catalog shows it. */
 function toItem(d: ConnectorDefinition) {

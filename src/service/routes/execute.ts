@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ActionContext, ActionDescriptor, ActionResult, ConnectorType } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
-import { executeOnce, idempotencyKeyOf } from '../idempotency/idempotency-keys.js';
+import { createActionIndex } from '../core/action-index.js';
+import { findTypeByDefinitionId, type ActionResult } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
+import { validateWith } from '../core/params-validator.js';
+import { actionContext } from '../core/service-context.js';
+import type { Store } from '../core/store.js';
 import { applyFieldSelection } from '../http/field-selection.js';
-import { validateAgainst } from '../http/params-validator.js';
-import { findConnectorCached } from '../store/connector-lookup-cache.js';
+import { executeOnce, idempotencyKeyOf } from '../idempotency/idempotency-keys.js';
+import { createConnectorLookup } from '../store/connector-lookup-cache.js';
 import { toConnectorInstance } from '../store/connectors.js';
-import type { Store } from '../store/store.js';
 
 interface ExecuteBody {
   entity: string;
@@ -32,39 +33,17 @@ const bodySchema = {
   additionalProperties: false,
 } as const;
 
-/** The action descriptor for entity/action, or a 400 that lists what is valid. */
-function findAction(type: ConnectorType, entity: string, action: string): ActionDescriptor {
-  const typeName = type.definition.name;
-  const ofEntity = type.actions.filter((a) => a.entity === entity);
-  if (ofEntity.length === 0) {
-    const valid = [...new Set(type.actions.map((a) => a.entity))];
-    throw new ServiceError(
-      'H400_UNKNOWN_ENTITY',
-      { type: typeName, entity, valid: valid.join(', ') || '(none)' },
-      { field: 'entity', details: { valid_entities: valid } },
-    );
-  }
-  const found = ofEntity.find((a) => a.action === action);
-  if (!found) {
-    const valid = ofEntity.map((a) => a.action);
-    throw new ServiceError(
-      'H400_UNKNOWN_ACTION',
-      { type: typeName, entity, action, valid: valid.join(', ') },
-      { field: 'action', details: { valid_actions: valid } },
-    );
-  }
-  return found;
-}
-
 /** POST /integrations/connectors/:id/execute: the one endpoint that reads and acts through a connector. */
 export const executeRoutes: FastifyPluginAsync = async (app) => {
+  const findConnectorCached = createConnectorLookup(app.service.store);
+  const findAction = createActionIndex(app.service.types);
   app.post<{ Params: { id: string }; Body: ExecuteBody }>(
     '/integrations/connectors/:id/execute',
     { schema: { body: bodySchema } },
     async (request, reply) => {
       const started = performance.now();
       const svc = app.service;
-      const row = await findConnectorCached(svc.store.db, request.organizationId, request.params.id);
+      const row = await findConnectorCached(request.organizationId, request.params.id);
       if (!row)
         throw new ServiceError('H404', { message: `connector ${request.params.id} not found` }, { field: 'path.id' });
       if (row.workspace_status !== 'active') {
@@ -76,21 +55,14 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       const type = findTypeByDefinitionId(row.definition_id, svc.types);
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
       const { entity, action } = request.body;
-      const descriptor = findAction(type, entity, action);
       const params = request.body.params ?? {};
-      validateAgainst(descriptor.paramsSchema, params, 'params');
+      const { descriptor, validator } = findAction(type, entity, action);
+      validateWith(validator(), params, 'params');
 
       const connector = toConnectorInstance(row);
-      const act = (store: Store): Promise<ActionResult> => {
-        const ctx: ActionContext = {
-          store,
-          connector,
-          now: svc.now,
-          baseUrl: `${request.protocol}://${request.host}`,
-          notifyChange: (changedEntity, ids) => svc.emitChange({ connector, entity: changedEntity, ids }),
-        };
-        return type.execute(ctx, entity, action, params);
-      };
+      const baseUrl = `${request.protocol}://${request.host}`;
+      const act = (store: Store): Promise<ActionResult> =>
+        type.execute(actionContext(svc, connector, baseUrl, store), entity, action, params);
       const envelope = (result: unknown, connectorMetadata: Record<string, unknown> | undefined) => ({
         status: 'success',
         result: applyFieldSelection(result, request.body.select_fields, request.body.exclude_fields),
@@ -111,7 +83,8 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
           svc.now(),
           async (store) => {
             const out = await act(store);
-            if (out.kind === 'bytes') throw new ServiceError('H400', { message: 'a write answered bytes' });
+            // No write action answers bytes (a connector type's bug, not the request's).
+            if (out.kind === 'bytes') throw new Error(`${entity}.${action} is a write that answered bytes`);
             return { status: 200, body: JSON.stringify(envelope(out.result, out.connectorMetadata)) };
           },
         );

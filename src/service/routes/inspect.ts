@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import { ServiceError } from '../errors.js';
+import { findTypeByDefinitionId } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
 import { inspectConnector } from '../inspect/connector-report.js';
 import { findConnector } from '../store/connectors.js';
 

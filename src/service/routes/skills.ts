@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import { listSkills, matchesQuery, pageSkills, SKILLS_LIMIT_DEFAULT, SKILLS_LIMIT_MAX } from '../skills/catalog.js';
 import { skillDocs } from '../skills/docs.js';
 
@@ -42,9 +42,9 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
   // Query strings are text and the app's ajv does not coerce: limit is checked here.
   const coerceLimit = (q: ListQuery) => {
     const n = q.limit === undefined ? SKILLS_LIMIT_DEFAULT : Number(q.limit);
-    if (n < 1 || n > SKILLS_LIMIT_MAX)
+    if (!Number.isInteger(n) || n < 1 || n > SKILLS_LIMIT_MAX)
       throw new ServiceError(
-        'H400',
+        'H400_INVALID_LIMIT',
         { message: `limit must be between 1 and ${SKILLS_LIMIT_MAX}` },
         { field: 'query.limit' },
       );

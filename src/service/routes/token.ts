@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { signApplicationToken, TOKEN_TTL_SECONDS } from '../auth/tokens.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import { authenticateApplication } from '../store/applications.js';
 
 const bodySchema = {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import {
   countWorkspaces,
   findWorkspaceById,
@@ -55,7 +55,7 @@ function decodeCursor(s: string): WorkspaceCursor {
     // fall through to the error below
   }
   throw new ServiceError(
-    'H400',
+    'H400_INVALID_CURSOR',
     { message: 'cursor is not one this service issued; use the "next" URL of the previous page' },
     { field: 'query.cursor' },
   );
@@ -64,9 +64,9 @@ function decodeCursor(s: string): WorkspaceCursor {
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_LIMIT;
   const n = Number(raw);
-  if (n < 1 || n > MAX_LIMIT)
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT)
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_LIMIT',
       { message: `limit must be between 1 and ${MAX_LIMIT}` },
       { field: 'query.limit', details: { min: 1, max: MAX_LIMIT } },
     );

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ServiceContext } from '../http/service-context.js';
+import { actionContext, type ServiceContext } from '../core/service-context.js';
 import { createConnector, listConnectors, toConnectorInstance } from '../store/connectors.js';
-import type { CoreTables } from '../store/tables.js';
-import { backgroundActionContext } from './action-context.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** Contacts in the demo CRM by default (other entities scale from it). */
 export const DEFAULT_SEED_SIZE = 1000;
@@ -46,7 +45,7 @@ export async function seedDemo(
       svc.now(),
     );
     try {
-      await type.seedDemo(backgroundActionContext(svc, toConnectorInstance(row), opts.baseUrl), {
+      await type.seedDemo(actionContext(svc, toConnectorInstance(row), opts.baseUrl), {
         size: opts.size,
         seed: DEMO_SEED,
       });

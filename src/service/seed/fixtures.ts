@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
-import { connectorTypes, findTypeBySlugOrName } from '../connectors/registry.js';
-import type { ConnectorType } from '../connectors/types.js';
-import { ServiceError } from '../errors.js';
-import { compileSchema } from '../http/params-validator.js';
-import type { ServiceContext } from '../http/service-context.js';
+import { findTypeBySlugOrName } from '../core/connector-type.js';
+import type { ConnectorType } from '../core/connector-type.js';
+import { ServiceError } from '../core/errors.js';
+import { compileSchema } from '../core/params-validator.js';
+import { actionContext, type ServiceContext } from '../core/service-context.js';
 import { createConnector, listConnectors, toConnectorInstance } from '../store/connectors.js';
 import { DEFAULT_WORKSPACE } from '../store/organizations.js';
-import type { CoreTables } from '../store/tables.js';
+import type { CoreTables } from '../core/tables.js';
 import { createWorkspace, findWorkspaceByName } from '../store/workspaces.js';
-import { backgroundActionContext } from './action-context.js';
 import { FixtureFileError, readFixturesFile } from './read-fixtures-file.js';
 
 /** A fixture file: workspaces to make sure exist, and connectors with their type-specific data. */
@@ -50,10 +49,7 @@ const fixturesSchema = {
 };
 
 /** Reads and checks a fixture file (shape, connector types, workspaces named); nothing is written yet. */
-export async function loadFixturesFile(
-  file: string,
-  types: readonly ConnectorType[] = connectorTypes,
-): Promise<Fixtures> {
+export async function loadFixturesFile(file: string, types: readonly ConnectorType[]): Promise<Fixtures> {
   const value = await readFixturesFile(file);
   const validate = compileSchema(fixturesSchema);
   if (!validate(value)) {
@@ -118,7 +114,7 @@ export async function applyFixtures(
       );
       createdConnectors.push(row.id);
       try {
-        await type.loadFixtures!(backgroundActionContext(svc, toConnectorInstance(row), baseUrl), c.data);
+        await type.loadFixtures!(actionContext(svc, toConnectorInstance(row), baseUrl), c.data);
       } catch (err) {
         // Name each item's field unless its message already does (e.g. "data.contacts.0.properties.email is required").
         const detail =

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ConnectorType } from '../connectors/types.js';
+import { findTypeByDefinitionId } from '../core/connector-type.js';
+import type { ConnectorType } from '../core/connector-type.js';
 import { readContextStoreReadiness } from '../context-store/index.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import { docsSkillId } from '../inspect/connector-report.js';
 import type { SkillInfo } from './blocks.js';
 import { staticSkills } from './static-skills.js';
 import { words } from '../context-store/words.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** Default and maximum page size of the skills list and search. */
 export const SKILLS_LIMIT_DEFAULT = 20;
@@ -20,7 +21,11 @@ interface ConnectorRow {
 }
 
 /** The connectors of an organization (live workspaces), optionally of one workspace, oldest first. */
-export async function orgConnectors(db: Kysely<any>, orgId: string, workspaceId?: string): Promise<ConnectorRow[]> {
+export async function orgConnectors(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  workspaceId?: string,
+): Promise<ConnectorRow[]> {
   let q = db
     .selectFrom('connectors as c')
     .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
@@ -32,7 +37,11 @@ export async function orgConnectors(db: Kysely<any>, orgId: string, workspaceId?
 }
 
 /** The skill describing one connector, with warnings when its context store is not searchable yet. */
-export async function connectorSkill(db: Kysely<any>, row: ConnectorRow, type: ConnectorType): Promise<SkillInfo> {
+export async function connectorSkill(
+  db: Kysely<CoreTables>,
+  row: ConnectorRow,
+  type: ConnectorType,
+): Promise<SkillInfo> {
   const entities = [...new Set(type.actions.map((a) => a.entity))];
   const warnings: string[] = [];
   if (type.contextStore) {
@@ -52,7 +61,7 @@ export async function connectorSkill(db: Kysely<any>, row: ConnectorRow, type: C
 
 /** Every skill an organization sees: the static ones, then one per connector. */
 export async function listSkills(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   types: readonly ConnectorType[],
   orgId: string,
   workspaceId?: string,
@@ -83,7 +92,7 @@ export function pageSkills(
     const m = /^o:(\d{1,9})$/.exec(decoded);
     if (!m)
       throw new ServiceError(
-        'H400',
+        'H400_INVALID_CURSOR',
         { message: 'cursor must be the next_cursor of a previous response' },
         { field: 'query.cursor' },
       );

@@ -1,4 +1,4 @@
-import type { ActionDescriptor, ConnectorType } from '../connectors/types.js';
+import type { ActionDescriptor, ConnectorType } from '../core/connector-type.js';
 import type { EntityReadiness } from '../context-store/index.js';
 import { code, heading, list, paragraph, table, type Block, type OutlineSection } from './blocks.js';
 import { pagingGuidance } from './paging-guidance.js';

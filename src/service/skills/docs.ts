@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
-import { findTypeByDefinitionId } from '../connectors/registry.js';
-import type { ConnectorType } from '../connectors/types.js';
+import { findTypeByDefinitionId } from '../core/connector-type.js';
+import type { ConnectorType } from '../core/connector-type.js';
 import { readContextStoreReadiness } from '../context-store/index.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../core/errors.js';
 import { findConnector } from '../store/connectors.js';
 import type { Block, OutlineSection, SkillInfo } from './blocks.js';
 import { connectorSkill } from './catalog.js';
 import { connectorOutline, connectorOverview, connectorSection } from './connector-docs.js';
 import { staticOutline, staticSkills } from './static-skills.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** The docs answer: the skill, its outline, and the content of the section asked for (or the overview). */
 export interface SkillDocs {
@@ -27,7 +28,7 @@ function unknownSection(id: string, section: string, outline: OutlineSection[]):
 
 /** Builds the docs of a skill for an organization; unknown skills (or other organizations' connectors) and sections are 404s. */
 export async function skillDocs(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   types: readonly ConnectorType[],
   orgId: string,
   id: string,

@@ -1,4 +1,4 @@
-import type { ActionDescriptor } from '../connectors/types.js';
+import type { ActionDescriptor } from '../core/connector-type.js';
 
 /** How an action pages, read from its params schema (the same one that validates execute). */
 export function pagingGuidance(a: ActionDescriptor): string | null {

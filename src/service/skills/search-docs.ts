@@ -1,4 +1,4 @@
-import type { ContextStoreSource } from '../connectors/types.js';
+import type { ContextStoreSource } from '../core/connector-type.js';
 import { catalogFor, type FieldType } from '../context-store/fields.js';
 
 const OPERATORS_BY_TYPE: Record<FieldType, string> = {

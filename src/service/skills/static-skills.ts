@@ -85,8 +85,8 @@ const recipes: StaticSkill = {
           [
             [
               '400',
-              'validation_error, invalid_filter, invalid_sort, invalid_cursor',
-              'bad params, unknown entity/action, a cursor sent to an offset connector',
+              'validation_error, unknown_entity, unknown_action, invalid_filter, invalid_sort, invalid_cursor, invalid_limit, cursor_not_supported, value_too_long, ...',
+              'bad params, unknown entity/action, bad filters, a cursor sent to an offset connector',
             ],
             ['401', 'unauthorized', 'missing, expired or forged token'],
             ['404', 'not_found', "unknown connector (or another organization's), record or file"],

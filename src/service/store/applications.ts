@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
-import { hashSecret, verifySecret } from '../auth/secrets.js';
-import type { CoreTables } from './tables.js';
+import { hashSecret, verifySecret } from '../core/secrets.js';
+import type { CoreTables } from '../core/tables.js';
 
-let dummy: Promise<{ hash: string; salt: string }> | undefined;
-function dummyHash(): Promise<{ hash: string; salt: string }> {
-  dummy ??= hashSecret('no application has this secret');
-  return dummy;
-}
+/**
+ * The stored form of a secret no application has (scrypt of a fixed text and salt): checking an unknown
+ * client id against it costs the same scrypt work as checking a known one.
+ */
+const DUMMY_HASH = Object.freeze({
+  hash: '+g7UWBxKbNWHgPNHgPuhGF5x4jnfWb3Lb9/rbtbN664=',
+  salt: 'cmVjaXBlLWR1bW15LXNhbHQ=',
+});
 
 /** Registers an application (client id + secret) for an organization; stores only the scrypt hash. */
 export async function createApplication(
@@ -36,7 +39,7 @@ export async function authenticateApplication(
   const row = await db.selectFrom('applications').selectAll().where('client_id', '=', clientId).executeTakeFirst();
   if (!row) {
     // Spend the same scrypt work as for a known client, so response time does not tell which ids exist.
-    await verifySecret(clientSecret, await dummyHash());
+    await verifySecret(clientSecret, DUMMY_HASH);
     return null;
   }
   const ok = await verifySecret(clientSecret, { hash: row.secret_hash, salt: row.secret_salt });

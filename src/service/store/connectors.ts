@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ConnectorInstance } from '../connectors/types.js';
-import type { ConnectorRow, CoreTables } from './tables.js';
+import type { ConnectorInstance } from '../core/connector-type.js';
+import type { ConnectorRow, CoreTables } from '../core/tables.js';
 
 /** Connector columns that may leave the store; credentials are deliberately absent. */
 const PUBLIC_COLUMNS = [

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Migration } from '../connectors/types.js';
+import type { Migration } from '../core/store.js';
 
 /**
  * The service's own tables. Named "000-…" so they sort before every connector type's and the context
@@ -8,7 +8,7 @@ import type { Migration } from '../connectors/types.js';
 export const coreMigrations: readonly Migration[] = [
   {
     name: '000-core',
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<object>) {
       await db.schema
         .createTable('organizations')
         .addColumn('id', 'text', (c) => c.primaryKey())

@@ -1,53 +1,42 @@
-import type { Kysely } from 'kysely';
-import { connectorTypes } from '../connectors/registry.js';
-import type { Migration } from '../connectors/types.js';
-import { contextStoreMigrations } from '../context-store/migrations.js';
-import { idempotencyMigrations } from '../idempotency/idempotency-keys.js';
-import { coreMigrations } from './core-migrations.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Migration, SqlFunction, Store } from '../core/store.js';
+import type { CoreTables } from '../core/tables.js';
 import { runMigrations } from './migrations.js';
-import { openSqliteKysely } from './sqlite.js';
-import type { Store } from './store.js';
+import { openSqlite } from './sqlite.js';
 
 export interface OpenStoreOptions {
   /** A file path, or ':memory:' for a private in-memory database. */
   path: string;
-  /** Migrations beyond the core ones and the connector types' (e.g. the context store's). */
-  migrations?: readonly Migration[];
+  /** Every migration of the service (the composition root gathers them: core, connector types, context store). */
+  migrations: readonly Migration[];
+  /** SQL functions the migrations and queries use, registered before the migrations run. */
+  functions?: readonly SqlFunction[];
 }
 
-/** Every migration the service knows: core, then each connector type's, then the extras (sorted by name when run). */
-export function allMigrations(extra: readonly Migration[] = []): Migration[] {
-  return [
-    ...coreMigrations,
-    ...connectorTypes.flatMap((t) => t.migrations ?? []),
-    ...contextStoreMigrations,
-    ...idempotencyMigrations,
-    ...extra,
-  ];
-}
-
-/** Opens (creating if needed) the service database and brings its schema up to date. */
+/** Opens (creating if needed) the service database and brings its schema up to date with the given migrations. */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
-  const db = openSqliteKysely(opts.path);
+  const { db: raw, changeToken } = openSqlite(opts.path, opts.functions);
   try {
-    await runMigrations(db, allMigrations(opts.migrations));
+    await runMigrations(raw, opts.migrations);
   } catch (err) {
-    await db.destroy();
+    await raw.destroy();
     throw err;
   }
+  const db: Kysely<CoreTables> = raw.withTables<CoreTables>();
   let closed = false;
   return {
     dialect: 'sqlite',
     db,
     // Kysely's SQLite driver has one connection behind a mutex: inside fn use trx only, never store.db,
     // or the call waits for the transaction that is waiting for it.
-    transaction<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    transaction<T>(fn: (trx: Transaction<CoreTables>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
     },
+    changeToken,
     async close() {
       if (closed) return;
       closed = true;
-      await db.destroy();
+      await raw.destroy();
     },
   };
 }

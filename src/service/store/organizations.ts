@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { CoreTables } from './tables.js';
+import type { CoreTables } from '../core/tables.js';
 
 /** Name of the workspace every organization gets. */
 export const DEFAULT_WORKSPACE = 'default';

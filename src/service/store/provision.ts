@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { hashSecret } from '../auth/secrets.js';
+import { hashSecret } from '../core/secrets.js';
 import { applicationExists, authenticateApplication, createApplication } from './applications.js';
 import { createOrganization, DEFAULT_WORKSPACE } from './organizations.js';
-import type { Store } from './store.js';
-import type { CoreTables } from './tables.js';
+import type { Store } from '../core/store.js';
+import type { CoreTables } from '../core/tables.js';
 import { createWorkspace, findWorkspaceByName } from './workspaces.js';
 
 /** An organization with one application whose plain secret the caller holds. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { randomSecret } from '../auth/secrets.js';
-import type { CoreTables } from './tables.js';
+import { randomSecret } from '../core/secrets.js';
+import type { CoreTables } from '../core/tables.js';
 
 const JWT_KEY_ID = 'jwt-hs256';
 

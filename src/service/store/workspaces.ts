@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { CoreTables, WorkspaceRow } from './tables.js';
+import type { CoreTables, WorkspaceRow } from '../core/tables.js';
 
 /** A workspace as the API shows it. */
 export interface WorkspaceItem {

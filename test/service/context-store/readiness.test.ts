@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, inspect, search, searchIds, waitFor, waitForStatus } from './support/harness.js';
 import { insertPeople } from './support/people-connector.js';
+import { csDb } from '../../../src/service/context-store/tables.js';
 
 let svc: TestService;
 afterEach(async () => svc?.close());
@@ -154,7 +155,7 @@ describe('context store readiness', () => {
       headers: await svc.auth(),
     });
     expect(del.statusCode).toBe(200);
-    const left = await svc.store.db
+    const left = await csDb(svc.store.db)
       .selectFrom('cs_docs')
       .select((eb) => eb.fn.countAll().as('n'))
       .where('connector_id', '=', id)

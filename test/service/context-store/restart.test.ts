@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesConnector } from '../../../src/service/connectors/files/index.js';
-import type { ContextStoreTimings } from '../../../src/service/context-store/attach.js';
+import type { ContextStoreTimings } from '../../../src/service/context-store/index.js';
 import { startService, type RunningService } from '../../../src/service/start.js';
 import { waitFor } from './support/harness.js';
 import { insertPeople, peopleConnector, peopleMigration } from './support/people-connector.js';

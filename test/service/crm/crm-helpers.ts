@@ -1,5 +1,5 @@
 import { crmConnector } from '../../../src/service/connectors/crm/index.js';
-import type { ActionContext } from '../../../src/service/connectors/types.js';
+import type { ActionContext } from '../../../src/service/core/connector-type.js';
 import { createTestService, type TestService } from '../helpers.js';
 
 /** A test service with one empty CRM connector and a short way to call execute. */

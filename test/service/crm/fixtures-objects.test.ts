@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { crmConnector } from '../../../src/service/connectors/crm/index.js';
-import { ServiceError } from '../../../src/service/errors.js';
+import { ServiceError } from '../../../src/service/core/errors.js';
 import { crmHarness, directContext, errorText, type CrmHarness } from './crm-helpers.js';
 
 let h: CrmHarness;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { crmHarness, type CrmHarness } from './crm-helpers.js';
+import { crmDb, type CrmTables } from '../../../src/service/connectors/crm/db.js';
 
 let h: CrmHarness;
 beforeEach(async () => {
@@ -41,8 +42,8 @@ describe('CRM data per connector', () => {
     const count = async (table: string) =>
       Number(
         (
-          (await h.svc.store.db
-            .selectFrom(table)
+          (await crmDb(h.svc.store.db)
+            .selectFrom(table as keyof CrmTables)
             .select(h.svc.store.db.fn.countAll().as('n'))
             .where('connector_id', '=', h.connectorId)
             .executeTakeFirst()) as { n: number }

@@ -73,7 +73,7 @@ describe('CRM schema files', () => {
 
 describe('CRM results match their result schemas', () => {
   it('validates the answers of every kind of action', async () => {
-    const { compileSchema } = await import('../../../src/service/http/params-validator.js');
+    const { compileSchema } = await import('../../../src/service/core/params-validator.js');
     const { crmHarness, directContext } = await import('./crm-helpers.js');
     const h = await crmHarness();
     try {

@@ -164,3 +164,58 @@ describe('Files connector: download', () => {
     expect(res.rawPayload.length).toBeGreaterThan(0);
   });
 });
+
+describe('Files connector: text content (encoding utf-8)', () => {
+  it('stores the text as UTF-8 bytes and downloads exactly those bytes', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Exports' })).result;
+    const csv = 'name,city\n"Zoë, Jr.",Zürich\n渡辺,東京\n😀,"multi\nline"\n';
+    const file = (
+      await ok('files', 'create', { name: 'contacts.csv', folderId: folder.id, content: csv, encoding: 'utf-8' })
+    ).result;
+    expect(file).toMatchObject({ name: 'contacts.csv', contentType: 'text/csv; charset=utf-8' });
+    expect(file.size).toBe(Buffer.byteLength(csv, 'utf8'));
+    const res = await run('files', 'download', { fileId: file.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(Buffer.from(csv, 'utf8'))).toBe(true);
+  });
+
+  it('defaults a text file without a known extension to text/plain; base64 stays the default encoding', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Notes' })).result;
+    const text = (
+      await ok('files', 'create', { name: 'README', folderId: folder.id, content: 'hi', encoding: 'utf-8' })
+    ).result;
+    expect(text.contentType).toBe('text/plain; charset=utf-8');
+    const bytes = (await ok('files', 'create', { name: 'README2', folderId: folder.id, content: b64('hi') })).result;
+    expect(bytes).toMatchObject({ contentType: 'application/octet-stream', size: 2 });
+    const explicit = (
+      await ok('files', 'create', { name: 'b.txt', folderId: folder.id, content: b64('yo'), encoding: 'base64' })
+    ).result;
+    expect(explicit.size).toBe(2);
+    // "hi" is not valid base64: without encoding utf-8 it is refused, never stored as garbage.
+    const notB64 = await run('files', 'create', { name: 'c.txt', folderId: folder.id, content: 'hi' });
+    expect(notB64.statusCode).toBe(400);
+    expect(notB64.json().errors[0].field).toBe('params.content');
+  });
+
+  it('refuses a lone surrogate, an empty text and an unknown encoding with a 400 naming the field', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Bad' })).result;
+    const lone = await run('files', 'create', {
+      name: 'x.txt',
+      folderId: folder.id,
+      content: 'a\ud800b',
+      encoding: 'utf-8',
+    });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json().errors[0]).toMatchObject({ field: 'params.content' });
+    const empty = await run('files', 'create', { name: 'x.txt', folderId: folder.id, content: '', encoding: 'utf-8' });
+    expect(empty.statusCode).toBe(400);
+    const unknown = await run('files', 'create', {
+      name: 'x.txt',
+      folderId: folder.id,
+      content: 'a',
+      encoding: 'utf8',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].field).toBe('params.encoding');
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesConnector } from '../../../src/service/connectors/files/index.js';
-import type { TestService } from '../helpers.js';
+import { createTestService, type TestService } from '../helpers.js';
 import { createPeopleService, inspect, waitForStatus } from '../context-store/support/harness.js';
 import { peopleConnector } from '../context-store/support/people-connector.js';
 
@@ -32,6 +32,7 @@ describe('GET /integrations/connectors/:id/inspect', () => {
       action: 'context_store_search',
       required_params: ['query'],
       optional_params: ['limit', 'cursor', 'fields'],
+      write: false,
     });
 
     svc.app.contextStore.setHold(null);
@@ -49,14 +50,34 @@ describe('GET /integrations/connectors/:id/inspect', () => {
       action: 'download',
       required_params: ['fileId'],
       optional_params: [],
+      write: false,
     });
     expect(report.actions).toContainEqual({
       entity: 'files',
       action: 'list',
       required_params: [],
       optional_params: ['offset', 'limit', 'folderId'],
+      write: false,
     });
     expect(report.actions).toHaveLength(filesConnector.actions.length);
+  });
+
+  it('says which actions write (write: true) and which only read (write: false)', async () => {
+    svc = await createTestService();
+    const crm = await inspect(svc, await svc.createConnector('crm'));
+    const files = await inspect(svc, await svc.createConnector('files'));
+    const writes = (r: { actions: { entity: string; action: string; write: boolean }[] }) =>
+      r.actions.filter((a) => a.write).map((a) => `${a.entity}.${a.action}`);
+    expect(writes(files).sort()).toEqual(['files.create', 'folders.create']);
+    expect(writes(crm)).toContain('contacts.create');
+    expect(writes(crm)).toContain('deals.update');
+    expect(writes(crm)).toContain('notes.delete');
+    expect(writes(crm)).toContain('associations.create');
+    expect(writes(crm)).toContain('associations.delete');
+    for (const a of crm.actions)
+      if (['list', 'get', 'api_search', 'context_store_search'].includes(a.action))
+        expect(a.write, a.action).toBe(false);
+    expect(crm.actions.every((a: { write: unknown }) => typeof a.write === 'boolean')).toBe(true);
   });
 
   it("answers 404 for an unknown connector and for another organization's connector", async () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Migration } from '../../../src/service/connectors/types.js';
-import { openStore } from '../../../src/service/store/open-store.js';
+import type { Migration } from '../../../src/service/core/store.js';
+import { openServiceStore as openStore } from '../../../src/service/compose.js';
 import { ensureApplication } from '../../../src/service/store/provision.js';
 import { createConnector } from '../../../src/service/store/connectors.js';
-import { echoMigrations } from '../support/echo-connector.js';
+import { echoDb, echoMigrations } from '../support/echo-connector.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -28,7 +28,11 @@ describe('openStore', () => {
     const names = tables.rows.map((r) => r.name);
     for (const t of ['organizations', 'applications', 'signing_keys', 'workspaces', 'connectors', 'schema_migrations'])
       expect(names).toContain(t);
-    const applied = await store.db.selectFrom('schema_migrations').select('name').execute();
+    const applied = await store.db
+      .withTables<{ schema_migrations: { name: string } }>()
+      .selectFrom('schema_migrations')
+      .select('name')
+      .execute();
     expect(applied.map((r) => r.name)).toContain('000-core');
     await store.close();
   });
@@ -112,9 +116,9 @@ describe('openStore', () => {
       },
       new Date(),
     );
-    await store.db.insertInto('echo_things').values({ connector_id: c.id, id: '1', label: 'a' }).execute();
+    await echoDb(store.db).insertInto('echo_things').values({ connector_id: c.id, id: '1', label: 'a' }).execute();
     await store.db.deleteFrom('connectors').where('id', '=', c.id).execute();
-    expect(await store.db.selectFrom('echo_things').selectAll().execute()).toEqual([]);
+    expect(await echoDb(store.db).selectFrom('echo_things').selectAll().execute()).toEqual([]);
     await store.close();
   });
 

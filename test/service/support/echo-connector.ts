@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../src/service/errors.js';
-import type { ActionDescriptor, ConnectorType, Migration } from '../../../src/service/connectors/types.js';
+import type { ActionDescriptor, ConnectorType } from '../../../src/service/core/connector-type.js';
+import { ServiceError } from '../../../src/service/core/errors.js';
+import type { Migration } from '../../../src/service/core/store.js';
+import type { CoreTables } from '../../../src/service/core/tables.js';
+
+/** The echo type's own table (a connector type declares its tables and widens the store's handle to them). */
+export type EchoTables = { echo_things: { connector_id: string; id: string; label: string } };
+
+/** A store handle (or transaction) that knows echo_things. */
+export const echoDb = (db: Kysely<CoreTables>) => db.withTables<EchoTables>();
 
 /**
  * A small connector type used only by the core service tests, so the execute pipeline (lookup,
@@ -24,7 +32,7 @@ const action = (
 export const echoMigrations: Migration[] = [
   {
     name: '900-echo-things',
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema
         .createTable('echo_things')
         .addColumn('connector_id', 'text', (c) => c.notNull().references('connectors.id').onDelete('cascade'))
@@ -77,7 +85,7 @@ export const echoConnector: ConnectorType = {
     action('files', 'boom', { type: 'object' }),
   ],
   async execute(ctx, entity, act, params) {
-    const db = ctx.store.db;
+    const db = echoDb(ctx.store.db);
     if (entity === 'things' && act === 'list') {
       const rows = await db
         .selectFrom('echo_things')
@@ -99,13 +107,13 @@ export const echoConnector: ConnectorType = {
     if (entity === 'things' && act === 'create') {
       const props = params['properties'] as { label: string };
       const id = await ctx.store.transaction(async (trx) => {
-        const n = await trx
+        const n = await echoDb(trx)
           .selectFrom('echo_things')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('connector_id', '=', ctx.connector.id)
           .executeTakeFirstOrThrow();
         const newId = String(Number(n.n) + 1);
-        await trx
+        await echoDb(trx)
           .insertInto('echo_things')
           .values({ connector_id: ctx.connector.id, id: newId, label: props.label })
           .execute();
@@ -128,7 +136,7 @@ export const echoConnector: ConnectorType = {
   },
   async seedDemo(ctx, opts) {
     for (let i = 1; i <= opts.size; i++) {
-      await ctx.store.db
+      await echoDb(ctx.store.db)
         .insertInto('echo_things')
         .values({ connector_id: ctx.connector.id, id: String(i), label: `demo ${i}` })
         .execute();
@@ -139,7 +147,7 @@ export const echoConnector: ConnectorType = {
       throw new ServiceError('H400', { message: 'data must be an array of labels' }, { field: 'data' });
     }
     for (const [i, label] of data.entries()) {
-      await ctx.store.db
+      await echoDb(ctx.store.db)
         .insertInto('echo_things')
         .values({ connector_id: ctx.connector.id, id: String(i + 1), label })
         .execute();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { crmDb, type CrmAssociationRow } from './db.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** One end of an association. */
 export interface RecordRef {
@@ -12,7 +13,7 @@ export interface RecordRef {
  * existing rows are left alone. Returns true when something new was stored.
  */
 export async function insertAssociation(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   a: RecordRef,
   b: RecordRef,
@@ -49,7 +50,10 @@ export async function insertAssociation(
 }
 
 /** Inserts many association rows (both directions already expanded), ignoring duplicates; for seed and fixtures. */
-export async function insertAssociationRows(trx: Kysely<any>, rows: readonly CrmAssociationRow[]): Promise<void> {
+export async function insertAssociationRows(
+  trx: Kysely<CoreTables>,
+  rows: readonly CrmAssociationRow[],
+): Promise<void> {
   // 7 columns per row; 500 rows stays far below SQLite's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 500) {
     await crmDb(trx)
@@ -62,7 +66,7 @@ export async function insertAssociationRows(trx: Kysely<any>, rows: readonly Crm
 
 /** Removes every association between two records, both directions; returns how many a→b types were removed. */
 export async function deleteAssociationsBetween(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   a: RecordRef,
   b: RecordRef,
@@ -86,7 +90,7 @@ export async function deleteAssociationsBetween(
 
 /** The association rows from some records to some target types, live targets only, ordered by from and to id. */
 export async function associationsFrom(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   fromIds: readonly number[],
   toTypes: readonly string[],
@@ -115,7 +119,7 @@ export async function associationsFrom(
 
 /** One page of distinct live target ids of a record's associations to a type, from `fromToId` on (limit+1 rows). */
 export async function associatedIdsPage(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   fromId: number,
   toType: string,
@@ -142,7 +146,7 @@ export async function associatedIdsPage(
 
 /** The association rows from one record to some target ids. */
 export async function associationsBetween(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   fromId: number,
   toType: string,

@@ -1,17 +1,17 @@
 import { CompiledQuery, SqliteAdapter, sql, type Kysely } from 'kysely';
+import type { CoreTables } from '../../core/tables.js';
 
 /** Rows per statement: 500 rows of up to 9 columns stay far below SQLite's 32,766 bound parameters. */
 const ROWS_PER_STATEMENT = 500;
-const textCache = new Map<string, string>();
 
 /**
- * Inserts many rows with one fixed multi-row statement per full batch. The statement text is built once
- * per table and batch size and executed as a precompiled query, which skips Kysely's per-row parsing:
+ * Inserts many rows with one multi-row statement per batch, executed as a precompiled query, which skips
+ * Kysely's per-row parsing:
  * seeding a million contacts spends its time in SQLite, not in the query builder. Uses "?" placeholders
  * (SQLite's); a PostgreSQL store would number them here, the one place that writes this SQL.
  */
 export async function bulkInsert(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
@@ -19,13 +19,8 @@ export async function bulkInsert(
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    const key = `${table}|${columns.length}|${chunk.length}|${ignoreDuplicates}`;
-    let text = textCache.get(key);
-    if (!text) {
-      const tuple = `(${columns.map(() => '?').join(',')})`;
-      text = `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: chunk.length }, () => tuple).join(',')}${ignoreDuplicates ? ' on conflict do nothing' : ''}`;
-      textCache.set(key, text);
-    }
+    const tuple = `(${columns.map(() => '?').join(',')})`;
+    const text = `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: chunk.length }, () => tuple).join(',')}${ignoreDuplicates ? ' on conflict do nothing' : ''}`;
     const params: unknown[] = [];
     for (const row of chunk) for (const v of row) params.push(v);
     await trx.executeQuery(CompiledQuery.raw(text, params));
@@ -40,7 +35,7 @@ const BULK_CACHE_KIB = 262_144;
  * previous size. With the default 2 MB cache, a million-contact seed spends a third of its CPU time
  * re-reading index pages from the OS. No-op on other dialects.
  */
-export async function withBulkLoadCache<T>(db: Kysely<any>, fn: () => Promise<T>): Promise<T> {
+export async function withBulkLoadCache<T>(db: Kysely<CoreTables>, fn: () => Promise<T>): Promise<T> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return fn();
   const before = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
   const previous = Number(before.rows[0]?.cache_size ?? -2000);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ActionContext, ContextStoreSource, IndexDoc } from '../types.js';
+import type { ActionContext, ContextStoreSource, IndexDoc } from '../../core/connector-type.js';
 import { associationsFrom } from './association-store.js';
 import { crmDb } from './db.js';
 import { ENTITIES, RECORD_ENTITIES, isRecordEntity } from './entities.js';

@@ -1,5 +1,6 @@
-import { SqliteAdapter, sql, type Generated, type Kysely } from 'kysely';
-import type { Migration } from '../types.js';
+import { SqliteAdapter, sql, type ColumnDefinitionBuilder, type Generated, type Kysely } from 'kysely';
+import type { Migration } from '../../core/store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** One CRM record of any object type (standard or custom). `properties` is JSON text of string values. */
 export interface CrmRecordRow {
@@ -58,21 +59,24 @@ export interface CrmIdSequenceRow {
   next_id: number;
 }
 
-/** The CRM's tables, for `store.db as Kysely<CrmDatabase>`. */
-export interface CrmDatabase {
+/** The CRM's own tables (created by crmMigrations below). */
+export type CrmTables = {
   crm_id_sequence: CrmIdSequenceRow;
   crm_records: CrmRecordRow;
   crm_property_history: CrmPropertyHistoryRow;
   crm_associations: CrmAssociationRow;
   crm_schemas: CrmSchemaRow;
+};
+
+/** A store handle (or transaction) that knows the CRM's tables besides the core ones. */
+export type CrmDb = Kysely<CoreTables & CrmTables>;
+
+/** Widens a store handle (or transaction) to the CRM tables. */
+export function crmDb(db: Kysely<CoreTables>): CrmDb {
+  return db.withTables<CrmTables>();
 }
 
-/** Narrows a store handle (or transaction) to the CRM tables. */
-export function crmDb(db: Kysely<any>): Kysely<CrmDatabase> {
-  return db as Kysely<CrmDatabase>;
-}
-
-const cascade = (c: any) => c.notNull().references('connectors.id').onDelete('cascade');
+const cascade = (c: ColumnDefinitionBuilder) => c.notNull().references('connectors.id').onDelete('cascade');
 
 /** The CRM tables; they sort after "000-core" (connectors) and cascade with the connector. */
 export const crmMigrations: readonly Migration[] = [

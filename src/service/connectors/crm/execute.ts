@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 import { apiSearch } from './actions/api-search.js';
 import { archiveRecord } from './actions/archive.js';
 import { createAssociation, deleteAssociations, listAssociations } from './actions/associations.js';
@@ -12,18 +12,6 @@ import { ENTITIES, isRecordEntity } from './entities.js';
 import { standardType } from './object-types.js';
 
 type Handler = (ctx: ActionContext, params: Record<string, unknown>) => Promise<ActionResult>;
-
-/**
- * Optional hook the context store installs for context_store_search (it owns that action);
- * until then the action answers a 400.
- */
-export let contextStoreSearchHook:
-  ((ctx: ActionContext, entity: string, params: Record<string, unknown>) => Promise<ActionResult>) | null = null;
-
-/** Installs (or removes, with null) the context_store_search implementation. */
-export function setContextStoreSearch(hook: typeof contextStoreSearchHook): void {
-  contextStoreSearchHook = hook;
-}
 
 const OTHER: Record<string, Record<string, Handler>> = {
   schemas: { list: listSchemasAction, get: getSchemaAction },
@@ -57,20 +45,18 @@ export async function executeCrm(
         if (!spec.activity) return apiSearch(ctx, type, params);
         break;
       case 'context_store_search':
-        if (contextStoreSearchHook) return contextStoreSearchHook(ctx, entity, params);
-        throw new ServiceError(
-          'H400',
-          { message: 'context store not available for this connector' },
-          { field: 'action' },
-        );
+        // The CRM owns the records, the context store owns the index: the search is the context store's.
+        if (ctx.contextStore) return ctx.contextStore.search(ctx, entity, params);
+        throw new ServiceError('H400_CONTEXT_STORE_UNAVAILABLE', {}, { field: 'action' });
     }
   } else {
     const handler = OTHER[entity]?.[action];
     if (handler) return handler(ctx, params);
   }
+  // Unreachable through execute (the route checks entity and action against the descriptors first).
   throw new ServiceError(
-    'H400',
-    { message: `the CRM connector has no action "${action}" on entity "${entity}"` },
+    'H400_UNKNOWN_ACTION',
+    { type: 'CRM', entity, action, valid: '(see inspect)' },
     { field: 'action' },
   );
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import { compileSchema } from '../../http/params-validator.js';
-import { ajvErrorsToItems } from '../../http/validation-items.js';
-import type { ActionContext } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import { compileSchema } from '../../core/params-validator.js';
+import { ajvErrorsToItems } from '../../core/validation-items.js';
+import type { ActionContext } from '../../core/connector-type.js';
 import { defaultType, findPlatformType, resolveTypeRef } from './association-types.js';
 import { insertAssociation } from './association-store.js';
 import { normalizeDate } from './dates.js';
@@ -13,9 +13,10 @@ import { customType, findSchema, resolveObjectType, standardType, type ObjectTyp
 import { validateProperties } from './property-rules.js';
 import { advanceRecordIds, insertRecords, reserveRecordIds, type StoredRecord } from './records-store.js';
 import { insertSchema } from './schema-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 function bad(field: string, message: string): ServiceError {
-  return new ServiceError('H400', { message: `${field}: ${message}` }, { field });
+  return new ServiceError('H400_INVALID_FIXTURES', { message: `${field}: ${message}` }, { field });
 }
 
 /**
@@ -28,7 +29,7 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
   if (!validate(data)) {
     const items = ajvErrorsToItems(validate.errors ?? [], 'data');
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: `CRM fixtures are invalid: ${items.map((i) => i.message).join('; ')}` },
       { items },
     );
@@ -61,13 +62,15 @@ export async function loadCrmFixtures(ctx: ActionContext, data: unknown): Promis
       );
     }
     for (const [i, a] of (fx.associations ?? []).entries()) await storeAssociation(trx, cid, a, `associations[${i}]`);
+    for (const [entity, ids] of touched)
+      if ((RECORD_ENTITIES as readonly string[]).includes(entity)) await ctx.recordChanges?.(trx, entity, ids);
   });
   for (const [entity, ids] of touched)
     if ((RECORD_ENTITIES as readonly string[]).includes(entity)) ctx.notifyChange(entity, ids);
 }
 
 async function assignIds(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   cid: string,
   groups: { items: FixtureItem[]; path: string }[],
 ): Promise<Map<FixtureItem, number>> {
@@ -135,7 +138,7 @@ function toRecord(
 }
 
 async function storeAssociation(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   cid: string,
   a: NonNullable<CrmFixtures['associations']>[number],
   path: string,

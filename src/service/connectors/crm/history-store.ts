@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { crmDb } from './db.js';
 import type { StoredRecord } from './records-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** One entry of propertiesWithHistory, newest first. */
 export interface HistoryEntry {
@@ -16,7 +17,7 @@ export interface HistoryEntry {
  * IMPORT entry so the history stays complete.
  */
 export async function recordHistory(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   before: StoredRecord | null,
   after: StoredRecord,
@@ -71,7 +72,7 @@ export async function recordHistory(
 
 /** propertiesWithHistory for some records: stored entries newest first, or one synthesised entry for untouched values. */
 export async function readHistory(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   records: readonly StoredRecord[],
   properties: readonly string[],

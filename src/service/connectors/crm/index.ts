@@ -1,10 +1,11 @@
-import type { ConnectorType } from '../types.js';
+import type { ConnectorType } from '../../core/connector-type.js';
 import { crmContextSource } from './context-source.js';
 import { crmMigrations } from './db.js';
 import { executeCrm } from './execute.js';
 import { loadCrmFixtures } from './fixtures.js';
 import { seedCrmDemo } from './seed.js';
 import { loadCrmActions } from './schema-files.js';
+import { crmSearchMigrations, crmSqlFunctions } from './search-index.js';
 
 /** The CRM connector type: every entity and action of the spec's CRM table, stored in the crm_* tables. */
 export const crmConnector: ConnectorType = {
@@ -19,6 +20,7 @@ export const crmConnector: ConnectorType = {
   execute: executeCrm,
   seedDemo: seedCrmDemo,
   loadFixtures: loadCrmFixtures,
-  migrations: crmMigrations,
+  migrations: [...crmMigrations, ...crmSearchMigrations],
+  sqlFunctions: crmSqlFunctions,
   contextStore: crmContextSource,
 };

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 
 /**
  * The CRM pages with params.after (the spec's "connector that rejects cursor"); a cursor is refused
@@ -8,11 +8,8 @@ import type { ActionContext, ActionResult } from '../types.js';
 export function rejectCursor(params: Record<string, unknown>): void {
   if (params.cursor !== undefined) {
     throw new ServiceError(
-      'H400',
-      {
-        message:
-          'the CRM connector does not page with params.cursor; send params.after instead (connector_metadata.end_cursor of the previous page)',
-      },
+      'H400_CURSOR_NOT_SUPPORTED',
+      { type: 'CRM', instead: 'send params.after instead (connector_metadata.end_cursor of the previous page)' },
       { field: 'params.cursor', details: { use: 'after' } },
     );
   }
@@ -25,7 +22,7 @@ export function pageLimit(params: Record<string, unknown>, dflt: number, max: nu
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > max) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_LIMIT',
       { message: `params.limit must be an integer from 1 to ${max}${why}` },
       { field: 'params.limit', details: { maximum: max } },
     );
@@ -40,7 +37,7 @@ export function parseAfter(params: Record<string, unknown>): number | null {
   const text = String(raw);
   if (!/^\d{1,15}$/.test(text)) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CURSOR',
       { message: 'params.after must be the numeric string from connector_metadata.end_cursor of the previous page' },
       { field: 'params.after' },
     );

@@ -1,4 +1,4 @@
-import { ServiceError, type ServiceErrorItem } from '../../errors.js';
+import { ServiceError, type ServiceErrorItem } from '../../core/errors.js';
 import { normalizeDate } from './dates.js';
 import type { ObjectType } from './object-types.js';
 
@@ -32,7 +32,7 @@ function rulesOf(type: ObjectType): Rules {
 }
 
 function issue(field: string, message: string, details: Record<string, unknown> | null = null): ServiceErrorItem {
-  return { field, message, error_code: 'validation_error', details };
+  return { field, message, error_code: 'invalid_property', details };
 }
 
 /**
@@ -81,7 +81,7 @@ export function validateProperties(
       problems.length === 1
         ? first.message
         : `${first.message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
-    throw new ServiceError('H400', { message }, { items: problems });
+    throw new ServiceError('H400_INVALID_PROPERTY', { message }, { items: problems });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { associationsFrom } from './association-store.js';
 import { readHistory } from './history-store.js';
 import { resolveObjectType, type ObjectType } from './object-types.js';
 import type { StoredRecord } from './records-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** What a read asks for beyond the record itself. */
 export interface ReadShape {
@@ -32,7 +33,7 @@ export function selectProperties(type: ObjectType, rec: StoredRecord, shape: Rea
   );
   if (shape.properties === null && shape.propertiesWithHistory === null) {
     // Filled in sorted order: the same object sortKeys would give, without sorting per record.
-    for (const name of sortedDefaults(type)) {
+    for (const name of type.sortedDefaults) {
       const v = rec.properties[name];
       if (v !== undefined) out[name] = v;
     }
@@ -50,21 +51,9 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
-const defaultsCache = new WeakMap<ObjectType, readonly string[]>();
-
-/** A type's default property names, deduplicated and sorted once (key sorting was ~3% of a list's CPU). */
-function sortedDefaults(type: ObjectType): readonly string[] {
-  let names = defaultsCache.get(type);
-  if (!names) {
-    names = [...new Set(type.defaultProperties)].sort(byCodeUnit);
-    defaultsCache.set(type, names);
-  }
-  return names;
-}
-
 /** Renders records as the spec's record objects, with history and v3 associations when asked. */
 export async function renderRecords(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   records: readonly StoredRecord[],
@@ -97,7 +86,7 @@ export async function renderRecords(
 type V3Associations = Record<string, { results: { id: string; type: string }[] }>;
 
 async function readAssociations(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   records: readonly StoredRecord[],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ActionDescriptor } from '../types.js';
+import type { ActionDescriptor } from '../../core/connector-type.js';
 import { buildCrmActionSpecs, schemaFileName } from './params-schemas.js';
 
 /** Finds schemas/connectors/crm by walking up from this module (works from src/, dist/ and an installed package). */

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../core/errors.js';
 import { portalIdFor, type CustomPropertyDef, type CustomSchema } from './custom-schema.js';
 import { crmDb } from './db.js';
 import type { RecordEntity } from './entities.js';
 import { schemaFromRow } from './object-types.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** What it takes to define a custom object type (seed and fixtures). */
 export interface SchemaInput {
@@ -28,7 +29,7 @@ export interface SchemaInput {
 
 /** Stores a new custom object schema (id = next per connector, objectTypeId "2-<id>"); 409 if the name exists. */
 export async function insertSchema(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   input: SchemaInput,
   now: string,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ActionContext, SeedOptions } from '../types.js';
+import type { ActionContext, SeedOptions } from '../../core/connector-type.js';
 import { defaultType, platformTypes } from './association-types.js';
 import { customAssociationTypeId, type CustomSchema } from './custom-schema.js';
 import { bulkInsert, withBulkLoadCache } from './bulk-insert.js';
@@ -9,6 +9,7 @@ import { Prng } from './prng.js';
 import { reserveRecordIds } from './records-store.js';
 import { insertSchema } from './schema-store.js';
 import * as W from './seed-data.js';
+import type { CoreTables } from '../../core/tables.js';
 
 const DAY = 86_400_000;
 /** Rows per write transaction: big enough to be fast, small enough to keep memory flat at 1M contacts. */
@@ -57,7 +58,7 @@ class Writer {
   private records: unknown[][] = [];
   private assocs: unknown[][] = [];
   constructor(
-    private readonly db: { transaction<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> },
+    private readonly db: { transaction<T>(fn: (trx: Kysely<CoreTables>) => Promise<T>): Promise<T> },
     private readonly cid: string,
   ) {}
   record(

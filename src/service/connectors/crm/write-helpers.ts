@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import type { ActionContext } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext } from '../../core/connector-type.js';
 import { isRecordEntity } from './entities.js';
 import { findContactByEmail } from './records-store.js';
+import type { CoreTables } from '../../core/tables.js';
 
-/** Records a write touched, by entity, to tell the context store after commit. */
+/**
+ * Records a write touched, by entity: recorded in the change outbox inside the write's transaction
+ * (record), then announced after the commit (notify), so the context store catches up promptly and
+ * also after a crash between the two.
+ */
 export class Touched {
   private readonly byEntity = new Map<string, Set<string>>();
   /** Notes one record; custom object types are not indexed by the context store and are skipped. */
@@ -14,6 +19,11 @@ export class Touched {
     if (!set) this.byEntity.set(type, (set = new Set()));
     set.add(String(id));
   }
+  /** Writes the touched ids to the change outbox; call inside the write's transaction, after the writes. */
+  async record(ctx: ActionContext, trx: Kysely<CoreTables>): Promise<void> {
+    if (!ctx.recordChanges) return;
+    for (const [entity, ids] of this.byEntity) await ctx.recordChanges(trx, entity, [...ids]);
+  }
   /** Calls ctx.notifyChange once per entity; only after the transaction committed. */
   notify(ctx: ActionContext): void {
     for (const [entity, ids] of this.byEntity) ctx.notifyChange(entity, [...ids]);
@@ -22,7 +32,7 @@ export class Touched {
 
 /** 409 when another contact already holds this email (case-insensitive). */
 export async function assertEmailFree(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   email: string | undefined,
   selfId: number,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../core/errors.js';
 
 /** Largest file the connector stores (decoded bytes). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -15,11 +15,14 @@ const contentTypesByExtension: Record<string, string> = {
   pdf: 'application/pdf',
 };
 
-/** The content type for a file name when the caller gives none. */
-export function contentTypeFor(name: string): string {
+/** The content type for a file name when the caller gives none (text content defaults to text/plain). */
+export function contentTypeFor(name: string, fallback = 'application/octet-stream'): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
-  return (ext && contentTypesByExtension[ext]) ?? 'application/octet-stream';
+  return (ext && contentTypesByExtension[ext]) ?? fallback;
 }
+
+/** What a text file defaults to when its name's extension says nothing. */
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /**
  * Decodes strict base64 (standard alphabet, padded). Node's decoder silently skips bad characters, so the
@@ -29,19 +32,54 @@ export function decodeContent(text: string, field: string): Buffer {
   const compact = text.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: 'content must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)' },
       { field },
     );
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) {
-    throw new ServiceError('H400', { message: 'content must not be empty: a file holds at least 1 byte' }, { field });
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: 'content must not be empty: a file holds at least 1 byte' },
+      { field },
+    );
   }
   if (bytes.length > MAX_FILE_BYTES) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_CONTENT',
       { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` },
+      { field },
+    );
+  }
+  return bytes;
+}
+
+/**
+ * Encodes text content as UTF-8. A lone surrogate has no UTF-8 form (it would be stored as U+FFFD, changing
+ * the text silently), so it is refused; so are empty and oversized content, as for base64.
+ */
+export function encodeText(text: string, field: string): Buffer {
+  // With the u flag a surrogate pair is one code point; only a lone surrogate is in the Cs category.
+  if (/\p{Cs}/u.test(text)) {
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: 'content is not well-formed Unicode text (it holds a lone surrogate); send such bytes as base64' },
+      { field },
+    );
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length === 0) {
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: 'content must not be empty: a file holds at least 1 byte' },
+      { field },
+    );
+  }
+  if (bytes.length > MAX_FILE_BYTES) {
+    throw new ServiceError(
+      'H400_INVALID_CONTENT',
+      { message: `content is ${bytes.length} bytes as UTF-8; the maximum is ${MAX_FILE_BYTES}` },
       { field },
     );
   }

@@ -1,4 +1,4 @@
-import type { ActionDescriptor } from '../types.js';
+import type { ActionDescriptor } from '../../core/connector-type.js';
 import { fileRecordSchema, folderRecordSchema, listResultSchema, loadFilesSchema } from './schemas.js';
 
 function describe(
@@ -43,7 +43,13 @@ export const filesActions: readonly ActionDescriptor[] = [
     listResultSchema(fileRecordSchema),
   ),
   describe('files', 'get', false, 'Read the metadata of one file by fileId.', fileRecordSchema),
-  describe('files', 'create', true, 'Store a file (content as base64) in a folder.', fileRecordSchema),
+  describe(
+    'files',
+    'create',
+    true,
+    'Store a file (content as base64, or as UTF-8 text with encoding utf-8) in a folder.',
+    fileRecordSchema,
+  ),
   describe('files', 'download', false, 'Download the raw bytes of a file (no JSON envelope).', {
     type: 'string',
     contentMediaType: 'application/octet-stream',

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
-import { contentTypeFor, decodeContent, sha256Hex } from './content.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
+import { contentTypeFor, decodeContent, encodeText, sha256Hex, TEXT_CONTENT_TYPE } from './content.js';
 import { requireFolder } from './folders.js';
 import { pageMetadata, readPage, rejectCursor } from './paging.js';
-import { parseId, type FileRow, type FilesTables } from './tables.js';
+import { filesDb, parseId, type FilesDb, type FileRow } from './tables.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** The file metadata record answered by list, get and create (the bytes come from download). */
 export interface FileRecord {
@@ -44,8 +45,8 @@ function toRecord(row: FileMeta): FileRecord {
   };
 }
 
-function db(ctx: ActionContext): Kysely<FilesTables> {
-  return ctx.store.db as Kysely<FilesTables>;
+function db(ctx: ActionContext): FilesDb {
+  return filesDb(ctx.store.db);
 }
 
 function notFound(idParam: unknown): ServiceError {
@@ -81,13 +82,13 @@ export async function getFile(ctx: ActionContext, params: Record<string, unknown
 
 /** Inserts one file into an existing folder of the connector (inside the caller's transaction). */
 export async function insertFile(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   file: { folderId: unknown; name: string; content: Buffer; contentType?: string | undefined },
   now: string,
 ): Promise<FileMeta> {
   const folder = await requireFolder(trx, connectorId, file.folderId, 'params.folderId');
-  return (trx as Kysely<FilesTables>)
+  return filesDb(trx)
     .insertInto('files_files')
     .values({
       connector_id: connectorId,
@@ -104,18 +105,23 @@ export async function insertFile(
     .executeTakeFirstOrThrow();
 }
 
-/** files.create: stores base64 content (never empty) in a folder and answers the new file's metadata. */
+/**
+ * files.create: stores content (base64 by default, or UTF-8 text with encoding utf-8; never empty) in a
+ * folder and answers the new file's metadata.
+ */
 export async function createFile(ctx: ActionContext, params: Record<string, unknown>): Promise<ActionResult> {
-  const content = decodeContent(String(params.content), 'params.content');
-  const contentType = typeof params.content_type === 'string' ? params.content_type : undefined;
+  const text = params.encoding === 'utf-8';
+  const content = text
+    ? encodeText(String(params.content), 'params.content')
+    : decodeContent(String(params.content), 'params.content');
+  const name = String(params.name);
+  const contentType =
+    typeof params.content_type === 'string'
+      ? params.content_type
+      : contentTypeFor(name, text ? TEXT_CONTENT_TYPE : undefined);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction((trx) =>
-    insertFile(
-      trx,
-      ctx.connector.id,
-      { folderId: params.folderId, name: String(params.name), content, contentType },
-      now,
-    ),
+    insertFile(trx, ctx.connector.id, { folderId: params.folderId, name, content, contentType }, now),
   );
   return { kind: 'json', result: toRecord(row), connectorMetadata: {} };
 }

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 import { pageMetadata, readPage, rejectCursor } from './paging.js';
-import { parseId, type FilesTables, type FolderRow } from './tables.js';
+import { filesDb, parseId, type FilesDb, type FolderRow } from './tables.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** The folder record answered by list, get and create. */
 export interface FolderRecord {
@@ -25,8 +26,8 @@ function toRecord(row: FolderRow, fileCount: number): FolderRecord {
   };
 }
 
-function db(ctx: ActionContext): Kysely<FilesTables> {
-  return ctx.store.db as Kysely<FilesTables>;
+function db(ctx: ActionContext): FilesDb {
+  return filesDb(ctx.store.db);
 }
 
 async function fileCounts(ctx: ActionContext, folderIds: number[]): Promise<Map<number, number>> {
@@ -43,7 +44,7 @@ async function fileCounts(ctx: ActionContext, folderIds: number[]): Promise<Map<
 
 /** Finds one folder of this connector, or throws 404 naming the param. */
 export async function requireFolder(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   idParam: unknown,
   field: string,
@@ -52,7 +53,7 @@ export async function requireFolder(
   const row =
     id === null
       ? undefined
-      : await (trx as Kysely<FilesTables>)
+      : await filesDb(trx)
           .selectFrom('files_folders')
           .selectAll()
           .where('connector_id', '=', connectorId)
@@ -99,7 +100,7 @@ export async function createFolder(ctx: ActionContext, params: Record<string, un
       params.parentId === undefined
         ? null
         : await requireFolder(trx, ctx.connector.id, params.parentId, 'params.parentId');
-    return (trx as Kysely<FilesTables>)
+    return filesDb(trx)
       .insertInto('files_folders')
       .values({
         connector_id: ctx.connector.id,

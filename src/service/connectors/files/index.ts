@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors.js';
-import type { ActionContext, ActionResult, ConnectorType } from '../types.js';
+import { ServiceError } from '../../core/errors.js';
+import type { ActionContext, ActionResult, ConnectorType } from '../../core/connector-type.js';
 import { filesActions } from './descriptors.js';
 import { createFile, downloadFile, getFile, listFiles } from './files.js';
 import { createFolder, getFolder, listFolders } from './folders.js';
@@ -35,9 +35,10 @@ export const filesConnector: ConnectorType = {
   async execute(ctx, entity, action, params) {
     const handler = handlers[`${entity}.${action}`];
     if (!handler) {
+      // Unreachable through execute (the route checks entity and action against the descriptors first).
       throw new ServiceError(
-        'H400',
-        { message: `the Files connector has no action "${action}" on entity "${entity}"` },
+        'H400_UNKNOWN_ACTION',
+        { type: 'Files', entity, action, valid: '(see inspect)' },
         { field: 'action' },
       );
     }

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Migration } from '../types.js';
+import type { Migration } from '../../core/store.js';
 
 /** Tables of the Files connector: folders and files with their content, per connector (deleted with it). */
 export const filesMigrations: readonly Migration[] = [
   {
     name: '020-files-tables',
-    async up(db: Kysely<any>): Promise<void> {
+    async up(db: Kysely<object>): Promise<void> {
       await db.schema
         .createTable('files_folders')
         .ifNotExists()

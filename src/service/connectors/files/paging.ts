@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../core/errors.js';
 
 /** Defaults and maximum of the list actions' limit (also stated in the params schemas and docs). */
 export const FILES_LIMIT_DEFAULT = 50;
@@ -8,10 +8,10 @@ export const FILES_LIMIT_MAX = 200;
 export function rejectCursor(params: Record<string, unknown>): void {
   if (params.cursor === undefined) return;
   throw new ServiceError(
-    'H400',
+    'H400_CURSOR_NOT_SUPPORTED',
     {
-      message:
-        'the Files connector does not page with cursor; send params.offset and params.limit (take next_offset from connector_metadata)',
+      type: 'Files',
+      instead: 'send params.offset and params.limit (take next_offset from connector_metadata)',
     },
     { field: 'params.cursor', details: { use: ['offset', 'limit'] } },
   );

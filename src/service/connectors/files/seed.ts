@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ServiceError, type ServiceErrorItem } from '../../errors.js';
-import type { ActionContext } from '../types.js';
+import { ServiceError, type ServiceErrorItem } from '../../core/errors.js';
+import type { ActionContext } from '../../core/connector-type.js';
 import { MAX_FILE_BYTES } from './content.js';
 import { insertFile } from './files.js';
 import { gradientPng } from './png.js';
-import type { FilesTables, FolderRow } from './tables.js';
+import { filesDb, type FolderRow } from './tables.js';
+import type { CoreTables } from '../../core/tables.js';
 
 /** One file of a dataset: exactly one of text, json or base64 gives its bytes. */
 interface FixtureFile {
@@ -55,14 +56,14 @@ function demoTree(): FixtureFolder[] {
 }
 
 async function insertTree(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   tree: FixtureFolder[],
   parentId: number | null,
   now: string,
 ): Promise<void> {
   for (const folder of tree) {
-    const row = await (trx as Kysely<FilesTables>)
+    const row = await filesDb(trx)
       .insertInto('files_folders')
       .values({
         connector_id: connectorId,
@@ -167,7 +168,7 @@ export async function loadFilesFixtures(ctx: ActionContext, data: unknown): Prom
   const problems: ServiceErrorItem[] = [];
   if (!isObject(data))
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: 'Files fixtures must be an object {folders: [...]}' },
       { field: 'fixtures' },
     );
@@ -182,7 +183,7 @@ export async function loadFilesFixtures(ctx: ActionContext, data: unknown): Prom
   const tree = parseFolders(data.folders, 'fixtures.folders', problems);
   if (problems.length > 0) {
     throw new ServiceError(
-      'H400',
+      'H400_INVALID_FIXTURES',
       { message: `Files fixtures are invalid (${problems.length} problem(s))` },
       { items: problems },
     );

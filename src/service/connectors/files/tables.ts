@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { CoreTables } from '../../core/tables.js';
+
 /** Rows of the Files connector's tables (see migrations.ts). */
 export interface FolderRow {
   id: number;
@@ -21,9 +24,18 @@ export interface FileRow {
   updated_at: string;
 }
 
-export interface FilesTables {
+/** The Files connector's own tables (created by migrations.ts). */
+export type FilesTables = {
   files_folders: FolderRow;
   files_files: FileRow;
+};
+
+/** A store handle (or transaction) that knows the Files tables besides the core ones. */
+export type FilesDb = Kysely<CoreTables & FilesTables>;
+
+/** Widens a store handle (or transaction) to the Files tables. */
+export function filesDb(db: Kysely<CoreTables>): FilesDb {
+  return db.withTables<FilesTables>();
 }
 
 /** Parses an id param; non-numeric ids cannot exist, so they are simply "not found" (null). */

@@ -1,4 +1,4 @@
-import type { ContextStoreTimings } from '../../../../src/service/context-store/attach.js';
+import type { ContextStoreTimings } from '../../../../src/service/context-store/index.js';
 import { createTestService, type TestService } from '../../helpers.js';
 import { peopleConnector, peopleMigration } from './people-connector.js';
 

@@ -14,9 +14,9 @@ import type {
   ActionDescriptor,
   ConnectorType,
   IndexDoc,
-  Migration,
-} from '../../../../src/service/connectors/types.js';
-import { ServiceError } from '../../../../src/service/errors.js';
+} from '../../../../src/service/core/connector-type.js';
+import type { Migration } from '../../../../src/service/core/store.js';
+import { ServiceError } from '../../../../src/service/core/errors.js';
 
 export const PEOPLE_PROPERTIES = ['firstname', 'lastname', 'email', 'city', 'amount'] as const;
 
@@ -48,7 +48,7 @@ export const peopleMigration: Migration = {
   },
 };
 
-const db = (ctx: ActionContext) => ctx.store.db as Kysely<{ test_people: PersonRow }>;
+const db = (ctx: ActionContext) => ctx.store.db.withTables<{ test_people: PersonRow }>();
 
 function toDoc(r: PersonRow): IndexDoc {
   return {

@@ -1,13 +1,14 @@
 import { sql, type SqlBool, type RawBuilder } from 'kysely';
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
-import { crmDb } from '../db.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
+import type { CrmRecordRow } from '../db.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult, pageLimit, pagingMetadata, parseAfter, rejectCursor } from '../paging.js';
-import { jsonPath, rowToRecord, type StoredRecord } from '../records-store.js';
+import { rowToRecord } from '../records-store.js';
 import { renderRecords } from '../record-view.js';
+import { propertyExprs, propertyPath } from '../search-index.js';
 import { compileAssociationFilter } from './association-filter.js';
-import { compareValues, compileFilter, escapeLike, type CompiledFilter, type SearchFilter } from './search-filter.js';
+import { compileFilter, escapeLike, type CompiledFilter, type SearchFilter } from './search-filter.js';
 
 /** api_search limits (the spec's 6 groups; crm-behaviour.md §4 for the rest). */
 export const SEARCH_LIMITS = {
@@ -20,20 +21,26 @@ export const SEARCH_LIMITS = {
   maxLimit: 200,
 } as const;
 
+export interface SortRule {
+  propertyName: string;
+  direction?: 'ASCENDING' | 'DESCENDING';
+}
+
 interface SearchParams {
   filterGroups?: { filters: SearchFilter[] }[];
-  sorts?: { propertyName: string; direction?: 'ASCENDING' | 'DESCENDING' }[];
+  sorts?: SortRule[];
   query?: string;
   properties?: string[];
 }
 
 function bad(field: string, message: string, details: Record<string, unknown> | null = null): ServiceError {
-  return new ServiceError('H400', { message }, { field, details });
+  return new ServiceError('H400_INVALID_SEARCH', { message }, { field, details });
 }
 
 /**
  * api_search: filter groups ORed, filters ANDed, one sort, free-text query, offset paging with `after`;
- * archived records never match. SQL narrows the candidates; each filter's exact test runs on them.
+ * archived records never match. Everything runs in SQL: the filters (search-filter.ts) on the indexed
+ * keys of search-index.ts, the sort, the page and the total.
  */
 export async function apiSearch(
   ctx: ActionContext,
@@ -57,58 +64,13 @@ export async function apiSearch(
     throw bad('params.query', `params.query is longer than ${SEARCH_LIMITS.queryLength} characters`);
   if ((p.sorts ?? []).length > 1) throw bad('params.sorts', 'api_search honours exactly one sort rule');
 
-  if (groups.length === 0 && query === '' && !p.sorts?.[0]) return unfilteredPage(ctx, type, p, offset, limit);
-  const candidates = await loadCandidates(ctx, type, groups, query);
-  const q = query.toLowerCase();
-  const matches = candidates.filter(
-    (r) =>
-      (groups.length === 0 || groups.some((g) => g.every((f) => f.test(r.properties)))) &&
-      (q === '' || type.queryProperties.some((name) => (r.properties[name] ?? '').toLowerCase().includes(q))),
-  );
-  const sort = p.sorts?.[0];
-  if (sort) sortRecords(type, matches, sort.propertyName, sort.direction === 'DESCENDING');
-
-  const end = Math.min(offset + limit, matches.length, SEARCH_LIMITS.maxResults);
-  const page = matches.slice(offset, end);
-  const next = end < Math.min(matches.length, SEARCH_LIMITS.maxResults) ? String(end) : null;
-  const result = await renderRecords(ctx.store.db, ctx.connector.id, type, page, {
-    properties: p.properties && p.properties.length > 0 ? p.properties : null,
-    propertiesWithHistory: null,
-    associations: null,
-  });
-  return jsonResult(
-    result,
-    pagingMetadata(ctx, type.key, 'api_search', next, { total: matches.length }, { limit: String(limit) }),
-  );
-}
-
-/** A search without filters, query or sort is a plain id-ordered page: SQL counts and pages it (no full scan in JS). */
-async function unfilteredPage(
-  ctx: ActionContext,
-  type: ObjectType,
-  p: SearchParams,
-  offset: number,
-  limit: number,
-): Promise<ActionResult> {
-  const base = crmDb(ctx.store.db)
-    .selectFrom('crm_records')
-    .where('connector_id', '=', ctx.connector.id)
-    .where('object_type', '=', type.key)
-    .where('archived', '=', 0);
-  const counted = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-  const total = Number(counted?.n ?? 0);
+  const statements = searchStatements(ctx.connector.id, type, groups, query, p.sorts?.[0]);
+  const db = ctx.store.db;
+  const total = Number((await statements.count.execute(db)).rows[0]?.n ?? 0);
   const end = Math.min(offset + limit, total, SEARCH_LIMITS.maxResults);
-  const rows =
-    end > offset
-      ? await base
-          .selectAll()
-          .orderBy('id')
-          .limit(end - offset)
-          .offset(offset)
-          .execute()
-      : [];
+  const rows = end > offset ? (await statements.page(end - offset, offset).execute(db)).rows : [];
   const next = end < Math.min(total, SEARCH_LIMITS.maxResults) ? String(end) : null;
-  const result = await renderRecords(ctx.store.db, ctx.connector.id, type, rows.map(rowToRecord), {
+  const result = await renderRecords(db, ctx.connector.id, type, rows.map(rowToRecord), {
     properties: p.properties && p.properties.length > 0 ? p.properties : null,
     propertiesWithHistory: null,
     associations: null,
@@ -116,7 +78,76 @@ async function unfilteredPage(
   return jsonResult(result, pagingMetadata(ctx, type.key, 'api_search', next, { total }, { limit: String(limit) }));
 }
 
-async function compileGroups(
+/** The SQL of one search: its total, and one page of records in order. */
+export function searchStatements(
+  connectorId: string,
+  type: ObjectType,
+  groups: readonly CompiledFilter[][],
+  query: string,
+  sort: SortRule | undefined,
+): { count: RawBuilder<{ n: number }>; page: (limit: number, offset: number) => RawBuilder<CrmRecordRow> } {
+  // The entity is a literal, not a parameter: SQLite uses an entity's partial indexes only when it sees it.
+  const where: RawBuilder<SqlBool>[] = [
+    sql<SqlBool>`connector_id = ${connectorId}`,
+    sql<SqlBool>`object_type = ${sql.lit(type.key)}`,
+    sql<SqlBool>`archived = 0`,
+  ];
+  if (groups.length > 0) {
+    const ors = groups.map(
+      (g) =>
+        sql<SqlBool>`(${sql.join(
+          g.map((f) => f.sql),
+          sql` AND `,
+        )})`,
+    );
+    where.push(sql<SqlBool>`(${sql.join(ors, sql` OR `)})`);
+  }
+  if (query !== '') where.push(queryMatch(type, query));
+  const condition = sql.join(where, sql` AND `);
+  const order = orderBy(groups, sort);
+  return {
+    count: sql<{ n: number }>`SELECT count(*) AS n FROM crm_records WHERE ${condition}`,
+    page: (limit, offset) =>
+      sql<CrmRecordRow>`SELECT * FROM crm_records WHERE ${condition} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  };
+}
+
+/**
+ * `query`: a case-insensitive substring of one of the type's query properties. Text without characters
+ * outside printable ASCII is matched by LIKE (case-insensitive for ASCII, so exact there); other text by
+ * the JavaScript case folding (crm_key), the same rule as everywhere else.
+ */
+function queryMatch(type: ObjectType, query: string): RawBuilder<SqlBool> {
+  const folded = query.toLowerCase();
+  const like = `%${escapeLike(query)}%`;
+  const names = type.queryProperties.filter((name) => propertyPath(name) !== null);
+  if (names.length === 0) return sql<SqlBool>`0`;
+  const ors = names.map((name) => {
+    const { value, key } = propertyExprs(name);
+    return sql<SqlBool>`(CASE WHEN ${value} GLOB '*[^ -~]*' THEN instr(${key}, ${folded}) > 0 ELSE ${value} LIKE ${like} ESCAPE '\\' END)`;
+  });
+  return sql<SqlBool>`(${sql.join(ors, sql` OR `)})`;
+}
+
+/**
+ * ORDER BY of a page: by id, or by the sort property with records without it last and ties by id. Within
+ * one sort, numbers come before text, each in its own order (numbers by value, text by case-folded code
+ * points); when every group's filters already keep only non-numeric values of that property (a date range),
+ * the order is the folded key alone, which its index gives without sorting.
+ */
+function orderBy(groups: readonly CompiledFilter[][], sort: SortRule | undefined): RawBuilder<unknown> {
+  if (!sort) return sql`id`;
+  const { key, num } = propertyExprs(sort.propertyName);
+  const desc = sort.direction === 'DESCENDING';
+  const dir = sql.raw(desc ? 'DESC' : 'ASC');
+  const keyed = groups.length > 0 && groups.every((g) => g.some((f) => f.sortKey === sort.propertyName));
+  if (keyed) return sql`${key} ${dir}, id`;
+  return desc
+    ? sql`(${key} IS NULL), (${num} IS NULL) DESC, ${num} DESC, ${key} DESC, id`
+    : sql`(${key} IS NULL), (${num} IS NULL), ${num}, ${key}, id`;
+}
+
+export async function compileGroups(
   ctx: ActionContext,
   type: ObjectType,
   groups: readonly { filters: SearchFilter[] }[],
@@ -154,43 +185,4 @@ async function compileGroups(
     out.push(compiled);
   }
   return out;
-}
-
-async function loadCandidates(
-  ctx: ActionContext,
-  type: ObjectType,
-  groups: CompiledFilter[][],
-  query: string,
-): Promise<StoredRecord[]> {
-  let qb = crmDb(ctx.store.db)
-    .selectFrom('crm_records')
-    .selectAll()
-    .where('connector_id', '=', ctx.connector.id)
-    .where('object_type', '=', type.key)
-    .where('archived', '=', 0);
-  const groupSql = groups.map((g) => g.map((f) => f.sql).filter((s): s is RawBuilder<SqlBool> => s !== null));
-  // A group without any prefilter can match anything, so the OR only narrows when every group has one.
-  if (groups.length > 0 && groupSql.every((g) => g.length > 0)) {
-    const ors = groupSql.map((g) => sql<SqlBool>`(${sql.join(g, sql` and `)})`);
-    qb = qb.where(sql<SqlBool>`(${sql.join(ors, sql` or `)})`);
-  }
-  const paths = type.queryProperties.map(jsonPath).filter((x): x is string => x !== null);
-  if (query !== '' && /^[\x20-\x7e]*$/.test(query) && paths.length === type.queryProperties.length) {
-    const like = `%${escapeLike(query.toLowerCase())}%`;
-    const ors = paths.map((path) => sql<SqlBool>`lower(json_extract(properties, ${path})) like ${like} escape '\\'`);
-    qb = qb.where(sql<SqlBool>`(${sql.join(ors, sql` or `)})`);
-  }
-  const rows = await qb.orderBy('id').execute();
-  return rows.map(rowToRecord);
-}
-
-function sortRecords(type: ObjectType, recs: StoredRecord[], property: string, descending: boolean): void {
-  recs.sort((a, b) => {
-    const x = a.properties[property];
-    const y = b.properties[property];
-    // Records without the property go last in either direction; ties keep id order.
-    if (x === undefined || y === undefined) return x === y ? a.id - b.id : x === undefined ? 1 : -1;
-    const c = compareValues(type, property, x, y);
-    return c === 0 ? a.id - b.id : descending ? -c : c;
-  });
 }

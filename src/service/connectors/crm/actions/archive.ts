@@ -1,4 +1,4 @@
-import type { ActionContext, ActionResult } from '../../types.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { isoNow } from '../dates.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult } from '../paging.js';
@@ -19,15 +19,17 @@ export async function archiveRecord(
   const cid = ctx.connector.id;
   const value = String(params[idField]);
   const now = isoNow(ctx.now());
+  const touched = new Touched();
   const rec = await ctx.store.transaction(async (trx) => {
     const already = /^\d{1,15}$/.test(value) ? await getRecord(trx, cid, type.key, Number(value), true) : null;
     if (already) return already;
     const live = await findRecord(trx, cid, type, { value, field: idField, archived: false });
     const archived = { ...live, archived: true, archivedAt: now };
     await saveRecord(trx, cid, archived);
+    touched.add(type.key, archived.id);
+    await touched.record(ctx, trx);
     return archived;
   });
-  const touched = new Touched();
   touched.add(type.key, rec.id);
   touched.notify(ctx);
   return jsonResult({ id: String(rec.id), archived: true, archivedAt: rec.archivedAt }, {});

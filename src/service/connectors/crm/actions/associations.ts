@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { findPlatformType, labelOf, platformTypes, resolveTypeRef, typeNamesOf } from '../association-types.js';
 import {
   associatedIdsPage,
@@ -15,12 +15,13 @@ import type { StoredRecord } from '../records-store.js';
 import { Touched } from '../write-helpers.js';
 import { ensureDefault } from './create-associations.js';
 import { findRecord } from './find-record.js';
+import type { CoreTables } from '../../../core/tables.js';
 
 /** Associations list: default and maximum page size (spec). */
 export const ASSOCIATIONS_LIMIT = 500;
 
 async function typeParam(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   params: Record<string, unknown>,
   key: string,
@@ -28,19 +29,13 @@ async function typeParam(
   const ref = String(params[key]);
   const t = await resolveObjectType(db, connectorId, ref);
   if (!t) {
-    throw new ServiceError(
-      'H400',
-      {
-        message: `params.${key} "${ref}" is not an object type of this CRM (contacts, companies, deals, tickets, notes, calls, emails, meetings, tasks, or a custom object type id / fully qualified name)`,
-      },
-      { field: `params.${key}` },
-    );
+    throw new ServiceError('H400_UNKNOWN_OBJECT_TYPE', { field: `params.${key}`, ref }, { field: `params.${key}` });
   }
   return t;
 }
 
 async function endpoint(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   params: Record<string, unknown>,
   side: 'from' | 'to',
@@ -113,7 +108,7 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
       if (!def) {
         const allowed = platformTypes(from.type, to.type).map((d) => d.typeId);
         throw new ServiceError(
-          'H400',
+          'H400_INVALID_ASSOCIATION_TYPE',
           {
             message: `associationTypeId ${typeId} is not a PLATFORM_DEFINED type from ${from.type.key} to ${to.type.key}; allowed: ${allowed.join(', ') || 'none'}`,
           },
@@ -135,6 +130,7 @@ export async function createAssociation(ctx: ActionContext, params: Record<strin
     if (labeled) await ensureDefault(trx, cid, from.type, from.rec.id, to.type, to.rec.id);
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
+    await touched.record(ctx, trx);
     const rows = await associationsBetween(trx, cid, from.rec.id, to.type.key, [to.rec.id]);
     const labels = rows
       .map((r) => labelOf(from.type, to.type, r.category, r.type_id))
@@ -188,6 +184,7 @@ export async function deleteAssociations(ctx: ActionContext, params: Record<stri
     );
     touched.add(from.type.key, from.rec.id);
     touched.add(to.type.key, to.rec.id);
+    await touched.record(ctx, trx);
     return n;
   });
   touched.notify(ctx);

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 import { defaultType, findPlatformType, platformTypes, resolveTypeRef, typeNamesOf } from '../association-types.js';
 import { insertAssociation } from '../association-store.js';
 import { typeOfKey, type ObjectType } from '../object-types.js';
 import { getAnyRecord } from '../records-store.js';
 import type { Touched } from '../write-helpers.js';
+import type { CoreTables } from '../../../core/tables.js';
 
 /** One association request object of an activity create (spec: to.id + types[]). */
 export interface AssociationInput {
@@ -19,7 +20,7 @@ export interface AssociationInput {
  * Any failure throws, so the whole create is rolled back.
  */
 export async function storeCreateAssociations(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   id: number,
@@ -55,7 +56,7 @@ export async function storeCreateAssociations(
         if (!def) {
           const allowed = platformTypes(type, targetType).map((d) => d.typeId);
           throw new ServiceError(
-            'H400',
+            'H400_INVALID_ASSOCIATION_TYPE',
             {
               message: `associationTypeId ${t.associationTypeId} does not link ${type.key} to ${targetType.key} (record ${raw}); PLATFORM_DEFINED ids for this pair: ${allowed.join(', ') || 'none'}`,
             },
@@ -101,7 +102,7 @@ export async function storeCreateAssociations(
 
 /** A labeled association always comes with the pair's unlabeled one (crm-behaviour.md §6.2). */
 export async function ensureDefault(
-  trx: Kysely<any>,
+  trx: Kysely<CoreTables>,
   connectorId: string,
   fromType: ObjectType,
   fromId: number,

@@ -1,4 +1,4 @@
-import type { ActionContext, ActionResult } from '../../types.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { isoNow } from '../dates.js';
 import { recordHistory } from '../history-store.js';
 import type { ObjectType } from '../object-types.js';
@@ -8,7 +8,7 @@ import { insertRecords, reserveRecordIds, type StoredRecord } from '../records-s
 import { renderRecords } from '../record-view.js';
 import { assertEmailFree, isEmailConflict, Touched } from '../write-helpers.js';
 import { storeCreateAssociations, type AssociationInput } from './create-associations.js';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 
 /** create: validates the properties, then stores the record and its associations in one transaction. */
 export async function createRecord(
@@ -55,6 +55,8 @@ export async function createRecord(
         null,
       );
       await storeCreateAssociations(trx, cid, type, id, associations, touched);
+      touched.add(type.key, id);
+      await touched.record(ctx, trx);
       return created;
     });
   } catch (err) {
@@ -62,7 +64,6 @@ export async function createRecord(
       throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
     throw err;
   }
-  touched.add(type.key, rec.id);
   touched.notify(ctx);
   const [out] = await renderRecords(ctx.store.db, cid, type, [rec], {
     properties: Object.keys(rec.properties),

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 import type { ObjectType } from '../object-types.js';
 import { findByProperty, findContactByEmail, getRecord, type StoredRecord } from '../records-store.js';
+import type { CoreTables } from '../../../core/tables.js';
 
 /** How a caller names a record: its id, or a unique property value (idProperty). */
 export interface RecordLookup {
@@ -15,7 +16,7 @@ export interface RecordLookup {
 
 /** Finds a record by id or idProperty, or throws 404 (400 for an idProperty that is not unique). */
 export async function findRecord(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   lookup: RecordLookup,
@@ -36,7 +37,7 @@ export async function findRecord(
 }
 
 async function lookupRecord(
-  db: Kysely<any>,
+  db: Kysely<CoreTables>,
   connectorId: string,
   type: ObjectType,
   lookup: RecordLookup,
@@ -45,10 +46,8 @@ async function lookupRecord(
   if (prop !== undefined && prop !== 'hs_object_id') {
     if (!type.uniqueProperties.includes(prop)) {
       throw new ServiceError(
-        'H400',
-        {
-          message: `params.idProperty "${prop}" is not a unique property of ${type.key}; use one of: ${type.uniqueProperties.join(', ')}`,
-        },
+        'H400_INVALID_ID_PROPERTY',
+        { property: prop, type: type.key, allowed: type.uniqueProperties.join(', ') },
         { field: 'params.idProperty', details: { allowed: type.uniqueProperties } },
       );
     }

@@ -1,4 +1,4 @@
-import type { ActionContext, ActionResult } from '../../types.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult } from '../paging.js';
 import { renderRecords, splitList } from '../record-view.js';

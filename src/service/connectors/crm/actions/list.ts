@@ -1,4 +1,4 @@
-import type { ActionContext, ActionResult } from '../../types.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import type { ObjectType } from '../object-types.js';
 import { jsonResult, pageLimit, pagingMetadata, parseAfter, rejectCursor } from '../paging.js';
 import { listPage } from '../records-store.js';

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { renderSchema } from '../custom-schema.js';
 import { findSchema, listSchemas, resolveObjectType, type ObjectType } from '../object-types.js';
 import { jsonResult } from '../paging.js';

@@ -1,8 +1,9 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { ServiceError } from '../../../errors.js';
+import { ServiceError } from '../../../core/errors.js';
 import { normalizeDate } from '../dates.js';
 import type { ObjectType } from '../object-types.js';
-import { jsonPath } from '../records-store.js';
+import { ftsTerm, propertyExprs } from '../search-index.js';
+import { numericValue, tokenPrefix } from '../search-semantics.js';
 
 /** One api_search filter as the params schema admits it. */
 export interface SearchFilter {
@@ -13,141 +14,141 @@ export interface SearchFilter {
   values?: (string | number | boolean)[];
 }
 
-/** A compiled filter: an optional SQL prefilter (a superset of the matches) and the exact JS test. */
+/**
+ * A filter as SQL over crm_records (no alias): exact, so nothing is filtered again in JavaScript.
+ * `sortKey`: the predicate implies the property is present and not numeric, so rows it keeps sort by
+ * crm_key alone (lets a range on a date property come out of its index in sort order).
+ */
 export interface CompiledFilter {
-  readonly sql: RawBuilder<SqlBool> | null;
-  readonly test: (props: Readonly<Record<string, string>>) => boolean;
+  readonly sql: RawBuilder<SqlBool>;
+  readonly sortKey: string | null;
 }
 
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-const ASCII = /^[\x20-\x7e]*$/;
-
-/** Compares a stored value with a filter value: instants for dates, numbers when both are numeric, else case-insensitive text. */
-const STORED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-export function compareValues(type: ObjectType, property: string, stored: string, given: string): number {
-  if (type.kinds[property] === 'datetime') {
-    // Stored dates are already normalised; text order is time order then (the sort's hot path).
-    if (STORED_ISO.test(stored) && STORED_ISO.test(given)) return stored < given ? -1 : stored > given ? 1 : 0;
-    const a = normalizeDate(stored);
-    const b = normalizeDate(given);
-    if (a !== null && b !== null) return a < b ? -1 : a > b ? 1 : 0;
-  }
-  if (NUMERIC.test(stored.trim()) && NUMERIC.test(given.trim())) return Math.sign(Number(stored) - Number(given));
-  const x = stored.toLowerCase();
-  const y = given.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Token match for CONTAINS_TOKEN: the whole value, its words, or its alphanumeric runs match the pattern; * is a wildcard. */
-function containsToken(stored: string, pattern: string): boolean {
-  const p = pattern.toLowerCase();
-  const lower = stored.toLowerCase();
-  const tokens = new Set([lower, ...lower.split(/\s+/), ...lower.split(/[^\p{L}\p{N}]+/u)].filter((t) => t.length > 0));
-  if (!p.includes('*')) return tokens.has(p);
-  const re = new RegExp(
-    `^${p
-      .split('*')
-      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-  for (const t of tokens) if (re.test(t)) return true;
-  return false;
-}
+/** Longest filter value api_search accepts (as long as the longest query). */
+export const MAX_FILTER_VALUE = 3000;
 
 function bad(field: string, message: string): ServiceError {
-  return new ServiceError('H400', { message }, { field });
+  return new ServiceError('H400_INVALID_FILTER', { message }, { field });
 }
 
-/** Compiles one filter; `field` locates it in params for errors. */
+/** A value_too_long 400 when a filter's value, highValue or one of its values is longer than the limit. */
+export function checkFilterLengths(f: SearchFilter, field: string): void {
+  const parts: [string, unknown][] = [
+    ['value', f.value],
+    ['highValue', f.highValue],
+    ...(f.values ?? []).map((v, i): [string, unknown] => [`values[${i}]`, v]),
+  ];
+  for (const [key, v] of parts) {
+    if (typeof v === 'string' && v.length > MAX_FILTER_VALUE)
+      throw new ServiceError(
+        'H400_VALUE_TOO_LONG',
+        { field: `${field}.${key}`, length: v.length, limit: MAX_FILTER_VALUE },
+        { field: `${field}.${key}`, details: { limit: MAX_FILTER_VALUE, length: v.length } },
+      );
+  }
+}
+
+type Range = '<' | '<=' | '>' | '>=';
+const RANGE: Readonly<Record<string, Range>> = { LT: '<', LTE: '<=', GT: '>', GTE: '>=' };
+
+/**
+ * Compiles one filter (compareValues' rules, search-semantics.ts, written as SQL on the indexed keys);
+ * `field` locates it in params for errors. Absent values (missing or "") never compare: NEQ, NOT_IN,
+ * NOT_HAS_PROPERTY and NOT_CONTAINS_TOKEN are the only operators they satisfy.
+ */
 export function compileFilter(type: ObjectType, f: SearchFilter, field: string): CompiledFilter {
+  checkFilterLengths(f, field);
   const name = f.propertyName;
-  const path = jsonPath(name);
-  const col = path ? sql<string | null>`json_extract(properties, ${path})` : null;
-  const need = (key: 'value' | 'highValue'): string => {
-    const v = f[key];
-    if (v === undefined || v === null) throw bad(`${field}.${key}`, `operator ${f.operator} needs ${key}`);
+  const { value, key, num } = propertyExprs(name);
+  const kind = Object.hasOwn(type.kinds, name) ? type.kinds[name] : undefined;
+  const need = (k: 'value' | 'highValue'): string => {
+    const v = f[k];
+    if (v === undefined || v === null) throw bad(`${field}.${k}`, `operator ${f.operator} needs ${k}`);
     return String(v);
   };
-  const get = (p: Readonly<Record<string, string>>): string | undefined => {
-    const v = p[name];
-    return v === undefined || v === '' ? undefined : v;
+  /** The given value as the keys compare it: a date (folded ISO), a number, or folded text. */
+  const given = (g: string): { date: string } | { num: number; text: string } | { text: string } => {
+    if (kind === 'datetime') {
+      const d = normalizeDate(g);
+      if (d !== null) return { date: d.toLowerCase() };
+    }
+    const n = numericValue(g);
+    return n !== null ? { num: n, text: g.toLowerCase() } : { text: g.toLowerCase() };
   };
-  const plainText = (v: string) => !NUMERIC.test(v.trim()) && ASCII.test(v) && type.kinds[name] !== 'datetime';
+  const eq = (g: string): RawBuilder<SqlBool> => {
+    const v = given(g);
+    if ('date' in v) return sql<SqlBool>`(${num} IS NULL AND ${key} = ${v.date})`;
+    // A number equals numeric values only; folded text equal to a non-numeric given is never numeric.
+    if ('num' in v) return sql<SqlBool>`${num} = ${v.num}`;
+    return sql<SqlBool>`(${num} IS NULL AND ${key} = ${v.text})`;
+  };
+  const range = (op: Range, g: string): RawBuilder<SqlBool> => {
+    const v = given(g);
+    const cmp = sql.raw(op);
+    if ('date' in v) return sql<SqlBool>`(${num} IS NULL AND ${key} ${cmp} ${v.date})`;
+    // Numbers against numbers, everything else as text (a numeric value against a text given compares as text).
+    if ('num' in v) return sql<SqlBool>`(${num} ${cmp} ${v.num} OR (${num} IS NULL AND ${key} ${cmp} ${v.text}))`;
+    return sql<SqlBool>`((${num} IS NULL AND ${key} ${cmp} ${v.text}) OR (${num} IS NOT NULL AND ${key} ${cmp} ${v.text}))`;
+  };
+  /** Whether every given is a date or plain text: then matches are present, non-numeric values. */
+  const keyOnly = (...gs: string[]) => gs.every((g) => !('num' in given(g)));
+  const positiveIn = (): RawBuilder<SqlBool> => {
+    if (!f.values || f.values.length === 0)
+      throw bad(`${field}.values`, `operator ${f.operator} needs a non-empty values array`);
+    const parsed = f.values.map((x) => given(String(x)));
+    const texts = parsed.map((v) => ('date' in v ? v.date : 'num' in v ? null : v.text)).filter((t) => t !== null);
+    const nums = parsed.flatMap((v) => ('num' in v ? [v.num] : []));
+    const parts: RawBuilder<SqlBool>[] = [];
+    if (texts.length > 0) parts.push(sql<SqlBool>`(${num} IS NULL AND ${key} IN (${sql.join(texts)}))`);
+    if (nums.length > 0) parts.push(sql<SqlBool>`${num} IN (${sql.join(nums)})`);
+    return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+  };
   switch (f.operator) {
-    case 'EQ':
+    case 'EQ': {
+      const g = need('value');
+      return { sql: eq(g), sortKey: keyOnly(g) ? name : null };
+    }
     case 'NEQ':
+      return { sql: sql<SqlBool>`NOT IFNULL(${eq(need('value'))}, 0)`, sortKey: null };
     case 'LT':
     case 'LTE':
     case 'GT':
     case 'GTE': {
-      const value = need('value');
-      const op = f.operator;
-      const test = (p: Readonly<Record<string, string>>) => {
-        const v = get(p);
-        if (v === undefined) return op === 'NEQ';
-        const c = compareValues(type, name, v, value);
-        return op === 'EQ'
-          ? c === 0
-          : op === 'NEQ'
-            ? c !== 0
-            : op === 'LT'
-              ? c < 0
-              : op === 'LTE'
-                ? c <= 0
-                : op === 'GT'
-                  ? c > 0
-                  : c >= 0;
-      };
-      const pre = op === 'EQ' && col && plainText(value) ? sql<SqlBool>`lower(${col}) = ${value.toLowerCase()}` : null;
-      return { sql: pre, test };
+      const g = need('value');
+      const op = RANGE[f.operator] as Range;
+      return { sql: range(op, g), sortKey: 'date' in given(g) ? name : null };
     }
     case 'BETWEEN': {
       const low = need('value');
       const high = need('highValue');
       return {
-        sql: col ? sql<SqlBool>`${col} is not null` : null,
-        test: (p) => {
-          const v = get(p);
-          return v !== undefined && compareValues(type, name, v, low) >= 0 && compareValues(type, name, v, high) <= 0;
-        },
+        sql: sql<SqlBool>`(${range('>=', low)} AND ${range('<=', high)})`,
+        sortKey: 'date' in given(low) && 'date' in given(high) ? name : null,
       };
     }
     case 'IN':
-    case 'NOT_IN': {
-      if (!f.values || f.values.length === 0)
-        throw bad(`${field}.values`, `operator ${f.operator} needs a non-empty values array`);
-      const values = f.values.map(String);
-      const isIn = (v: string | undefined) =>
-        v !== undefined && values.some((x) => compareValues(type, name, v, x) === 0);
-      const pre =
-        f.operator === 'IN' && col && values.every(plainText)
-          ? sql<SqlBool>`lower(${col}) in (${sql.join(values.map((v) => v.toLowerCase()))})`
-          : null;
-      return { sql: pre, test: f.operator === 'IN' ? (p) => isIn(get(p)) : (p) => !isIn(get(p)) };
-    }
+      return { sql: positiveIn(), sortKey: null };
+    case 'NOT_IN':
+      return { sql: sql<SqlBool>`NOT IFNULL(${positiveIn()}, 0)`, sortKey: null };
     case 'HAS_PROPERTY':
-      return { sql: col ? sql<SqlBool>`${col} is not null` : null, test: (p) => get(p) !== undefined };
+      return { sql: sql<SqlBool>`${key} IS NOT NULL`, sortKey: null };
     case 'NOT_HAS_PROPERTY':
-      return { sql: null, test: (p) => get(p) === undefined };
+      return { sql: sql<SqlBool>`${key} IS NULL`, sortKey: null };
     case 'CONTAINS_TOKEN':
     case 'NOT_CONTAINS_TOKEN': {
-      const value = need('value');
-      const has = (p: Readonly<Record<string, string>>) => {
-        const v = get(p);
-        return v !== undefined && containsToken(v, value);
+      const pattern = need('value');
+      const exact = sql<SqlBool>`crm_token(${value}, ${pattern})`;
+      if (f.operator === 'NOT_CONTAINS_TOKEN') return { sql: sql<SqlBool>`NOT ${exact}`, sortKey: null };
+      // Plain-text properties have their tokens in crm_fts: a token (or the pattern's literal start) finds
+      // the candidates there, the exact test keeps the matches. A pattern starting with * tests every record.
+      const prefix = tokenPrefix(pattern);
+      if (kind !== undefined || type.entity === null || prefix === '') return { sql: exact, sortKey: null };
+      const term = ftsTerm(type.key, name, prefix);
+      const match = prefix === pattern.toLowerCase() ? `"${term}"` : `"${term}"*`;
+      return {
+        sql: sql<SqlBool>`(crm_records.rowid IN (SELECT rowid FROM crm_fts WHERE crm_fts MATCH ${match}) AND ${exact})`,
+        sortKey: null,
       };
-      // Any token match contains the pattern's literal pieces, so LIKE on them is a safe superset.
-      const pieces = value
-        .toLowerCase()
-        .split('*')
-        .filter((s) => s.length > 0);
-      const pre =
-        f.operator === 'CONTAINS_TOKEN' && col && ASCII.test(value) && pieces.length > 0
-          ? sql<SqlBool>`lower(${col}) like ${`%${pieces.map(escapeLike).join('%')}%`} escape '\\'`
-          : null;
-      return { sql: pre, test: f.operator === 'CONTAINS_TOKEN' ? has : (p) => !has(p) };
     }
     default:
       throw bad(`${field}.operator`, `unknown operator ${f.operator}`);

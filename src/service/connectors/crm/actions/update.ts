@@ -1,5 +1,5 @@
-import { ServiceError } from '../../../errors.js';
-import type { ActionContext, ActionResult } from '../../types.js';
+import { ServiceError } from '../../../core/errors.js';
+import type { ActionContext, ActionResult } from '../../../core/connector-type.js';
 import { isoNow } from '../dates.js';
 import { recordHistory } from '../history-store.js';
 import type { ObjectType } from '../object-types.js';
@@ -20,6 +20,7 @@ export async function updateRecord(
   const now = isoNow(ctx.now());
   const changes = validateProperties(type, (params.properties ?? {}) as Record<string, unknown>, 'update', now);
   const cid = ctx.connector.id;
+  const touched = new Touched();
   let rec: StoredRecord;
   try {
     rec = await ctx.store.transaction(async (trx) => {
@@ -45,6 +46,8 @@ export async function updateRecord(
       await saveRecord(trx, cid, after);
       await recordHistory(trx, cid, before, after, changed, 'API', 'crm-connector');
       await recordHistory(trx, cid, before, after, [type.modifiedDateProp], 'CALCULATED', null);
+      touched.add(type.key, after.id);
+      await touched.record(ctx, trx);
       return after;
     });
   } catch (err) {
@@ -52,8 +55,6 @@ export async function updateRecord(
       throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
     throw err;
   }
-  const touched = new Touched();
-  touched.add(type.key, rec.id);
   touched.notify(ctx);
   const [out] = await renderRecords(ctx.store.db, cid, type, [rec], {
     properties: Object.keys(rec.properties),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Store } from '../store/store.js';
+import type { Migration, SqlFunction, Store } from './store.js';
+import type { CoreTables } from './tables.js';
 
 /** A connector type as listed by the definitions catalog. */
 export interface ConnectorDefinition {
@@ -55,6 +56,21 @@ export interface ActionContext {
    * an association change.
    */
   notifyChange(entity: string, ids: readonly string[]): void;
+  /**
+   * Records changed records in the change outbox inside the write's own transaction, so the context
+   * store catches up even when the process dies right after the commit. Writers call it with their
+   * transaction and still call notifyChange after the commit (which wakes the indexer at once).
+   * Absent where nothing indexes (a context built by hand).
+   */
+  recordChanges?(trx: Kysely<CoreTables>, entity: string, ids: readonly string[]): Promise<void>;
+  /** The context store's search, when the service runs one: a connector's context_store_search goes here. */
+  readonly contextStore?: ContextStoreSearch;
+}
+
+/** The context store as a connector type reaches it (ActionContext.contextStore). */
+export interface ContextStoreSearch {
+  /** Answers context_store_search for one entity of ctx.connector. */
+  search(ctx: ActionContext, entity: string, params: Record<string, unknown>): Promise<ActionResult>;
 }
 
 export interface SeedOptions {
@@ -76,17 +92,10 @@ export interface ConnectorType {
   loadFixtures?(ctx: ActionContext, data: unknown): Promise<void>;
   /** Tables this type keeps (keyed by connector_id, ON DELETE CASCADE from connectors, so delete removes data). */
   readonly migrations?: readonly Migration[];
+  /** SQL functions its migrations and queries use (registered on the store's connection). */
+  readonly sqlFunctions?: readonly SqlFunction[];
   /** Present when the type offers context_store_search. */
   readonly contextStore?: ContextStoreSource;
-}
-
-export type { Kysely };
-
-/** A migration a module contributes; the store runs them in name order, once each. */
-export interface Migration {
-  /** Sorts the migration among all others, e.g. "010-crm-records". */
-  readonly name: string;
-  up(db: Kysely<any>): Promise<void>;
 }
 
 /** A record as the context store indexes it: the spec's searchable fields of one entity. */
@@ -118,4 +127,18 @@ export interface ContextStoreSource {
   read(ctx: ActionContext, entity: string, ids: readonly string[]): Promise<IndexDoc[]>;
   /** How many records an entity holds now. */
   count(ctx: ActionContext, entity: string): Promise<number>;
+}
+
+/** The connector type with this definition id (sourceDefinitionId), if any. */
+export function findTypeByDefinitionId(
+  definitionId: string,
+  types: readonly ConnectorType[],
+): ConnectorType | undefined {
+  return types.find((t) => t.definition.id === definitionId);
+}
+
+/** The connector type whose slug or display name matches, case-insensitively ("crm", "CRM"). */
+export function findTypeBySlugOrName(value: string, types: readonly ConnectorType[]): ConnectorType | undefined {
+  const v = value.trim().toLowerCase();
+  return types.find((t) => t.definition.slug.toLowerCase() === v || t.definition.name.toLowerCase() === v);
 }

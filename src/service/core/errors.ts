@@ -1,4 +1,4 @@
-import { formatTemplate, serviceCodes, type ServiceCatalogEntry } from '../errors/index.js';
+import { formatTemplate, serviceCodes, type ServiceCatalogEntry } from '../../errors/index.js';
 
 export type ServiceCode = keyof typeof serviceCodes;
 

@@ -1,4 +1,4 @@
-import type { ServiceErrorItem } from '../errors.js';
+import type { ServiceErrorItem } from './errors.js';
 
 /** The parts of an ajv error we read (Fastify's validation errors have the same shape). */
 export interface AjvLikeError {

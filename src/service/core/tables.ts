@@ -1,5 +1,8 @@
-/** Row shapes of the service's core tables (see core-migrations.ts), for `Kysely<CoreTables>`. */
-export interface CoreTables {
+/**
+ * Row shapes of the service's core tables (created by store/core-migrations.ts): what `Store.db` knows.
+ * A type, not an interface: Kysely's `withTables` needs a table map with an index signature's shape.
+ */
+export type CoreTables = {
   organizations: { id: string; name: string; created_at: string };
   applications: {
     client_id: string;
@@ -11,7 +14,7 @@ export interface CoreTables {
   signing_keys: { id: string; algorithm: string; secret: string; created_at: string };
   workspaces: WorkspaceRow;
   connectors: ConnectorRow;
-}
+};
 
 export interface WorkspaceRow {
   id: string;

@@ -1,0 +1,74 @@
+import { sql, type Kysely } from 'kysely';
+import type { CoreTables } from '../core/tables.js';
+import type { Cond } from './filter-ast.js';
+
+/** Values of a field read to judge how common each trigram is. */
+const SAMPLE = 400;
+/** A window whose rarest-but-one trigram is in more than this share of the sample reads too much of the index. */
+const TOO_COMMON = 0.2;
+
+/**
+ * How each `like` of a filter reaches the trigram index: the literal window (3 to 5 characters of one of
+ * its literal runs) to look up as an FTS phrase, or null to read the field's values instead. Reading a
+ * trigram's posting list costs in proportion to how many values hold it (~35 ms for one in every value of
+ * a million), so the window is made of trigrams that are rare in a sample of the field's values:
+ * "%@co12.example" looks up "o12." (a few thousand values), never "exam" (every email).
+ */
+export async function planLikes(
+  db: Kysely<CoreTables>,
+  connectorId: string,
+  entity: string,
+  filter: Cond | null,
+  indexed: readonly string[],
+): Promise<Map<Cond, string | null>> {
+  const likes: (Cond & { kind: 'like' })[] = [];
+  const walk = (c: Cond) => {
+    if (c.kind === 'like' && indexed.includes(c.field)) likes.push(c);
+    else if (c.kind === 'and' || c.kind === 'or') c.items.forEach(walk);
+    else if (c.kind === 'not') walk(c.item);
+  };
+  if (filter) walk(filter);
+  const samples = new Map<string, string[]>();
+  const out = new Map<Cond, string | null>();
+  for (const like of likes) {
+    let sample = samples.get(like.field);
+    if (!sample) {
+      const rows = await sql<{
+        text: string;
+      }>`SELECT v.text AS text FROM cs_docs d JOIN cs_values v ON v.connector_id = d.connector_id AND v.entity = d.entity AND v.id = d.id AND v.field = ${like.field} WHERE d.connector_id = ${connectorId} AND d.entity = ${entity} AND v.kind <> 2 LIMIT ${SAMPLE}`.execute(
+        db,
+      );
+      sample = rows.rows.map((r) => r.text.toLowerCase());
+      samples.set(like.field, sample);
+    }
+    out.set(like, likeWindow(like.value, sample));
+  }
+  return out;
+}
+
+/** The literal window of a like value to look up (see planLikes), or null when every window is common. */
+export function likeWindow(value: string, sample: readonly string[]): string | null {
+  const share = new Map<string, number>();
+  const shareOf = (gram: string): number => {
+    let s = share.get(gram);
+    if (s === undefined) {
+      s = sample.length === 0 ? 0 : sample.filter((t) => t.includes(gram)).length / sample.length;
+      share.set(gram, s);
+    }
+    return s;
+  };
+  let best: { window: string; cost: number } | null = null;
+  // A NUL cannot be written in an FTS query: it splits runs like a wildcard does.
+  for (const run of value.toLowerCase().split(/[%\u0000]/)) {
+    for (let len = 5; len >= 3; len--) {
+      for (let i = 0; i + len <= run.length; i++) {
+        const window = run.slice(i, i + len);
+        // A window's phrase reads the lists of all its trigrams: its cost is its most common one.
+        let cost = 0;
+        for (let j = 0; j + 3 <= window.length; j++) cost = Math.max(cost, shareOf(window.slice(j, j + 3)));
+        if (!best || cost < best.cost) best = { window, cost };
+      }
+    }
+  }
+  return best && best.cost <= TOO_COMMON ? best.window : null;
+}
