@@ -8,7 +8,7 @@ import type {
   Redactor,
 } from '../client/index.js';
 import type { ConnectorLookup } from '../client/index.js';
-import type { ForeachDistributor } from './distribute.js';
+import type { ForeachDistributor } from './distribute-types.js';
 
 /** The part of the connector client the interpreter uses (the real ConnectorClient in production and tests). */
 export interface ConnectorApi {

@@ -4,7 +4,7 @@ import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import type { ConnectorApi, LogLevel, RunContext } from './context.js';
-import type { ChunkOutcome, DistributedForeach } from './distribute.js';
+import type { ChunkOutcome, DistributedForeach } from './distribute-types.js';
 import { DryRunLog } from './dry-run.js';
 import { writeFileAtomic } from './files.js';
 import { runItems } from './foreach.js';

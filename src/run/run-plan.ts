@@ -7,7 +7,7 @@ import type { RunJournal } from '../journal/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
-import type { ForeachDistributor } from './distribute.js';
+import type { ForeachDistributor } from './distribute-types.js';
 import { DryRunLog } from './dry-run.js';
 import type { RunState } from './run-state.js';
 import { writeFileAtomic } from './files.js';

@@ -166,9 +166,6 @@ function inChunk(callKey: string, data: ChunkJobData): boolean {
   return index >= data.start && index < data.end;
 }
 
-/** Compiled plans by file and content hash: a worker compiles a recipe once for all its chunks. */
-const plans = new Map<string, Promise<Plan>>();
-
 async function loadPlan(recipesDir: string, data: ChunkJobData, jobId: string | undefined): Promise<Plan> {
   const path = resolve(recipesDir, data.file);
   const rel = relative(resolve(recipesDir), path);
@@ -183,21 +180,12 @@ async function loadPlan(recipesDir: string, data: ChunkJobData, jobId: string | 
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== data.sha256)
     throw unrecoverable(new RecipeError('F051', { file: data.file, actual, expected: data.sha256 }));
-  const key = `${path}\n${actual}`;
-  let plan = plans.get(key);
-  if (!plan) {
-    plan = loadRecipe(path).then(({ plan: p, diagnostics }) => {
-      if (!p) throw new RecipeError('F052', { jobId, reason: `${data.file}: ${diagnostics[0]?.message ?? 'invalid'}` });
-      return p;
-    });
-    plans.set(key, plan);
-    plan.catch(() => plans.delete(key));
-  }
-  try {
-    return await plan;
-  } catch (err) {
-    throw unrecoverable(err);
-  }
+  const { plan, diagnostics } = await loadRecipe(path);
+  if (!plan)
+    throw unrecoverable(
+      new RecipeError('F052', { jobId, reason: `${data.file}: ${diagnostics[0]?.message ?? 'invalid recipe'}` }),
+    );
+  return plan;
 }
 
 function cancelled(data: ChunkJobData): RecipeError {

@@ -42,27 +42,14 @@ export async function saveVisit(redis: Redis, key: string, visit: DistributedFor
   await redis.set(key, JSON.stringify(visit), 'EX', VISIT_TTL_S);
 }
 
-/** Visits read by this process, by key: a worker that runs several chunks of one visit reads it once. */
-const cache = new Map<string, Promise<DistributedForeach | undefined>>();
-const CACHE_MAX = 16;
-
-export function loadVisit(redis: Redis, key: string): Promise<DistributedForeach | undefined> {
-  let found = cache.get(key);
-  if (!found) {
-    found = redis.get(key).then((text) => (text === null ? undefined : (JSON.parse(text) as DistributedForeach)));
-    cache.set(key, found);
-    found.then(
-      (v) => v === undefined && cache.delete(key),
-      () => cache.delete(key),
-    );
-    if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  }
-  return found;
+/** The visit a chunk belongs to; undefined once its run is done with it. */
+export async function loadVisit(redis: Redis, key: string): Promise<DistributedForeach | undefined> {
+  const text = await redis.get(key);
+  return text === null ? undefined : (JSON.parse(text) as DistributedForeach);
 }
 
 /** Forgets a visit (its run is done with it). */
 export async function dropVisit(redis: Redis, keys: VisitKeys, chunks: number): Promise<void> {
-  cache.delete(keys.visit);
   const started = Array.from({ length: chunks }, (_, i) => keys.started(i));
   await redis.del(keys.visit, keys.cancel, ...started);
 }
