@@ -37,6 +37,19 @@ export interface ChunkOutcome {
   readonly requests: number;
   readonly retries: number;
   readonly writes: number;
+  /** What each step inside the loop did, in bodySteps() order (the same plan on every worker). */
+  readonly steps?: readonly ChunkStepStats[];
+}
+
+/** One step's counters from a chunk, added to the run's report row of that step. */
+export interface ChunkStepStats {
+  readonly runs: number;
+  readonly skippedRuns: number;
+  readonly durationMs: number;
+  readonly requests: number;
+  readonly retries: number;
+  readonly records: number;
+  readonly status: string;
 }
 
 /**

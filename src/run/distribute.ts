@@ -1,4 +1,5 @@
 import type { ForeachStep } from '../compile/plan.js';
+import { addChunkStats } from './distribute-stats.js';
 import { evaluate } from './eval.js';
 import type { Scope } from './scope.js';
 import type { ChunkConnector, ForeachDistributor } from './distribute-types.js';
@@ -42,6 +43,7 @@ export async function distributeForeach(
     s.requests += outcome.requests;
     s.retries += outcome.retries;
   }
+  if (outcome.steps) addChunkStats(step, state.tracker, state.depth + 1, state.plan.file, outcome.steps);
   stepCtx.stats.done += items.length;
   stepCtx.progress();
   return outcome.results;

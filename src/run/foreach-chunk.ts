@@ -4,6 +4,7 @@ import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import type { ConnectorApi, LogLevel, RunContext } from './context.js';
+import { chunkStepStats } from './distribute-stats.js';
 import type { ChunkOutcome, DistributedForeach } from './distribute-types.js';
 import { DryRunLog } from './dry-run.js';
 import { writeFileAtomic } from './files.js';
@@ -87,6 +88,7 @@ export async function runForeachChunk(o: ChunkRunOptions): Promise<ChunkOutcome>
     requests: tracker.requests,
     retries: tracker.retries,
     writes: recorder.writes,
+    steps: chunkStepStats(step, tracker, visit.depth + 1, plan.file),
   };
 }
 

@@ -105,6 +105,8 @@ describe('distributed foreach on a fleet', () => {
     // Every item was sent once, and the run's report counts the chunks' requests.
     expect([...sent.values()]).toEqual(Array.from({ length: 10 }, () => 1));
     expect(report?.requests).toBeGreaterThanOrEqual(10);
+    // The row of the step inside the loop counts what the chunks did, as a local run's would.
+    expect(report?.steps.find((s) => s.id === 'made')).toMatchObject({ runs: 10, requests: 10, status: 'ok' });
     for (const max of maxInFlight.values()) expect(max).toBeLessThanOrEqual(2);
     // Four chunks (3 + 3 + 3 + 1) ran as jobs of their own, on more than one worker.
     const chunkLines = logs.map((lines) => lines.filter((l) => /job spread-1\.\w+\.\d+ completed/.test(l)).length);

@@ -1,3 +1,5 @@
+import type { ChunkStepStats } from '../../run/index.js';
+
 /**
  * The data of a chunk job (name 'chunk'): a BullMQ flow child of the run's job. Small on purpose: the items
  * and variables are in Redis once per visit (visit-store.ts), not in every chunk.
@@ -45,4 +47,6 @@ export interface ChunkJobResult {
   readonly requests: number;
   readonly retries: number;
   readonly writes: number;
+  /** What each step inside the loop did (run/distribute-stats.ts). */
+  readonly steps?: readonly ChunkStepStats[];
 }

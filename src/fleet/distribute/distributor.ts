@@ -4,7 +4,13 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { FlowProducer, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { RecipeError, type ErrorCode } from '../../errors/index.js';
-import type { ChunkOutcome, DistributedForeach, ForeachDistributor } from '../../run/index.js';
+import {
+  mergeChunkStepStats,
+  type ChunkOutcome,
+  type ChunkStepStats,
+  type DistributedForeach,
+  type ForeachDistributor,
+} from '../../run/index.js';
 import type { ChunkJobData, ChunkJobResult } from './chunk-data.js';
 import type { SpareSlots } from './spare-slots.js';
 import { DISTRIBUTE_PREFIX, dropVisit, saveVisit, visitHash, VisitKeys } from './visit-store.js';
@@ -189,6 +195,7 @@ async function gather(job: Job, ids: readonly string[], total: number): Promise<
   let requests = 0;
   let retries = 0;
   let writes = 0;
+  let steps: ChunkStepStats[] | undefined;
   for (const id of ids) {
     const r = byId.get(id);
     if (!r) throw new RecipeError('F050', { chunk: id, stepPath: '?', runId: job.id ?? '?', reason: 'no result' });
@@ -196,8 +203,9 @@ async function gather(job: Job, ids: readonly string[], total: number): Promise<
     requests += r.requests;
     retries += r.retries;
     writes += r.writes;
+    steps = mergeChunkStepStats(steps, r.steps);
   }
-  return { results, requests, retries, writes };
+  return { results, requests, retries, writes, ...(steps ? { steps } : {}) };
 }
 
 /** `bull:queue:id` → id (ids hold no colon). */
