@@ -1,6 +1,7 @@
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
+import { connectRedis, connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import type { FleetWorker } from '../../src/fleet/worker.js';
 import type { RunReport } from '../../src/run/index.js';
 import { envelope, executes, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
@@ -166,5 +167,27 @@ describe('distributed foreach on a fleet', () => {
     const record = await journal.getRun('fail-1');
     expect(record?.status).toBe('failed');
     expect(record?.error).toMatchObject({ code: 'C005', line: 11, column: 9 });
+  });
+
+  it('a chunk job with malformed data fails for good with F052 (jobs come from Redis: checked, not trusted)', async () => {
+    const dir = recipesDir({ 'doubles.yaml': recipe() });
+    await fleet(dir, 1);
+    const connection = connectRedis(redis.url, 'queue');
+    const queue = new Queue(`q${queueNo}`, { connection });
+    try {
+      await queue.add('chunk', { run_id: 'x', start: 5, end: 2 }, { jobId: 'bad-chunk', attempts: 3 });
+      let state = '';
+      for (let i = 0; i < 200 && state !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        state = (await (await queue.getJob('bad-chunk'))?.getState()) ?? '';
+      }
+      const job = await queue.getJob('bad-chunk');
+      expect(state).toBe('failed');
+      expect(job?.failedReason).toContain('"code":"F052"');
+      expect(job?.attemptsMade).toBe(1);
+    } finally {
+      await queue.close();
+      await connection.quit();
+    }
   });
 });
