@@ -59,4 +59,6 @@ export interface ChunkStepStats {
  */
 export interface ForeachDistributor {
   distribute(visit: DistributedForeach, signal: AbortSignal): Promise<ChunkOutcome>;
+  /** Stops the visit's chunks still running (the step's own timeout ended it; the run goes on). */
+  cancel?(visit: DistributedForeach): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { ForeachStep } from '../compile/plan.js';
 import { addChunkStats } from './distribute-stats.js';
 import { evaluate } from './eval.js';
 import type { Scope } from './scope.js';
-import type { ChunkConnector, ForeachDistributor } from './distribute-types.js';
+import type { ChunkConnector, ChunkOutcome, DistributedForeach, ForeachDistributor } from './distribute-types.js';
 import type { StepContext } from './step-context.js';
 
 /** The holder's side of a distributed foreach: describes the visit, hands it over, counts what came back. */
@@ -18,23 +18,28 @@ export async function distributeForeach(
   const bindings = { ...scope.bindings() };
   delete bindings.secrets;
   const connector = await defaultConnector(stepCtx, scope);
-  const outcome = await distributor.distribute(
-    {
-      runId: String(state.run.id),
-      file: step.loc.file,
-      pointer: step.loc.pointer,
-      stepPath: stepCtx.path,
-      frame: state.frame,
-      loop: [...(state.loop ?? [])],
-      depth: state.depth,
-      chunk: step.distribute?.chunk ?? items.length,
-      items: redactor.redactValue([...items]),
-      bindings: redactor.redactValue(bindings),
-      httpAllow: state.httpAllow,
-      ...(connector ? { connector } : {}),
-    },
-    stepCtx.signal,
-  );
+  const visit: DistributedForeach = {
+    runId: String(state.run.id),
+    file: step.loc.file,
+    pointer: step.loc.pointer,
+    stepPath: stepCtx.path,
+    frame: state.frame,
+    loop: [...(state.loop ?? [])],
+    depth: state.depth,
+    chunk: step.distribute?.chunk ?? items.length,
+    items: redactor.redactValue([...items]),
+    bindings: redactor.redactValue(bindings),
+    httpAllow: state.httpAllow,
+    ...(connector ? { connector } : {}),
+  };
+  let outcome: ChunkOutcome;
+  try {
+    outcome = await distributor.distribute(visit, stepCtx.signal);
+  } catch (err) {
+    // The step's own timeout (not the run's end: a resumed run waits for the same chunks): stop them.
+    if (stepCtx.signal.aborted && !stepCtx.ctx.signal.aborted) await distributor.cancel?.(visit).catch(() => undefined);
+    throw err;
+  }
   // The chunks' requests count in this run's report, as a local foreach's would.
   state.tracker.requests += outcome.requests;
   state.tracker.retries += outcome.retries;

@@ -40,7 +40,13 @@ const DEFAULT_BACKOFF = { type: 'exponential', delay: 1000 } as const;
 
 /** The distributor a fleet worker sets on the run context of each run it runs (RunOptions.distributor). */
 export function createDistributor(o: DistributorOptions): ForeachDistributor {
-  return { distribute: (visit, signal) => distribute(o, visit, signal) };
+  return {
+    distribute: (visit, signal) => distribute(o, visit, signal),
+    cancel: async (visit) => {
+      const keys = new VisitKeys(o.prefix ?? DISTRIBUTE_PREFIX, visit.runId, visit.stepPath);
+      await o.connection.set(keys.cancel, '1', 'EX', 24 * 3600);
+    },
+  };
 }
 
 /**
