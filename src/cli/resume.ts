@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
 import { RecipeError } from '../errors/index.js';
+import { openFleet, type FleetClient } from '../fleet/queue.js';
 import { journalPath } from '../journal/index.js';
+import { fleetTarget } from './fleet-flags.js';
 import { findRecipeDir } from './run-embedded.js';
 import { commandOutput, runEdges, type RunFlags } from './run.js';
 import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
 
 interface ResumeFlags extends RunFlags {
+  redis?: string;
+  queue?: string;
+  recipes?: string;
   allowChanged?: boolean;
   retryFailedItems?: boolean;
   assumeSent?: string[];
@@ -23,6 +28,9 @@ export function registerResume(program: Command): void {
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--redis <url>', "resume here a fleet run, from the fleet's journal on this Redis (docs/fleet.md)")
+    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--recipes <dir>', "with --redis: the recipes directory, as the workers' --recipes (default: here)")
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
     .option('--assume-sent <step-path>', 'settle a write in doubt as applied (its result is null); repeatable', collect)
@@ -48,7 +56,8 @@ Examples:
   recipe runs --status interrupted
   recipe resume 3f9c0a1b2d4e
   recipe resume 3f9c0a1b2d4e --allow-changed --retry-failed-items
-  recipe resume 3f9c0a1b2d4e --assume-not-sent 'notes[17].note'`,
+  recipe resume 3f9c0a1b2d4e --assume-not-sent 'notes[17].note'
+  recipe resume nightly-1795000000000 --redis redis://127.0.0.1:6379 --recipes recipes/   a fleet run`,
     )
     .action(async (runId: string, flags: ResumeFlags) => {
       process.exitCode = await resumeCommand(runId, flags);
@@ -62,14 +71,22 @@ function collect(value: string, previous: string[] | undefined): string[] {
 async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number> {
   const out = commandOutput(flags);
   let store;
+  let fleet: FleetClient | undefined;
   try {
-    store = openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
+    if (flags.redis !== undefined) {
+      // A fleet run, resumed on this machine: its journal is the fleet's, its recipe this checkout's copy.
+      const { redisUrl, queue } = fleetTarget(flags, {});
+      fleet = await openFleet(redisUrl, queue, flags.recipes ?? process.cwd());
+      store = fleet.journal;
+    } else store = openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
     if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
     const record = await store.getRun(runId);
     if (!record)
       throw new RecipeError('J001', {
         runId,
-        journal: journalPath(flags.journal || undefined, process.env, process.cwd()),
+        journal: fleet
+          ? `redis (queue ${fleet.queue.name})`
+          : journalPath(flags.journal || undefined, process.env, process.cwd()),
       });
     if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);
     return await resumeRecorded(store, record, flags, out, runEdges, {
@@ -81,6 +98,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   } catch (err) {
     return out.fail(err);
   } finally {
-    await store?.close();
+    if (fleet) await fleet.close();
+    else await store?.close();
   }
 }

@@ -29,7 +29,7 @@ export function registerWorker(program: Command): void {
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
     .option('--max-rps-per-connector <r>', 'requests per second per connector, across every worker of the queue')
-    .option('--lock-ms <ms>', "a job's lock: a dead worker's runs move on after about twice this (default 30000)")
+    .option('--lock-ms <ms>', "a job's lock: a dead worker's runs move on within twice this (default 30000)")
     .option(
       '--grace-ms <ms>',
       'on SIGTERM, how long runs in hand may finish before they are handed back (default 25000)',

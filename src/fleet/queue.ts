@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Plan } from '../compile/plan.js';
@@ -27,12 +28,18 @@ export const RUN_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { count: 10_000 },
 };
 
-/** Opens the queue and the journal on `redisUrl`: F001 when Redis cannot be reached. */
-export async function openFleet(redisUrl: string, queueName: string): Promise<FleetClient> {
+/**
+ * Opens the queue and the journal on `redisUrl`: F001 when Redis cannot be reached. With `recipesDir`, the
+ * journal's recipe paths read as files under it (to run or resume a recipe here).
+ */
+export async function openFleet(redisUrl: string, queueName: string, recipesDir?: string): Promise<FleetClient> {
   const commands: Redis = await connectRedisNow(redisUrl);
   const queueConnection = connectRedis(redisUrl, 'queue');
   const queue = new Queue(queueName, { connection: queueConnection });
-  const journal = openFleetJournal(commands, { queue: queueName });
+  const journal = openFleetJournal(commands, {
+    queue: queueName,
+    ...(recipesDir !== undefined ? { recipesDir: resolve(recipesDir) } : {}),
+  });
   return {
     queue,
     journal,

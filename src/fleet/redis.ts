@@ -4,18 +4,19 @@ import { RedisJournalStore, type RedisCommands } from '../journal/index.js';
 import { JOURNAL_PREFIX } from './job.js';
 
 /**
- * Connections to the fleet's Redis. BullMQ's blocking connections need maxRetriesPerRequest: null (a
- * worker waits for Redis to come back instead of failing); the journal's and a CLI's connection fail fast.
+ * Connections to the fleet's Redis. Both reconnect for as long as it takes (a Redis restart must not end a
+ * worker). BullMQ's blocking connections need maxRetriesPerRequest: null (a worker waits for Redis to come
+ * back); a command (the journal's, a CLI's) is retried over 10 reconnections, some 15 s, then fails, so a run
+ * whose journal cannot be written stops (J009) instead of waiting forever. The first connection of a
+ * command connection is made by connectRedisNow, which fails at once when Redis cannot be reached.
  */
 export function connectRedis(url: string, use: 'queue' | 'command' = 'command'): Redis {
   const parsed = checkRedisUrl(url);
   const redis = new Redis(parsed.href, {
-    // A command connection connects when asked (connectRedisNow); BullMQ's connects at once.
     lazyConnect: use === 'command',
-    maxRetriesPerRequest: use === 'queue' ? null : 3,
+    maxRetriesPerRequest: use === 'queue' ? null : 10,
     enableReadyCheck: true,
-    // A CLI command gives up on an unreachable Redis; a worker keeps trying (BullMQ reconnects).
-    retryStrategy: use === 'queue' ? (times) => Math.min(times * 200, 2000) : (times) => (times > 3 ? null : 200),
+    retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   // Connection errors reach the commands that wait on them; without a listener ioredis prints each one.
   redis.on('error', () => undefined);

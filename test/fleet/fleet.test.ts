@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFleet } from '../../src/fleet/queue.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import type { RedisJournalStore } from '../../src/journal/index.js';
 import { runCli } from '../cli/cli-process.js';
@@ -50,7 +51,7 @@ function startWorker(extra: string[] = []): RecipeProcess {
   // A short lock: a dead worker's job moves on in seconds, not the default minute.
   const w = spawnRecipe(
     ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', ...extra],
-    { ...env(), NOTE_SECRET: SECRET },
+    { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
     dir,
   );
   workers.push(w);
@@ -116,6 +117,28 @@ steps:
     collect: "\${ $note.properties.hs_note_body }"
 outputs:
   count: "\${ $count($notes) }"
+`,
+  );
+  writeFileSync(
+    join(recipes, 'gated.yaml'),
+    `version: 1
+name: gated
+inputs:
+  tag: { type: string, required: true }
+secrets: [GATE]
+connector: { workspace: default, definition: CRM }
+steps:
+  - id: note
+    execute:
+      entity: notes
+      action: create
+      params:
+        properties:
+          hs_note_body: "\${ $inputs.tag }"
+          hs_timestamp: "\${ $run.started_at }"
+  - assert: "\${ $secrets.GATE = 'open' }"
+outputs:
+  body: "\${ $note.properties.hs_note_body }"
 `,
   );
   redisServer = await startRedisServer();
@@ -213,6 +236,8 @@ describe('a fleet of three workers on one Redis', () => {
   }, 240_000);
 
   it('fails a job whose recipe differs on the worker (F003); --wait exits 2 with the reason', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
     const other = join(dir, 'other-recipes');
     mkdirSync(other, { recursive: true });
     // The same recipe with one more line: it hashes differently.
@@ -256,6 +281,53 @@ describe('a fleet of three workers on one Redis', () => {
     expect(notes.size).toBe(SLOW_NOTES);
     expect([...notes.values()].every((n) => n === 1)).toBe(true);
   }, 180_000);
+
+  it('fails a job whose data is malformed or whose name is unknown (F004), without running anything', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
+    const fleet = await openFleet(redisServer.url, 'recipe-runs');
+    const queue = fleet.queue;
+    try {
+      const outside = await queue.add(
+        'run',
+        { recipe: '../outside.yaml', sha256: 'a'.repeat(64), files: [], inputs: {}, secrets: [], submitted_at: 1 },
+        { jobId: 'run-outside-1' },
+      );
+      const garbled = await queue.add('run', { recipe: 42 }, { jobId: 'run-garbled-1' });
+      const unknown = await queue.add('bogus', {}, { jobId: 'bogus-1' });
+      for (const job of [outside, garbled, unknown]) {
+        const reason = await until(`job ${job.id} to fail`, 60_000, async () => {
+          const now = await queue.getJob(job.id as string);
+          return (await now?.getState()) === 'failed' ? now?.failedReason : undefined;
+        });
+        expect(reason).toMatch(job === unknown ? /unknown job name "bogus"/ : /^F004 job \S+ cannot be run: /);
+      }
+      expect(await journal.getRun('outside-1')).toBeUndefined();
+    } finally {
+      await fleet.close();
+    }
+  }, 90_000);
+
+  it('a failed fleet run is resumed here with recipe resume --redis: its write replays, not sent again', async () => {
+    const worker = startWorker();
+    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
+    // The workers' GATE is closed: the run writes its note, then its assert fails.
+    const failed = await submit('gated.yaml', ['-i', 'tag=gated-1', '--run-id', 'gated-1', '--wait', '--json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', run_id: 'gated-1' });
+    const resumed = await runCli(
+      ['resume', 'gated-1', '--redis', redisServer.url, '--recipes', recipes, '--json', '-q'],
+      { cwd: dir, env: { ...env(), GATE: 'open' }, timeoutMs: 60_000 },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Both calls replay from the fleet's journal: the connector lookup and the note's create.
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'ok', run_id: 'gated-1', replayed_calls: 2 });
+    expect(notesLike(serviceDb, 'gated-1').get('gated-1')).toBe(1);
+    expect((await journal.listAttempts('gated-1')).map((a) => [a.kind, a.status])).toEqual([
+      ['run', 'failed'],
+      ['redrive', 'succeeded'],
+    ]);
+  }, 90_000);
 });
 
 /** True when any value in Redis (strings, hashes, sets, sorted sets, lists, streams) contains `text`. */
