@@ -3,6 +3,13 @@ import type { RequestLimiter } from '../../client/index.js';
 import { LuaScript } from '../../journal/redis/client.js';
 import { RecipeError } from '../../errors/index.js';
 
+/**
+ * Requests are spaced a tenth more than 1/R apart. Redis decides when each may go, but it reaches the API a
+ * little later, by a delay that varies (the network, a worker's busy event loop): without the margin, a few
+ * requests delayed and then sent together could show the API R+1 in one of its seconds.
+ */
+const SPACING_MARGIN = 0.1;
+
 /** Where the fleet's rate limits live in Redis unless told otherwise. */
 export const RATE_LIMIT_PREFIX = 'recipe:rate';
 
@@ -34,22 +41,40 @@ export interface FleetRateLimiterOptions {
 
 /**
  * A rate limit that a whole fleet respects (`recipe worker --max-rps-per-connector R`): each request to a
- * connector takes the next slot of that connector's shared schedule in Redis, 1/R s after the previous one,
- * whichever worker sent it. A request waits (sleeping, never spinning) until its turn.
+ * connector takes the next slot of that connector's shared schedule in Redis, 1.1/R s after the previous one
+ * (SPACING_MARGIN), whichever worker sent it. A request waits (sleeping, never spinning) until its turn.
  */
 export class FleetRateLimiter implements RequestLimiter {
   private readonly intervalUs: number;
   private readonly prefix: string;
+  /** Per key, the last request of this process waiting for its turn. */
+  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(private readonly o: FleetRateLimiterOptions) {
     if (!Number.isFinite(o.maxRps) || o.maxRps <= 0)
       throw new RecipeError('F054', { reason: `a number of requests per second above 0, not ${String(o.maxRps)}` });
-    this.intervalUs = Math.ceil(1_000_000 / o.maxRps);
+    this.intervalUs = Math.ceil((1_000_000 / o.maxRps) * (1 + SPACING_MARGIN));
     this.prefix = o.prefix ?? RATE_LIMIT_PREFIX;
   }
 
   async acquire(key: string, signal?: AbortSignal): Promise<void> {
-    const redisKey = `${this.prefix}:${key}`;
+    // This worker's requests to one connector ask Redis one at a time, in the order they came: a slot is
+    // not fought over by every waiting request of the process (one Redis call per slot, not one per waiter).
+    const before = this.tails.get(key) ?? Promise.resolve();
+    let done = (): void => undefined;
+    const mine = new Promise<void>((r) => (done = r));
+    const tail = before.then(() => mine);
+    this.tails.set(key, tail);
+    try {
+      await untilAborted(before, signal);
+      await this.take(`${this.prefix}:${key}`, signal);
+    } finally {
+      done();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+
+  private async take(redisKey: string, signal?: AbortSignal): Promise<void> {
     for (;;) {
       if (signal?.aborted) throw new RecipeError('C011');
       const waitUs = Number(await TAKE.run(this.o.connection, [redisKey], [this.intervalUs]));
@@ -57,6 +82,26 @@ export class FleetRateLimiter implements RequestLimiter {
       await sleep(Math.ceil(waitUs / 1000), signal);
     }
   }
+}
+
+/** `p`, or C011 as soon as `signal` aborts. */
+function untilAborted(p: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(new RecipeError('C011'));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new RecipeError('C011'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
