@@ -1,10 +1,8 @@
+import { isWriteAction } from '../client/actions.js';
 import { pagingOf } from './paging.js';
 import type { CatalogAction, CatalogType, ConnectorCatalog, JsonSchema } from './types.js';
 
 type Obj = Record<string, unknown>;
-
-/** Actions that only read, for a service whose document does not mark writes (x-write). */
-const READ_ACTIONS = new Set(['list', 'get', 'api_search', 'context_store_search', 'search', 'inspect', 'download']);
 
 /**
  * The catalog a service describes in its OpenAPI document: the execute request body's oneOf has one variant
@@ -20,7 +18,8 @@ export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
     const typeName = variant['x-connector-type'];
     if (typeof entity !== 'string' || typeof action !== 'string' || typeof typeName !== 'string') continue;
     const params = (props.params ?? { type: 'object' }) as JsonSchema;
-    const write = typeof variant['x-write'] === 'boolean' ? variant['x-write'] : !READ_ACTIONS.has(action);
+    // The service's word (x-write), else the client's one name rule for a service that does not say.
+    const write = typeof variant['x-write'] === 'boolean' ? variant['x-write'] : isWriteAction(entity, action);
     const entry = types.get(typeName) ?? { actions: [] };
     if (typeof variant['x-source-definition-id'] === 'string') entry.definitionId = variant['x-source-definition-id'];
     entry.actions.push({

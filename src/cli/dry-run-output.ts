@@ -1,3 +1,4 @@
+import { formatFileLineCol } from '../errors/index.js';
 import type { DryRunWrite } from '../run/index.js';
 
 /**
@@ -20,7 +21,7 @@ export function formatDryRunWrites(writes: readonly DryRunWrite[]): string {
     lines.push(`  ${mark}${w.body.entity}.${w.body.action} ${where} ${JSON.stringify(w.body.params)}`);
     for (const p of w.problems ?? [])
       lines.push(
-        `      ${w.file}:${w.line}:${w.column}: ${p.code} ${p.message}${item ? ` (item ${w.loop_index?.join('.')})` : ''}`,
+        `      ${formatFileLineCol(w)}: ${p.code} ${p.message}${item ? ` (item ${w.loop_index?.join('.')})` : ''}`,
       );
   }
   return `${lines.join('\n')}\n`;

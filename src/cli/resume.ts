@@ -78,7 +78,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
       const { redisUrl, queue } = fleetTarget(flags, {});
       fleet = await openFleet(redisUrl, queue, flags.recipes ?? process.cwd());
       store = fleet.journal;
-    } else store = openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
+    } else store = await openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
     if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
     const record = await store.getRun(runId);
     if (!record)

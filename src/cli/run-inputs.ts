@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { RecipeError, type Diagnostic } from '../errors/index.js';
 import { loadSource } from '../source/index.js';
 
@@ -13,9 +14,12 @@ export type GivenInputs =
 export async function readGivenInputs(file: string | undefined, pairs: readonly string[] = []): Promise<GivenInputs> {
   const given: Record<string, unknown> = {};
   if (file !== undefined) {
-    const source = await loadSource(file);
-    if (source.diagnostics.length > 0 || source.value === undefined) return { diagnostics: source.diagnostics };
-    const value = source.value;
+    let value = await parsedJson(file);
+    if (value === undefined) {
+      const source = await loadSource(file);
+      if (source.diagnostics.length > 0 || source.value === undefined) return { diagnostics: source.diagnostics };
+      value = source.value;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new RecipeError(
         'I001',
@@ -23,7 +27,9 @@ export async function readGivenInputs(file: string | undefined, pairs: readonly 
         { file, line: 1, column: 1 },
       );
     }
-    Object.assign(given, value);
+    // Own properties only, whatever their names (a `__proto__` key stays a key, as YAML gives it).
+    for (const [name, v] of Object.entries(value))
+      Object.defineProperty(given, name, { value: v, enumerable: true, writable: true, configurable: true });
   }
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -31,4 +37,18 @@ export async function readGivenInputs(file: string | undefined, pairs: readonly 
     given[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return { values: given, diagnostics: [] };
+}
+
+/**
+ * A `.json` inputs file read with JSON.parse: the YAML parser with its locator takes ~60 µs per value (117 ms
+ * for 2,000 ids, against 0.5 ms), and a fan-out's inputs are exactly such lists. Undefined when the file is not
+ * .json or not valid JSON: the YAML path then gives the same value, or the diagnostics with line:col.
+ */
+async function parsedJson(file: string): Promise<unknown> {
+  if (!file.toLowerCase().endsWith('.json')) return undefined;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,13 +1,12 @@
-import type { ConnectorClient } from '../client/index.js';
 import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { journalPath, openJournal, type JournalStore, type RunRecord } from '../journal/index.js';
-import { isValidRunId, resumeRun, type ConnectorApi, type ResumeFlags, type RunReport } from '../run/index.js';
+import type { JournalStore, RunRecord } from '../journal/index.js';
+import { isValidRunId, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
-import type { CommandOutput, PreparedRun, RunFlags } from './run.js';
+import type { CommandOutput, RunChoice, RunFlags } from './run.js';
 
 /** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
 export interface JournalFlags {
@@ -20,8 +19,11 @@ export interface JournalFlags {
 export const JOURNAL_HELP = `  RECIPE_JOURNAL            the run journal (default .recipe/runs.db); --journal wins, --no-journal turns it off
 `;
 
-/** The journal the flags name, or undefined with --no-journal (then --run-id is a usage error). */
-export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
+/**
+ * The journal the flags name, or undefined with --no-journal (then --run-id is a usage error). The journal
+ * (SQLite) is loaded only here, so a run with --no-journal never loads it.
+ */
+export async function openRunJournal(flags: JournalFlags): Promise<JournalStore | undefined> {
   if (flags.runId !== undefined && !isValidRunId(flags.runId))
     throw new RecipeError('J008', {
       flag: `--run-id ${flags.runId}`,
@@ -32,20 +34,13 @@ export function openRunJournal(flags: JournalFlags): JournalStore | undefined {
       throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
     return undefined;
   }
+  const { journalPath, openJournal } = await import('../journal/index.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
 }
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */
 export interface RunEdges {
-  run(
-    plan: Plan,
-    flags: RunFlags,
-    out: CommandOutput,
-    prepare: (
-      client: ConnectorClient & ConnectorApi,
-      env: Readonly<Record<string, string | undefined>>,
-    ) => Promise<PreparedRun>,
-  ): Promise<number>;
+  run(plan: Plan, flags: RunFlags, out: CommandOutput, choice: RunChoice): Promise<number>;
   print(report: RunReport, flags: RunFlags, interrupted: boolean): number;
 }
 
@@ -96,27 +91,29 @@ export async function resumeRecorded(
     if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
     return ExitCode.invalid;
   }
-  return edges.run(plan, flags, out, async (client, env) => {
-    const prepared = await resumeRun({ store, record, plan, client, flags: resume, redactor: client.redactor, env });
-    // The recorded values were resolved when the run started; resolving them again applies today's defaults
-    // to inputs the recipe (changed, with --allow-changed) declares now.
-    const resolved = resolveInputs(plan, prepared.inputs);
-    if (resolved.diagnostics.length > 0) {
-      await prepared.durable.journal.release();
-      const first = resolved.diagnostics[0];
-      throw new RecipeError('J008', {
-        flag: `resume ${record.run_id}`,
-        reason: `the recorded inputs no longer fit the recipe: ${first?.code} ${first?.message}`,
-      });
-    }
-    if (flags.json !== true)
-      out.view.note(`resuming run ${record.run_id} (${record.status}, attempt ${prepared.durable.attempt})`);
-    return {
-      inputs: resolved.values,
-      dryRun: prepared.dryRun,
-      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
-      durable: prepared.durable,
-    };
+  return edges.run(plan, flags, out, {
+    prepare: async (client, env) => {
+      const prepared = await resumeRun({ store, record, plan, client, flags: resume, redactor: client.redactor, env });
+      // The recorded values were resolved when the run started; resolving them again applies today's defaults
+      // to inputs the recipe (changed, with --allow-changed) declares now.
+      const resolved = resolveInputs(plan, prepared.inputs);
+      if (resolved.diagnostics.length > 0) {
+        await prepared.durable.journal.release();
+        const first = resolved.diagnostics[0];
+        throw new RecipeError('J008', {
+          flag: `resume ${record.run_id}`,
+          reason: `the recorded inputs no longer fit the recipe: ${first?.code} ${first?.message}`,
+        });
+      }
+      if (flags.json !== true)
+        out.view.note(`resuming run ${record.run_id} (${record.status}, attempt ${prepared.durable.attempt})`);
+      return {
+        inputs: resolved.values,
+        dryRun: prepared.dryRun,
+        ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
+        durable: prepared.durable,
+      };
+    },
   });
 }
 

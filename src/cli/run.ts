@@ -1,16 +1,10 @@
 import { Option, type Command } from 'commander';
 import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
-import {
-  ConnectorClient,
-  completeConnectionConfig,
-  readConnectionConfig,
-  type ConnectionConfig,
-} from '../client/index.js';
-import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
 import type { Plan } from '../compile/plan.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import type { JournalStore } from '../journal/index.js';
-import { beginRun, runPlan, type ConnectorApi, type DurableRun, type RunReport } from '../run/index.js';
+import { loadRunnable, runLoaded, type RunLoadedOptions, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
 import { clockFrom, parseNow } from './clock.js';
@@ -148,51 +142,38 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const { fail } = out;
 
   // 1. The recipe and its inputs: invalid → the same diagnostics as `recipe validate`, exit 2.
-  const { plan, diagnostics } = await loadRecipe(file);
-  if (!plan) return invalid(diagnostics, flags);
-  let given: Record<string, unknown>;
+  // The recipe's own problems come first, as they did before inputs were read.
+  let read: Awaited<ReturnType<typeof readGivenInputs>> | undefined;
+  let readError: unknown;
   try {
-    const read = await readGivenInputs(flags.inputs, flags.input);
-    if (!read.values) return invalid(read.diagnostics, flags);
-    given = read.values;
+    read = await readGivenInputs(flags.inputs, flags.input);
   } catch (err) {
-    return fail(err);
+    readError = err;
   }
-  const inputs = resolveInputs(plan, given);
-  if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics, flags);
+  const runnable = await loadRunnable(file, read?.values ?? {});
+  if (runnable.plan === undefined && runnable.invalid === 'recipe') return invalid(runnable.diagnostics, flags);
+  if (!read?.values) return read ? invalid(read.diagnostics, flags) : fail(readError);
+  if (runnable.plan === undefined) return invalid(runnable.diagnostics, flags);
+  const { plan, inputs } = runnable;
 
   // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
   let store: JournalStore | undefined;
   try {
-    store = openRunJournal(
+    store = await openRunJournal(
       flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
     );
     if (flags.runId !== undefined && store) {
       const known = await store.getRun(flags.runId);
-      if (known) return await reuseRun(store, known, plan, inputs.values, flags, out, runEdges);
+      if (known) return await reuseRun(store, known, plan, inputs, flags, out, runEdges);
     }
-    const journal = store;
-    return await connectAndRun(plan, flags, out, async (client, env) => ({
-      inputs: inputs.values,
+    // A new run, journaled unless --no-journal (run/run-recipe.ts begins it in the journal).
+    return await connectAndRun(plan, flags, out, {
+      inputs,
       dryRun: flags.dryRun === true,
       ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
-      ...(journal
-        ? {
-            durable: await beginRun({
-              store: journal,
-              plan,
-              inputs: inputs.values,
-              ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
-              dryRun: flags.dryRun === true,
-              ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
-              redactor: client.redactor,
-              env,
-              // --now pins $run.started_at, which the journal records as the run's clock.
-              ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
-            }),
-          }
-        : {}),
-    }));
+      ...(store ? { journal: store } : {}),
+      ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
+    });
   } catch (err) {
     return fail(err);
   } finally {
@@ -211,26 +192,18 @@ function inMemoryService(flags: RunFlags): boolean {
   );
 }
 
-/** What a run starts with once the client exists: its inputs and options, and its journal when there is one. */
-export interface PreparedRun {
-  readonly inputs: Readonly<Record<string, unknown>>;
-  readonly dryRun: boolean;
-  readonly connectorId?: string;
-  readonly durable?: DurableRun;
-}
+/** What the command decides about a run; the rest (client, journal, clock, logs) connectAndRun adds. */
+export type RunChoice = Pick<RunLoadedOptions, 'inputs' | 'dryRun' | 'connectorId' | 'journal' | 'runId' | 'prepare'>;
 
 /**
- * Connects (the configured service, else the embedded one), prepares the run with the client and the
- * environment (a new run or a resume), runs it with Ctrl-C wired to cancel, and prints the report.
+ * Connects (the configured service, else the embedded one) and runs the plan through run/run-recipe.ts
+ * (a new run, or a resume by `choice.prepare`) with Ctrl-C wired to cancel, then prints the report.
  */
 export async function connectAndRun(
   plan: Plan,
   flags: RunFlags,
   out: CommandOutput,
-  prepare: (
-    client: ConnectorClient & ConnectorApi,
-    env: Readonly<Record<string, string | undefined>>,
-  ) => Promise<PreparedRun>,
+  choice: RunChoice,
 ): Promise<number> {
   const { view, fail } = out;
   // Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
@@ -275,23 +248,18 @@ export async function connectAndRun(
     abort.abort();
   };
   process.on('SIGINT', onSigint);
-  const client = new ConnectorClient(config);
   let report: RunReport;
   try {
-    const prepared = await prepare(client, env);
-    const catalog = prepared.dryRun ? await dryRunCatalog(service ? undefined : config.baseUrl) : undefined;
-    report = await runPlan(plan, {
-      ...(catalog ? { catalog } : {}),
-      client,
-      redactor: client.redactor,
-      inputs: prepared.inputs,
+    report = await runLoaded(plan, {
+      ...choice,
+      connection: config,
       env,
       signal: abort.signal,
-      dryRun: prepared.dryRun,
+      // --now pins the run's clock: $run.started_at, $now() and $millis(), and what the journal records.
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
-      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
-      ...(prepared.durable ? { durable: prepared.durable } : {}),
+      dryRunCatalog: () => dryRunCatalog(service ? undefined : config.baseUrl),
       log: (level, message) => view.log(level, message),
+      debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
     });
   } catch (err) {
@@ -299,7 +267,6 @@ export async function connectAndRun(
     return fail(err);
   } finally {
     process.off('SIGINT', onSigint);
-    await client.close();
     await service?.close();
   }
   view.finish();
@@ -320,8 +287,7 @@ export function printReport(report: RunReport, flags: RunFlags, interrupted: boo
   }
   if (report.error) {
     const e = report.error;
-    const where = e.file ? `${e.file}:${e.line ?? 1}:${e.column ?? 1}: ` : '';
-    process.stderr.write(`${where}${e.code} ${e.message}\n`);
+    process.stderr.write(`${formatLocation(e)}${e.code} ${e.message}\n`);
   }
   if (report.status === 'ok') return ExitCode.ok;
   if (report.status === 'interrupted' || interrupted) return ExitCode.interrupted;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RecipeError } from '../errors/index.js';
+import { formatFileLineCol, formatLocation, RecipeError } from '../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
 import type { RunReport } from '../run/index.js';
 import { listFleetRuns, openFleet, type FleetClient } from '../fleet/queue.js';
@@ -95,7 +95,7 @@ Examples:
 async function withJournal(flags: { journal?: string }, fn: (store: JournalStore) => Promise<number>): Promise<number> {
   let store: JournalStore | undefined;
   try {
-    store = openRunJournal(flags.journal !== undefined ? { journal: flags.journal } : {});
+    store = await openRunJournal(flags.journal !== undefined ? { journal: flags.journal } : {});
     return await fn(store as JournalStore);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });
@@ -204,12 +204,12 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   ];
   if (inDoubt.length) {
     lines.push(`writes in doubt (settled by \`recipe resume ${record.run_id}\`):`);
-    for (const w of inDoubt) lines.push(`  ${w.step_path} at ${w.file}:${w.line}: ${w.method} ${w.path}`);
+    for (const w of inDoubt) lines.push(`  ${w.step_path} at ${formatFileLineCol(w)}: ${w.method} ${w.path}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   if (record.outputs && Object.keys(record.outputs).length > 0) process.stdout.write(formatOutputs(record.outputs));
-  const e = record.error as { code?: string; message?: string; file?: string; line?: number } | null;
-  if (e) process.stdout.write(`error: ${e.file ? `${e.file}:${e.line ?? 1}: ` : ''}${e.code} ${e.message}\n`);
+  const e = record.error as { code?: string; message?: string; file?: string; line?: number; column?: number } | null;
+  if (e) process.stdout.write(`error: ${formatLocation(e)}${e.code} ${e.message}\n`);
   return ExitCode.ok;
 }
 

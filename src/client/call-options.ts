@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './retry.js';
+import type { RetryPolicy } from './retry-policy.js';
 
 /** Told about every request sent and every retry, so a run can count them per step. */
 export interface CallObserver {

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './call-options.js';
-import { isSafeToRepeat } from './actions.js';
+import { actionWritesOf, isSafeToRepeat, isWriteAction } from './actions.js';
 import type { ConnectionConfig } from './config.js';
 import type { RequestLimiter } from './limiter.js';
 import { errorForResponse } from './errors.js';
@@ -24,7 +24,7 @@ import {
   shouldRetry,
   type Outcome,
   type RetryPolicy,
-} from './retry.js';
+} from './retry-policy.js';
 import { TokenCache, type TokenAnswer } from './token.js';
 
 /** The execute request body. */
@@ -116,6 +116,10 @@ export class ConnectorClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private idempotencyProbe: Promise<boolean> | undefined;
+  /** Parsed request URLs of the connector API by path (execute, inspect): a URL is parsed once, not per request. */
+  private readonly urls = new Map<string, URL>();
+  /** Per connector: entity.action → write, as its inspect answers said (learnActions). */
+  private readonly actionWrites = new Map<string, ReadonlyMap<string, boolean>>();
 
   constructor(
     private readonly options: ClientOptions,
@@ -167,7 +171,28 @@ export class ConnectorClient {
       'inspect',
       opts,
     );
+    this.learnActions(connectorId, body);
     return asObject(body);
+  }
+
+  /**
+   * Learns which of a connector's actions write from an inspect answer (`actions[].write`): the client's own
+   * inspect calls, and answers a resume replays from the journal. Actions the answer says nothing of keep
+   * the name rule.
+   */
+  learnActions(connectorId: string, inspectAnswer: unknown): void {
+    const writes = actionWritesOf(inspectAnswer);
+    if (writes.size > 0) this.actionWrites.set(connectorId, writes);
+  }
+
+  /** True when the connector's entity.action writes: what its service said, else the name rule. */
+  isWriteAction(connectorId: string, entity: string, action: string): boolean {
+    return this.actionWrites.get(connectorId)?.get(`${entity}.${action}`) ?? isWriteAction(entity, action);
+  }
+
+  /** True once an inspect answer of the connector said which of its actions write. */
+  knowsActions(connectorId: string): boolean {
+    return this.actionWrites.has(connectorId);
   }
 
   /**
@@ -227,7 +252,7 @@ export class ConnectorClient {
       auth: true,
       entity: req.entity,
       action: req.action,
-      safeToRepeat: isSafeToRepeat(req.entity, req.action),
+      safeToRepeat: isSafeToRepeat(req.entity, req.action, this.isWriteAction(connectorId, req.entity, req.action)),
       limitKey: connectorId,
     };
   }
@@ -275,8 +300,7 @@ export class ConnectorClient {
   private async call(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
     const policy = opts.retry ?? this.retry;
     const timeoutMs = opts.requestTimeoutMs ?? this.timeoutMs;
-    const url = spec.url ?? new URL(spec.path, this.base);
-    for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
+    const url = spec.url ?? this.urlOf(spec);
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     const isSuccess = spec.isSuccess ?? ((status: number) => status >= 200 && status < 300);
     let refreshedAfter401 = false;
@@ -289,7 +313,7 @@ export class ConnectorClient {
       // A keyed write to a connector service that honours keys cannot be applied twice, so it may be repeated.
       const safeToRepeat =
         spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured && !spec.url);
-      const token = spec.auth ? await this.tokens.get(opts.signal) : null;
+      const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
       if (token) headers.authorization = `Bearer ${token}`;
       if (spec.limitKey !== undefined && this.options.limiter) await this.limit(spec.limitKey, opts.signal);
 
@@ -363,6 +387,21 @@ export class ConnectorClient {
       if (signal?.aborted) throw new RecipeError('C011');
       throw err;
     }
+  }
+
+  /** The URL of a connector API call; one without a query is parsed once per path and reused (never changed). */
+  private urlOf(spec: CallSpec): URL {
+    if (spec.query !== undefined && Object.keys(spec.query).length > 0) {
+      const url = new URL(spec.path, this.base);
+      for (const [k, v] of Object.entries(spec.query)) url.searchParams.set(k, v);
+      return url;
+    }
+    let url = this.urls.get(spec.path);
+    if (!url) {
+      url = new URL(spec.path, this.base);
+      this.urls.set(spec.path, url);
+    }
+    return url;
   }
 
   private async backoff(

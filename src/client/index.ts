@@ -3,7 +3,7 @@ export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './cli
 export type { CallObserver, CallOptions } from './call-options.js';
 export type { RequestLimiter } from './limiter.js';
 export type { ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
-export { isSafeToRepeat, isWriteAction } from './actions.js';
+export { actionWritesOf, isKnownActionName, isSafeToRepeat, isWriteAction } from './actions.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
 export { fetchOpenApiDocument } from './openapi.js';
@@ -11,5 +11,5 @@ export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';
 export type { ConnectorLookup } from './resolve.js';
-export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
-export type { RetryPolicy } from './retry.js';
+export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryPolicyFrom, shouldRetry } from './retry-policy.js';
+export type { RetryFields, RetryPolicy } from './retry-policy.js';

@@ -24,6 +24,11 @@ export class TokenCache {
     private readonly now: () => number,
   ) {}
 
+  /** The token when it is valid for a while yet, else null (then get() fetches one): no promise per request. */
+  valid(): string | null {
+    return this.token !== null && this.now() < this.refreshAtMs ? this.token : null;
+  }
+
   /** A token valid for a while yet; fetches a new one when there is none or it is about to expire. */
   async get(signal?: AbortSignal): Promise<string> {
     if (this.token !== null && this.now() < this.refreshAtMs) return this.token;

@@ -1,17 +1,8 @@
+import { retryPolicyFrom } from '../client/retry-policy.js';
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import type { Locator } from '../source/index.js';
-import type {
-  ConnectorRef,
-  HttpMethod,
-  InDoubtLookup,
-  Plan,
-  RetryPolicy,
-  SourceLoc,
-  Step,
-  StepCommon,
-  Value,
-} from './plan.js';
+import type { ConnectorRef, HttpMethod, InDoubtLookup, Plan, SourceLoc, Step, StepCommon, Value } from './plan.js';
 
 type Raw = Record<string, unknown>;
 
@@ -216,7 +207,7 @@ export class StepBuilder {
     } = { loc: this.loc(pointer), onError: raw.on_error === 'continue' ? 'continue' : 'fail' };
     if (typeof raw.id === 'string') common.id = raw.id;
     if (raw.when !== undefined) common.when = this.value(raw.when, `${pointer}/when`);
-    if (raw.retry !== undefined) common.retry = retryPolicy(raw.retry as Raw);
+    if (raw.retry !== undefined) common.retry = retryPolicyFrom(raw.retry as Raw);
     if (typeof raw.timeout_ms === 'number') common.timeoutMs = raw.timeout_ms;
     const connector = this.connector(raw.connector, `${pointer}/connector`);
     if (connector) common.connector = connector;
@@ -235,26 +226,6 @@ export const UNRESOLVED_PLAN: Plan = Object.freeze({
   outputs: {},
   expressionTimeoutMs: 60_000,
 });
-
-/** Retry defaults: 3 attempts, 200 ms doubling up to 10 s, with jitter. */
-export const RETRY_DEFAULTS: RetryPolicy = {
-  maxAttempts: 3,
-  initialDelayMs: 200,
-  maxDelayMs: 10_000,
-  factor: 2,
-  jitter: true,
-};
-
-function retryPolicy(raw: Raw): RetryPolicy {
-  const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
-  return {
-    maxAttempts: num(raw.max_attempts, RETRY_DEFAULTS.maxAttempts),
-    initialDelayMs: num(raw.initial_delay_ms, RETRY_DEFAULTS.initialDelayMs),
-    maxDelayMs: num(raw.max_delay_ms, RETRY_DEFAULTS.maxDelayMs),
-    factor: num(raw.factor, RETRY_DEFAULTS.factor),
-    jitter: typeof raw.jitter === 'boolean' ? raw.jitter : RETRY_DEFAULTS.jitter,
-  };
-}
 
 /** `distribute: true` or `{chunk}` (the schema checked the shape); false or absent: not distributed. */
 function distributeOf(raw: unknown): { distribute?: { chunk: number } } {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../errors/index.js';
+import type { Diagnostic, SourceLoc } from '../errors/index.js';
 import { JsonataExpr, escapePointer, scanTemplate } from '../expr/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
 import type { CompiledExpr, Plan } from './plan.js';
@@ -21,7 +21,7 @@ export function findHints(doc: Raw, plan: Plan, file: string, locator: Locator):
   return out;
 }
 
-type At = (pointer: string, offset?: number) => { file: string; line: number; column: number; pointer: string };
+type At = (pointer: string, offset?: number) => SourceLoc;
 
 /** Fields that hold names, not text or expressions. */
 const NAME_FIELDS = new Set(['id', 'as', 'index_as', 'call']);

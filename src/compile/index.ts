@@ -1,7 +1,7 @@
 /** compile/: a recipe file → a frozen Plan (plan.ts), with every problem in the file as a diagnostic. */
 export { loadRecipe, type LoadOptions, type LoadResult } from './load-recipe.js';
 export { resolveInputs, coerceInput, type ResolvedInputs } from './inputs.js';
-export { STEP_KINDS, DEFAULTS, RETRY_DEFAULTS } from './build-steps.js';
+export { STEP_KINDS, DEFAULTS } from './build-steps.js';
 export type * from './plan.js';
 export { validateFiles, collectRecipeFiles, type FileResult, type ValidateOptions } from './validate-files.js';
 export { findRecipeFiles, type FoundFiles, type SkippedFile } from './find-recipes.js';

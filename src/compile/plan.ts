@@ -3,6 +3,7 @@
  * file; the interpreter's switch over `kind` checks exhaustiveness with `never`.
  * Plain data, except for compiled expressions, which are opaque handles made and evaluated by expr/.
  */
+import type { RetryPolicy } from '../client/retry-policy.js';
 import type { SourceLoc, Value } from '../expr/types.js';
 
 /** Where a recipe position is, a compiled expression and a value with expressions: made by expr/. */
@@ -24,13 +25,8 @@ export type ConnectorRef =
   | { readonly kind: 'id'; readonly id: Value; readonly loc: SourceLoc }
   | { readonly kind: 'lookup'; readonly workspace?: Value; readonly definition: Value; readonly loc: SourceLoc };
 
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly initialDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly factor: number;
-  readonly jitter: boolean;
-}
+/** A step's `retry:`, completed from the defaults: the client's one retry policy type. */
+export type { RetryPolicy } from '../client/retry-policy.js';
 
 /** Fields every step may carry besides its kind key. */
 export interface StepCommon {

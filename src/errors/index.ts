@@ -7,9 +7,11 @@ import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
 import { testCodes } from './catalog-test.js';
-import type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
+import type { Location } from './location.js';
+import type { CatalogEntry, Diagnostic, ErrorClass } from './types.js';
 
-export type { CatalogEntry, Diagnostic, ErrorClass, Location } from './types.js';
+export type { CatalogEntry, Diagnostic, ErrorClass } from './types.js';
+export { formatFileLineCol, formatLocation, type Location, type Position, type SourceLoc } from './location.js';
 export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
 export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
 
@@ -51,13 +53,6 @@ export class RecipeError extends Error {
     this.location = location;
     this.params = params;
   }
-}
-
-/** FILE:LINE:COL prefix for a location, as editors and CI annotations expect. */
-export function formatLocation(loc: Location | undefined): string {
-  if (!loc?.file) return '';
-  if (loc.line === undefined) return `${loc.file}: `;
-  return `${loc.file}:${loc.line}:${loc.column ?? 1}: `;
 }
 
 /** Drops diagnostics that say the same thing at the same place (several checks can reach one problem). */

@@ -1,12 +1,3 @@
-/** Where a problem is: a place in a recipe file, or an HTTP exchange with the connector service. */
-export interface Location {
-  file?: string;
-  line?: number;
-  column?: number;
-  /** JSON pointer into the recipe document, e.g. /steps/2/execute/params */
-  pointer?: string;
-}
-
 /** How the CLI maps an error to an exit code (the CLI owns the numbers). */
 export type ErrorClass = 'invalid' | 'run' | 'config' | 'interrupted';
 

@@ -1,3 +1,4 @@
+import { formatFileLineCol } from '../errors/index.js';
 import { JsonataExpr } from './compiled-expr.js';
 
 /** Every expression inside a value (a plan, a step, ...), each once, in the order they are met. */
@@ -19,7 +20,7 @@ export function collectExpressions(root: unknown): JsonataExpr[] {
 
 /** One line for a debug log: where the expression is, which engine runs it and why, and its start. */
 export function describeEngine(expr: JsonataExpr): string {
-  const where = `${expr.loc.file}:${expr.loc.line}:${expr.loc.column}`;
+  const where = formatFileLineCol(expr.loc);
   const text = expr.source.replace(/\s+/g, ' ').trim();
   const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
   const engine = expr.engine.kind === 'compiled' ? 'compiled' : `jsonata (${expr.engine.reason})`;
@@ -30,5 +31,5 @@ export function describeEngine(expr: JsonataExpr): string {
 export function describeHandBack(expr: JsonataExpr): string | undefined {
   const { count, reason } = expr.handedBack;
   if (count === 0) return undefined;
-  return `expression ${expr.loc.file}:${expr.loc.line}:${expr.loc.column} ran in jsonata ${count} time(s): ${reason}`;
+  return `expression ${formatFileLineCol(expr.loc)} ran in jsonata ${count} time(s): ${reason}`;
 }

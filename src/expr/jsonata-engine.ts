@@ -48,6 +48,9 @@ export async function evaluateWithJsonata(
   if (!prepared.has(expr)) {
     for (const ext of EXTENSIONS)
       expr.registerFunction(ext.name, ext.impl as (...a: unknown[]) => unknown, ext.signature);
+    // The run's clock instead of jsonata's own (house rule 5), as compiled code answers them.
+    expr.registerFunction('now', jsonataNow, '<s?s?:s>');
+    expr.registerFunction('millis', jsonataMillis, '<:n>');
     (expr.assign as (name: string | symbol, value: unknown) => void)(ENTRY_HOOK, guard);
     prepared.add(expr);
   }
@@ -70,6 +73,27 @@ function guard(_expr: unknown, _input: unknown, environment: { base: GuardedFram
   }
   if (base.depth > MAX_DEPTH) throw new ExprError('D1011', { value: MAX_DEPTH });
   if (++state.calls % CHECK_EVERY === 0) checkDeadline(state.limits);
+}
+
+/** What jsonata passes a registered function as `this`. */
+interface Focus {
+  readonly environment: { lookup(name: string): unknown; readonly timestamp?: Date | null };
+}
+
+/** The evaluation's timestamp: the run's (from the limits binding), else jsonata's own for the evaluation. */
+function focusTimestamp(focus: Focus): number {
+  const limits = focus.environment.lookup(LIMITS_BINDING) as EvalLimits | undefined;
+  return limits?.timestamp?.() ?? focus.environment.timestamp?.getTime() ?? Date.now();
+}
+
+/** `$now(picture?, timezone?)` on the evaluation's timestamp, formatted by jsonata's own $fromMillis. */
+function jsonataNow(this: Focus, picture?: string, timezone?: string): unknown {
+  const fromMillis = this.environment.lookup('fromMillis') as JsonataNative;
+  return fromMillis.implementation.call(this, focusTimestamp(this), picture, timezone);
+}
+
+function jsonataMillis(this: Focus): number {
+  return focusTimestamp(this);
 }
 
 /** Loads jsonata's implementations of the built-ins compiled code hands to it (picture strings). */

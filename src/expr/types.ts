@@ -1,17 +1,13 @@
 import type { Diagnostic } from '../errors/index.js';
+import type { Position, SourceLoc } from '../errors/location.js';
 
 /**
  * The types expr/ hands to compile/ and run/. They live here, not in compile/plan.ts, so the dependency
  * runs one way: compile/ uses expr/ (plan.ts re-exports them), expr/ never imports compile/.
  */
 
-/** A position in a recipe file (1-based line and column) and the JSON pointer of the node. */
-export interface SourceLoc {
-  file: string;
-  line: number;
-  column: number;
-  pointer: string;
-}
+/** A place in a recipe file and a 1-based line and column: the one location type, from errors/. */
+export type { Position, SourceLoc } from '../errors/location.js';
 
 /**
  * Bounds of one evaluation. A compiled expression runs synchronously, so no timer can stop it: it checks
@@ -24,6 +20,12 @@ export interface EvalLimits {
   readonly timeoutMs: number;
   /** `step`: the step's timeout_ms; `recipe`: the recipe's expression_timeout_ms. */
   readonly source: 'step' | 'recipe';
+  /**
+   * What `$now()` and `$millis()` answer in this evaluation: the run's clock for the step, which the run
+   * journals and a resume replays (house rule 5); the same value on every call for one evaluation. Asked
+   * only when one of them is called; without it, the wall clock at the evaluation's first call.
+   */
+  readonly timestamp?: () => number;
 }
 
 /** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */
@@ -49,12 +51,6 @@ export type Value =
   | { readonly kind: 'template'; readonly parts: readonly (string | CompiledExpr)[] }
   | { readonly kind: 'object'; readonly entries: Readonly<Record<string, Value>> }
   | { readonly kind: 'array'; readonly items: readonly Value[] };
-
-/** A 1-based position in a file. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
 
 /**
  * Where a YAML value came from, so expression problems can be reported inside the file:

@@ -28,6 +28,8 @@ export class CallRecorder {
   readonly shared = new Map<string, Promise<unknown>>();
   private honouredNoted = false;
   private readonly failures = new WeakMap<object, string>();
+  /** Values earlier attempts recorded (journal effects), which a resume replays. */
+  private recorded: Readonly<Record<string, unknown>> = {};
 
   constructor(
     readonly runId: string,
@@ -53,6 +55,24 @@ export class CallRecorder {
       if (key !== undefined) return key;
     }
     return null;
+  }
+
+  /** A resume: the values earlier attempts recorded, to answer with instead of reading them again. */
+  replayEffects(effects: Readonly<Record<string, unknown>>): void {
+    this.recorded = effects;
+  }
+
+  /**
+   * The clock reading of a step visit (`$now()`, `$millis()`), journaled as `now:PATH`: a resume answers the
+   * reading the earlier attempt recorded, so the requests it computes from it match the recorded ones.
+   */
+  visitClock(path: string, now: () => number): number {
+    const key = `now:${path}`;
+    const prior = this.recorded[key];
+    if (typeof prior === 'number') return prior;
+    const t = now();
+    this.journal?.effect(key, t);
+    return t;
   }
 
   /** Tells the journal once that the service honours Idempotency-Key. */

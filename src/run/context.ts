@@ -22,6 +22,12 @@ export interface ConnectorApi {
   readonly idempotencyHonoured?: boolean;
   /** Asks whether the service honours Idempotency-Key (before a resume settles writes in doubt). */
   probeIdempotencyKeys?(opts?: CallOptions): Promise<boolean>;
+  /** Learns which actions write from an inspect answer (`actions[].write`), also one replayed from the journal. */
+  learnActions?(connectorId: string, inspectAnswer: unknown): void;
+  /** Whether entity.action writes: what the connector's service said, else the name rule. */
+  isWriteAction?(connectorId: string, entity: string, action: string): boolean;
+  /** True once the connector's service said which of its actions write. */
+  knowsActions?(connectorId: string): boolean;
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';
@@ -70,6 +76,8 @@ export interface RunContext {
   writeFile(path: string, bytes: Buffer): Promise<void>;
   /** A log line, already redacted. */
   log(level: LogLevel, message: string): void;
+  /** False when nobody reads debug lines: the per-request ones are then not made (a string and its masking each). */
+  readonly debug?: boolean;
   /** Told about each environment variable the run reads (the journal records the names, never the values). */
   onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;

@@ -15,7 +15,7 @@ export function atStep(err: unknown, loc: SourceLoc): RecipeError {
 }
 
 /** A plan SourceLoc as an error Location. */
-export function locationOf(loc: SourceLoc): { file: string; line: number; column: number; pointer: string } {
+export function locationOf(loc: SourceLoc): SourceLoc {
   return { file: loc.file, line: loc.line, column: loc.column, pointer: loc.pointer };
 }
 

@@ -3,7 +3,16 @@ export { runPlan, type RunOptions } from './run-plan.js';
 export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from './context.js';
 export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
 export { autoNext, itemsOf, type NextPage } from './page-keys.js';
-export { runRecipe, type RunRecipeOptions, type RunRecipeResult } from './run-recipe.js';
+export {
+  loadRunnable,
+  runLoaded,
+  runRecipe,
+  type PreparedRun,
+  type Runnable,
+  type RunLoadedOptions,
+  type RunRecipeOptions,
+  type RunRecipeResult,
+} from './run-recipe.js';
 export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';

@@ -6,7 +6,7 @@ import { runDownload } from './download.js';
 import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
 import { evaluate, truthy } from './eval.js';
 import { runExecute } from './execute.js';
-import type { RunState } from './run-state.js';
+import { stepPathOf, type RunState } from './run-state.js';
 import { StepContext, type StepOutcome } from './step-context.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
@@ -57,9 +57,15 @@ function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepO
   }
 }
 
-/** One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. */
+/**
+ * One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. Its
+ * expressions read the visit's clock for `$now()`/`$millis()` (read once, when first called, and journaled
+ * under the step path, so a resume replays it and `--now` pins it).
+ */
 export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
   if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
+  let reading: number | undefined;
+  scope.enterVisit(() => (reading ??= state.recorder.visitClock(stepPathOf(state, step), state.ctx.now)));
   const ctx = state.ctx;
   const stats = state.tracker.statsFor(step, state.depth, state.plan.file);
   stats.runs++;

@@ -8,7 +8,7 @@ import { runSteps } from './interpret.js';
 import type { StepContext, StepOutcome } from './step-context.js';
 import { autoNext, itemsOf } from './page-keys.js';
 import { asParams, describeType, sendExecute } from './request.js';
-import { inspect, stepConnectorId } from './service-calls.js';
+import { connectorActions, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -162,29 +162,19 @@ async function nextParams(
  * The params entity.action declares, from inspect's `actions` (asked once per connector per run);
  * null when inspect fails or does not list actions (the hosted service may not).
  */
-function actionParams(
+async function actionParams(
   stepCtx: StepContext,
   connectorId: string,
   step: PaginateStep,
 ): Promise<ReadonlySet<string> | null> {
-  const cache = stepCtx.state.actionCatalog;
-  let catalog = cache.get(connectorId);
-  if (!catalog) {
-    catalog = inspect(stepCtx, connectorId, true).then(
-      (info) => (Array.isArray(info.actions) ? (info.actions as Record<string, unknown>[]) : null),
-      () => null,
-    );
-    cache.set(connectorId, catalog);
-  }
-  return catalog.then((actions) => {
-    const a = actions?.find((x) => x.entity === step.entity && x.action === step.action);
-    if (!a) return null;
-    const names = [
-      ...(Array.isArray(a.required_params) ? a.required_params : []),
-      ...(Array.isArray(a.optional_params) ? a.optional_params : []),
-    ];
-    return new Set(names.map(String));
-  });
+  const actions = await connectorActions(stepCtx, connectorId);
+  const a = actions?.find((x) => x.entity === step.entity && x.action === step.action);
+  if (!a) return null;
+  const names = [
+    ...(Array.isArray(a.required_params) ? a.required_params : []),
+    ...(Array.isArray(a.optional_params) ? a.optional_params : []),
+  ];
+  return new Set(names.map(String));
 }
 
 /** Identifies a page by its size and first and last records (ids when they have them). */

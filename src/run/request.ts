@@ -3,7 +3,7 @@ import { RecipeError } from '../errors/index.js';
 import type { StepContext } from './step-context.js';
 import { locationOf } from './errors.js';
 import { callService, type ServiceCall } from './service-call.js';
-import { executeCall } from './service-calls.js';
+import { actionWrites, executeCall } from './service-calls.js';
 
 /**
  * One execute call for a step, through the record/replay point: a write under --dry-run is recorded and
@@ -17,7 +17,9 @@ export async function sendExecute(
   params: Record<string, unknown>,
   findEffect?: ServiceCall<Envelope>['findEffect'],
 ): Promise<Envelope> {
-  return callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, findEffect));
+  const known = actionWrites(stepCtx, connectorId, entity, action);
+  const write = typeof known === 'boolean' ? known : await known;
+  return callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, write, findEffect));
 }
 
 /** Params must evaluate to an object (or nothing). */

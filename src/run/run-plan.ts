@@ -42,6 +42,8 @@ export interface RunOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly writeFile?: (path: string, bytes: Buffer) => Promise<void>;
   readonly log?: (level: LogLevel, message: string) => void;
+  /** Whether `log` wants debug lines (default: yes when there is a `log`); without, per-request lines are not made. */
+  readonly debug?: boolean;
   readonly onEvent?: (event: RunEvent) => void;
   /** The run's id ($run.id, the report's run_id); default a random one. */
   readonly runId?: string;
@@ -85,6 +87,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     cwd: options.cwd ?? process.cwd(),
     writeFile: options.writeFile ?? writeFileAtomic,
     log: (level, message) => options.log?.(level, redactor.redact(message)),
+    debug: options.log !== undefined && options.debug !== false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.distributor ? { distributor: options.distributor } : {}),
     // Which variables were read, never their values (they are secrets).
@@ -135,12 +138,16 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   let outputs: Record<string, unknown> = {};
   let error: RecipeError | undefined;
   try {
+    if (journal?.resuming) recorder.replayEffects(await journal.effects());
     const root = new Scope();
     root.bound({ now: ctx.now, timeoutMs: plan.expressionTimeoutMs });
     root.set('inputs', { ...options.inputs });
     root.set('secrets', readSecrets(plan, ctx));
     root.set('run', run);
     await runSteps(plan.steps, root, state);
+    // Outside any step (the outputs), $now() reads the clock once more, journaled like a step visit's.
+    let outputsClock: number | undefined;
+    root.enterVisit(() => (outputsClock ??= recorder.visitClock('$outputs', ctx.now)));
     outputs = await evaluateOutputs(plan, root);
     const invalid = dryRun.invalid;
     const first = invalid[0];

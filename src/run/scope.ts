@@ -19,6 +19,8 @@ export class Scope {
   private deadlines: { at: number; timeoutMs: number }[] | undefined;
   /** For a called recipe's root: the caller's frame, whose step deadlines still apply. */
   private caller: Scope | undefined;
+  /** The clock of the step visit now running in this frame: what `$now()` and `$millis()` answer. */
+  private visitClock: (() => number) | undefined;
 
   constructor(private readonly parent: Scope | null = null) {}
 
@@ -26,6 +28,16 @@ export class Scope {
   bound(bounds: ExprBounds, caller?: Scope): void {
     this.bounds = bounds;
     this.caller = caller;
+  }
+
+  /**
+   * A step visit starts in this frame (steps of one frame run one at a time; concurrent loop items have
+   * frames of their own): expressions in and under the frame read `clock` for `$now()` until the next visit.
+   * Nothing ends it (no try/finally per step visit): what a frame evaluates after its last step (a loop's
+   * collect) reads the last visit's clock, which is journaled like any other.
+   */
+  enterVisit(clock: () => number): void {
+    this.visitClock = clock;
   }
 
   /** A step with timeout_ms starts in this frame; the returned function ends it. */
@@ -46,16 +58,18 @@ export class Scope {
   limits(): EvalLimits | undefined {
     let bounds: ExprBounds | undefined;
     let earliest: { at: number; timeoutMs: number } | undefined;
+    let timestamp: (() => number) | undefined;
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent ?? s.caller) {
       bounds ??= s.bounds;
+      timestamp ??= s.visitClock;
       for (const d of s.deadlines ?? []) if (earliest === undefined || d.at < earliest.at) earliest = d;
     }
     if (bounds === undefined) return undefined;
     const now = bounds.now();
     const recipeDeadline = now + bounds.timeoutMs;
     if (earliest !== undefined && earliest.at < recipeDeadline)
-      return { deadline: earliest.at, now: bounds.now, timeoutMs: earliest.timeoutMs, source: 'step' };
-    return { deadline: recipeDeadline, now: bounds.now, timeoutMs: bounds.timeoutMs, source: 'recipe' };
+      return { deadline: earliest.at, now: bounds.now, timeoutMs: earliest.timeoutMs, source: 'step', timestamp };
+    return { deadline: recipeDeadline, now: bounds.now, timeoutMs: bounds.timeoutMs, source: 'recipe', timestamp };
   }
 
   /** A new frame inside this one. */

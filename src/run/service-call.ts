@@ -46,7 +46,14 @@ export interface ServiceCall<T> {
  */
 export async function callService<T>(stepCtx: StepContext, call: ServiceCall<T>): Promise<T> {
   const rec = stepCtx.state.recorder;
-  if (call.sharedKey === undefined) return journaled(stepCtx, call, stepCtx.nextCallKey());
+  if (call.sharedKey === undefined) {
+    // Not journaled and not a write (no Idempotency-Key): the key is never read, so it is counted, not made.
+    if (!rec.journal && !call.write) {
+      stepCtx.skipCallKey();
+      return call.send(stepCtx.callOptions());
+    }
+    return journaled(stepCtx, call, stepCtx.nextCallKey());
+  }
   let answer = rec.shared.get(call.sharedKey) as Promise<T> | undefined;
   if (!answer) {
     const key = call.sharedKey;

@@ -1,4 +1,5 @@
 import {
+  isKnownActionName,
   isWriteAction,
   toEnvelope,
   type Download,
@@ -17,16 +18,19 @@ import type { StepContext } from './step-context.js';
 const executePath = (connectorId: string): string =>
   `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
 
-/** POST .../execute as a journaled call. A write under --dry-run answers the dry-run placeholder. */
+/**
+ * POST .../execute as a journaled call; `write` from actionWrites. A write under --dry-run answers the
+ * dry-run placeholder.
+ */
 export function executeCall(
   stepCtx: StepContext,
   connectorId: string,
   entity: string,
   action: string,
   params: Record<string, unknown>,
+  write: boolean,
   findEffect?: ServiceCall<Envelope>['findEffect'],
 ): ServiceCall<Envelope> {
-  const write = isWriteAction(entity, action);
   return {
     kind: 'execute',
     method: 'POST',
@@ -95,9 +99,16 @@ export function downloadCall(
   };
 }
 
-/** GET .../inspect; `shared`: the run-wide action catalog of a connector (paging key detection). */
-export function inspect(stepCtx: StepContext, connectorId: string, shared = false): Promise<Record<string, unknown>> {
-  return callService(stepCtx, {
+/**
+ * GET .../inspect; `shared`: the run-wide action catalog of a connector (paging keys, which actions write).
+ * The client learns from every answer, a replayed one included, which of the connector's actions write.
+ */
+export async function inspect(
+  stepCtx: StepContext,
+  connectorId: string,
+  shared = false,
+): Promise<Record<string, unknown>> {
+  const info = await callService(stepCtx, {
     kind: 'inspect',
     method: 'GET',
     path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
@@ -108,9 +119,49 @@ export function inspect(stepCtx: StepContext, connectorId: string, shared = fals
     ...(shared ? { sharedKey: `$actions:${connectorId}` } : {}),
     keepAnswer: true,
     send: (opts) => stepCtx.ctx.client.inspect(connectorId, opts),
-    encode: (info) => info,
+    encode: (answer) => answer,
     decode: (stored) => stored as Record<string, unknown>,
   });
+  stepCtx.ctx.client.learnActions?.(connectorId, info);
+  return info;
+}
+
+/**
+ * The connector's actions from inspect (`actions[]`), asked once per connector per run and shared by every
+ * step; null when inspect fails or lists no actions (a service may not).
+ */
+export function connectorActions(stepCtx: StepContext, connectorId: string): Promise<Record<string, unknown>[] | null> {
+  const cache = stepCtx.state.actionCatalog;
+  let actions = cache.get(connectorId);
+  if (!actions) {
+    actions = inspect(stepCtx, connectorId, true).then(
+      (info) => (Array.isArray(info.actions) ? (info.actions as Record<string, unknown>[]) : null),
+      () => null,
+    );
+    cache.set(connectorId, actions);
+  }
+  return actions;
+}
+
+/**
+ * Whether entity.action writes: what the connector's service says (inspect's `actions[].write`), else the
+ * name rule. The run asks inspect for it only when the name rule is not certain (an action name it does not
+ * know) or the run has asked already; a service that does not say (an older one) leaves the name rule.
+ */
+export function actionWrites(
+  stepCtx: StepContext,
+  connectorId: string,
+  entity: string,
+  action: string,
+): boolean | Promise<boolean> {
+  const client = stepCtx.ctx.client;
+  const isWrite = (): boolean => client.isWriteAction?.(connectorId, entity, action) ?? isWriteAction(entity, action);
+  const ask =
+    client.isWriteAction !== undefined &&
+    client.knowsActions?.(connectorId) !== true &&
+    (!isKnownActionName(action) || stepCtx.state.actionCatalog.has(connectorId));
+  // Synchronous unless inspect must be asked: this runs before every execute (each page of a paginate).
+  return ask ? connectorActions(stepCtx, connectorId).then(isWrite) : isWrite();
 }
 
 /** The connector id for a step: its own `connector:`, else the recipe's, resolved through the client. */
@@ -147,6 +198,10 @@ export function resolveConnector(
   workspace: string | undefined,
   definition: string,
 ): Promise<string> {
+  const sharedKey = `$connector:${workspace ?? ''}/${definition}`;
+  // Asked once per run: every later step (each item of a loop) gets the same answer without building a call.
+  const known = stepCtx.state.recorder.shared.get(sharedKey) as Promise<string> | undefined;
+  if (known) return known;
   const ref = workspace === undefined ? { definition } : { workspace, definition };
   return callService(stepCtx, {
     kind: 'resolve',
@@ -156,7 +211,7 @@ export function resolveConnector(
     action: 'resolve',
     write: false,
     request: ref,
-    sharedKey: `$connector:${workspace ?? ''}/${definition}`,
+    sharedKey,
     keepAnswer: true,
     send: (opts) => stepCtx.ctx.client.resolveConnector(ref, opts.signal ? { signal: opts.signal } : {}),
     encode: (id) => id,

@@ -1,5 +1,5 @@
 import type { Plan, Step } from '../compile/plan.js';
-import { RecipeError } from '../errors/index.js';
+import { formatFileLineCol, RecipeError } from '../errors/index.js';
 import type { ExchangeRecord } from '../journal/index.js';
 import type { SettleMethod } from './call-recorder.js';
 
@@ -83,7 +83,7 @@ function describeWrite(w: ExchangeRecord): string {
   const body = w.request.length > 300 ? `${w.request.slice(0, 297)}...` : w.request;
   const quoted = `'${w.step_path}'`;
   return (
-    `  ${w.step_path} at ${w.file}:${w.line}:${w.column}: ${w.method} ${w.path} ${body}\n` +
+    `  ${w.step_path} at ${formatFileLineCol(w)}: ${w.method} ${w.path} ${body}\n` +
     `    --assume-sent ${quoted} | --assume-not-sent ${quoted}`
   );
 }

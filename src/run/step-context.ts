@@ -46,6 +46,11 @@ export class StepContext {
     return `${this.path}#${this.calls++}`;
   }
 
+  /** Counts a call whose key nobody reads, so the keys of the visit's later calls stay what they would be. */
+  skipCallKey(): void {
+    this.calls++;
+  }
+
   /**
    * Options for client calls: cancellation, the step's retry policy, request/retry counting, the write's
    * Idempotency-Key, and an extra observer (the journal's: status and retries of the exchange).
@@ -60,13 +65,18 @@ export class StepContext {
         for (const s of [...this.state.chain, this.stats]) s.requests++;
         this.progress();
       },
-      response: (info) => {
-        extra?.response?.(info);
-        this.ctx.log(
-          'debug',
-          `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`,
-        );
-      },
+      // Only when someone listens: the client then builds no per-request info object either.
+      response:
+        this.ctx.debug === false && extra?.response === undefined
+          ? undefined
+          : (info) => {
+              extra?.response?.(info);
+              if (this.ctx.debug !== false)
+                this.ctx.log(
+                  'debug',
+                  `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`,
+                );
+            },
       retry: (info) => {
         extra?.retry?.(info);
         this.state.tracker.retries++;

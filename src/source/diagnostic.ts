@@ -1,12 +1,15 @@
-import { catalog, formatTemplate, type CatalogEntry, type Diagnostic, type ErrorCode } from '../errors/index.js';
+import {
+  catalog,
+  formatFileLineCol,
+  formatTemplate,
+  type CatalogEntry,
+  type Diagnostic,
+  type ErrorCode,
+  type SourceLoc,
+} from '../errors/index.js';
 
-/** Where a diagnostic points: file, 1-based line and column, and the JSON pointer of the node. */
-export interface DiagnosticLoc {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly pointer?: string;
-}
+/** Where a diagnostic points: a SourceLoc whose pointer may be unknown (a problem of the whole file). */
+export type DiagnosticLoc = Omit<SourceLoc, 'pointer'> & Partial<Pick<SourceLoc, 'pointer'>>;
 
 /** A diagnostic from the catalog: the code's template filled with `params`; its severity is the code's. */
 export function makeDiagnostic(code: ErrorCode, params: Record<string, unknown>, loc: DiagnosticLoc): Diagnostic {
@@ -25,7 +28,7 @@ export function makeDiagnostic(code: ErrorCode, params: Record<string, unknown>,
 
 /** `FILE:LINE:COL: CODE message`, the one text form of a diagnostic. */
 export function formatDiagnostic(d: Diagnostic, file: string = d.file): string {
-  return `${file}:${d.line}:${d.column}: ${d.code} ${d.message}`;
+  return `${formatFileLineCol({ file, line: d.line, column: d.column })}: ${d.code} ${d.message}`;
 }
 
 /** Orders diagnostics by file position, so reports read top to bottom. */

@@ -1,10 +1,8 @@
 import type { LineCounter } from 'yaml';
+import type { Position } from '../errors/index.js';
 
-/** A 1-based line and column. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+/** A 1-based line and column (the one type, from errors/). */
+export type { Position } from '../errors/index.js';
 
 /** How a scalar was written, so offsets inside its value can be mapped back to the file. */
 export interface ScalarSource {

@@ -1,3 +1,4 @@
+import { formatFileLineCol } from '../errors/index.js';
 import { count, matchExpected, type Mismatch } from './match.js';
 import type { Failure } from './results.js';
 import type { CaseRun } from './run-case.js';
@@ -17,7 +18,7 @@ export async function checkCase(c: TestCase, run: CaseRun): Promise<Failure[]> {
   const actualStatus = report.status === 'ok' ? 'succeeded' : 'failed';
   if (actualStatus !== c.expect.status) {
     const e = report.error;
-    const where = e?.file ? ` at ${e.file}:${e.line ?? 1}:${e.column ?? 1}` : '';
+    const where = e?.file ? ` at ${formatFileLineCol(e)}` : '';
     failures.push({
       what: 'status',
       at: c.expect.statusAt,

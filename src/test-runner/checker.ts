@@ -1,7 +1,6 @@
-import type { Diagnostic } from '../errors/index.js';
+import type { Diagnostic, SourceLoc } from '../errors/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
 import { compileExpected, type Expected } from './expected.js';
-import type { TestLoc } from './test-file.js';
 
 /** Shorthands for diagnostics at a pointer of the test file. */
 export class Checker {
@@ -11,12 +10,12 @@ export class Checker {
     readonly diagnostics: Diagnostic[],
   ) {}
 
-  at(pointer: string): TestLoc {
+  at(pointer: string): SourceLoc {
     return { file: this.file, ...this.locator.locate(pointer), pointer };
   }
 
   /** The position of a member's key (where a misspelt name is). */
-  atKey(pointer: string): TestLoc {
+  atKey(pointer: string): SourceLoc {
     return { file: this.file, ...this.locator.locateKey(pointer), pointer };
   }
 

@@ -1,8 +1,7 @@
 import type { Value } from '../compile/plan.js';
-import type { Diagnostic } from '../errors/index.js';
+import type { Diagnostic, SourceLoc } from '../errors/index.js';
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Locator } from '../source/index.js';
-import type { TestLoc } from './test-file.js';
 
 /**
  * An expected value as written in a test file, with where each part was written: scalars compare equal,
@@ -10,10 +9,10 @@ import type { TestLoc } from './test-file.js';
  * boolean result is the verdict, any other result the expected value).
  */
 export type Expected =
-  | { readonly kind: 'literal'; readonly value: unknown; readonly at: TestLoc }
-  | { readonly kind: 'predicate'; readonly value: Value; readonly source: string; readonly at: TestLoc }
-  | { readonly kind: 'object'; readonly entries: Readonly<Record<string, Expected>>; readonly at: TestLoc }
-  | { readonly kind: 'array'; readonly items: readonly Expected[]; readonly at: TestLoc };
+  | { readonly kind: 'literal'; readonly value: unknown; readonly at: SourceLoc }
+  | { readonly kind: 'predicate'; readonly value: Value; readonly source: string; readonly at: SourceLoc }
+  | { readonly kind: 'object'; readonly entries: Readonly<Record<string, Expected>>; readonly at: SourceLoc }
+  | { readonly kind: 'array'; readonly items: readonly Expected[]; readonly at: SourceLoc };
 
 /** Compiles the expected value at `pointer` of a test file; expression problems go to `diagnostics`. */
 export function compileExpected(
@@ -23,7 +22,7 @@ export function compileExpected(
   locator: Locator,
   diagnostics: Diagnostic[],
 ): Expected {
-  const at: TestLoc = { file, ...locator.locate(pointer), pointer };
+  const at: SourceLoc = { file, ...locator.locate(pointer), pointer };
   if (Array.isArray(raw))
     return {
       kind: 'array',

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { evalValue } from '../expr/index.js';
 import { writtenValue, type Expected } from './expected.js';
-import type { TestLoc } from './test-file.js';
+import type { SourceLoc } from '../errors/index.js';
 
 /** One way an actual value differs from what was expected, at the place the expectation was written. */
 export interface Mismatch {
   /** Where in the value, e.g. outputs.created or writes[0].params.properties.hs_task_subject. */
   readonly path: string;
-  readonly at: TestLoc;
+  readonly at: SourceLoc;
   readonly expected: unknown;
   readonly actual: unknown;
   /** Said instead of expected/actual when they do not tell it (a predicate, a list length). */

@@ -1,13 +1,12 @@
-import type { Diagnostic } from '../errors/index.js';
+import type { Diagnostic, SourceLoc } from '../errors/index.js';
 import type { RecipeCoverage, StepHits } from './coverage.js';
-import type { TestLoc } from './test-file.js';
 import type { WriteRecord } from './traffic.js';
 
 /** One unmet expectation, at the line it was written. */
 export interface Failure {
   /** What was checked, e.g. "expect.outputs.created" or "status". */
   readonly what: string;
-  readonly at: TestLoc;
+  readonly at: SourceLoc;
   readonly message?: string;
   readonly expected?: unknown;
   readonly actual?: unknown;

@@ -1,13 +1,6 @@
 import type { Plan } from '../compile/plan.js';
+import type { SourceLoc } from '../errors/index.js';
 import type { Expected } from './expected.js';
-
-/** A place in a test file: what failures and annotations point at. */
-export interface TestLoc {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly pointer: string;
-}
 
 /** Where a file's cases get their data: a fixture file, or a seed of the embedded service. */
 export type DataSource =
@@ -27,7 +20,7 @@ export interface MockRule {
   readonly action?: string;
   readonly params?: Expected;
   readonly answers: readonly MockAnswer[];
-  readonly at: TestLoc;
+  readonly at: SourceLoc;
 }
 
 /** Bounds on the number of requests a run sent. */
@@ -35,16 +28,16 @@ export interface RequestBounds {
   readonly max?: number;
   readonly min?: number;
   readonly count?: number;
-  readonly at: TestLoc;
+  readonly at: SourceLoc;
 }
 
 /** What a case expects of its run. */
 export interface CaseExpectations {
   readonly status: 'succeeded' | 'failed';
-  readonly statusAt: TestLoc;
+  readonly statusAt: SourceLoc;
   readonly error?: Expected;
   readonly outputs?: Expected;
-  readonly writes?: { readonly items: readonly Expected[]; readonly order: 'sent' | 'any'; readonly at: TestLoc };
+  readonly writes?: { readonly items: readonly Expected[]; readonly order: 'sent' | 'any'; readonly at: SourceLoc };
   readonly requests?: RequestBounds;
 }
 
@@ -52,7 +45,7 @@ export interface CaseExpectations {
 export interface TestCase {
   readonly index: number;
   readonly name: string;
-  readonly at: TestLoc;
+  readonly at: SourceLoc;
   /** Input values as given (checked against the recipe; the run resolves defaults). */
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly secrets: Readonly<Record<string, string>>;
@@ -61,7 +54,7 @@ export interface TestCase {
   readonly after?: string;
   readonly mocks: readonly MockRule[];
   /** Absolute path of the cassette, and how to show it. */
-  readonly cassette?: { readonly path: string; readonly display: string; readonly at: TestLoc };
+  readonly cassette?: { readonly path: string; readonly display: string; readonly at: SourceLoc };
   readonly snapshot: boolean;
   /** The reason, when the case is skipped. */
   readonly skip?: string;
@@ -81,6 +74,6 @@ export interface TestFile {
   readonly recipe: Plan;
   readonly data: DataSource;
   /** Where the data source is named (`fixtures:` or `seed:`), for problems found when it is loaded. */
-  readonly dataAt: TestLoc;
+  readonly dataAt: SourceLoc;
   readonly cases: readonly TestCase[];
 }

@@ -196,6 +196,9 @@ outputs:
     const file = write('not-sent.yaml', notesRecipe());
     await killedInFirstWrite(file, 'doubt-not', 'not');
     const killedKey = creates().at(-1)?.headers['idempotency-key'];
+    // Listed at file:line:col, the one location form (the form `recipe run` prints errors in).
+    const shown = await recipe(['runs', 'show', 'doubt-not']);
+    expect(shown.stdout).toMatch(/^ {2}notes\[0\]\.note at \S*not-sent\.yaml:\d+:\d+: POST /m);
     const before = creates().length;
     const r = await recipe(['resume', 'doubt-not', '--assume-not-sent', 'notes.note', '--json']);
     expect(r.code).toBe(0);
@@ -228,6 +231,62 @@ outputs:
     const show = await recipe(['runs', 'show', 'doubt-lookup']);
     expect(show.stdout).toContain('attempts:');
     expect(show.stdout).toMatch(/2 {2}resume/);
+  });
+
+  it('$now() and $millis() read the run clock: one reading per step visit, journaled and replayed on resume', async () => {
+    const file = write(
+      'stamped.yaml',
+      `version: 1
+name: stamped
+inputs:
+  tag: { type: string, required: true }
+connector: { id: c-1 }
+steps:
+  - id: notes
+    foreach: "\${ [1, 2, 3] }"
+    as: n
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }", hs_timestamp: "\${ $now() }" } }
+    collect: "\${ $note.id }"
+`,
+    );
+    await killedInFirstWrite(file, 'stamped-1', 'stamp');
+    const stamp = (s: Seen) => (body(s).params.properties as Record<string, unknown>).hs_timestamp;
+    const killedStamp = stamp(creates().at(-1) as Seen);
+    expect(typeof killedStamp).toBe('string');
+    const before = creates().length;
+    // The write in doubt is sent again as the same request: the clock reading of its step visit is replayed
+    // from the journal (a new reading would be another request: J005).
+    const r = await recipe(['resume', 'stamped-1', '--assume-not-sent', 'notes.note', '--json']);
+    expect(r.code).toBe(0);
+    const sent = creates().slice(before);
+    expect(sent).toHaveLength(3);
+    expect(stamp(sent[0] as Seen)).toBe(killedStamp);
+  });
+
+  it('--now pins $now() and $millis(), in steps and in outputs', async () => {
+    const file = write(
+      'clock.yaml',
+      `version: 1
+name: clock
+steps:
+  - id: a
+    transform: "\${ {'now': $now(), 'same': $millis() = $toMillis($now())} }"
+outputs:
+  a: "\${ $a }"
+  later: "\${ $millis() >= $toMillis($a.now) }"
+`,
+    );
+    const r = await recipe(['run', file, '--now', '2026-07-15T09:00:00Z', '--no-journal', '--json']);
+    expect(r.code).toBe(0);
+    const outputs = JSON.parse(r.stdout).outputs;
+    // The run's clock starts at the pinned instant and advances in real time (a run takes well under 10 s).
+    expect(outputs.a.now).toMatch(/^2026-07-15T09:00:0\d\.\d{3}Z$/);
+    expect(outputs).toMatchObject({ a: { same: true }, later: true });
   });
 
   it('prunes runs older than a given age', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/start.js';
-import { startFaultServer, type FaultServer } from '../client/fault-server.js';
+import { envelope, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
 
 /** `recipe run` as a child process (dist/ as built by `npm run build`), against services started here. */
 const bin = new URL('../../bin/recipe.js', import.meta.url).pathname;
@@ -108,6 +108,20 @@ describe('recipe run', () => {
     const bad = await recipe([file, '-i', 'n=seven'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/inputs\.yaml:4:\d+: I004 /);
+  });
+
+  it('--inputs FILE.json is read as JSON; a malformed one gets the YAML reader line:col diagnostics', async () => {
+    const file = write(
+      'ids.yaml',
+      `version: 1\nname: ids\ninputs:\n  ids: { type: array, required: true }\nsteps:\n  - log: ids\noutputs:\n  n: "\${ $count($inputs.ids) }"\n  last: "\${ $inputs.ids[-1] }"\n`,
+    );
+    const ids = Array.from({ length: 5000 }, (_, i) => `c${i}`);
+    const ok = await recipe([file, '--inputs', write('ids.json', JSON.stringify({ ids })), '--json'], env);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).outputs).toEqual({ n: 5000, last: 'c4999' });
+    const bad = await recipe([file, '--inputs', write('bad.json', '{\n  "ids": [1, 2,,]\n}\n')], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.json:2:\d+: Y\d+ /);
   });
 
   it('an invalid recipe exits 2 with FILE:LINE:COL diagnostics', async () => {
@@ -239,6 +253,80 @@ describe('recipe run', () => {
       await limited.close();
     }
   }, 120_000);
+
+  it("a step's retry: completes from the one default policy (0.5 s first delay, doubling)", async () => {
+    const busy: FaultServer = await startFaultServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end('{"message":"busy"}');
+    });
+    try {
+      const file = write(
+        'retry-defaults.yaml',
+        `version: 1\nname: retry-defaults\nconnector: { id: c-1 }\nsteps:\n  - id: given\n    execute: { entity: contacts, action: list }\n    retry: { max_attempts: 3, max_delay_ms: 800, jitter: false }\n    on_error: continue\n`,
+      );
+      const r = await recipe([file, '--json', '--verbose'], {
+        CONNECTOR_API_URL: busy.url,
+        CONNECTOR_CLIENT_ID: 'id-1',
+        CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+      });
+      expect(r.code).toBe(0);
+      // initial_delay_ms and factor come from the defaults (500 ms, ×2), max_delay_ms from the step.
+      expect(r.stderr).toMatch(/^debug: given: retry 1 in 500 ms \(HTTP 503\)$/m);
+      expect(r.stderr).toMatch(/^debug: given: retry 2 in 800 ms \(HTTP 503\)$/m);
+      const report = JSON.parse(r.stdout) as { steps: { id: string; requests: number; retries: number }[] };
+      expect(report.steps[0]).toMatchObject({ id: 'given', requests: 3, retries: 2 });
+    } finally {
+      await busy.close();
+    }
+  }, 60_000);
+
+  it("learns from inspect's actions[].write which actions write; a service that does not say keeps the name rule", async () => {
+    // A look-alike of a newer service with an action the name rule does not know (export, a read).
+    const serviceSays = async (says: boolean | undefined) => {
+      const server: FaultServer = await startFaultServer((req, res) => {
+        if (req.path.endsWith('/inspect'))
+          return json(res, 200, {
+            connector_id: 'c-1',
+            actions: [
+              {
+                entity: 'contacts',
+                action: 'export',
+                required_params: [],
+                optional_params: [],
+                ...(says === undefined ? {} : { write: says }),
+              },
+            ],
+          });
+        return json(res, 200, envelope({ url: 'https://files.example/export.csv' }));
+      });
+      const file = write(
+        'export.yaml',
+        `version: 1\nname: export\nconnector: { id: c-1 }\nsteps:\n  - id: exported\n    execute: { entity: contacts, action: export }\noutputs:\n  url: "\${ $exported.url }"\n`,
+      );
+      try {
+        const r = await recipe([file, '--json', '--dry-run', '--no-journal'], {
+          CONNECTOR_API_URL: server.url,
+          CONNECTOR_CLIENT_ID: 'id-1',
+          CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+        });
+        return { r, report: JSON.parse(r.stdout), executes: server.seen.filter((s) => s.path.endsWith('/execute')) };
+      } finally {
+        await server.close();
+      }
+    };
+    // write: false → a read: sent under --dry-run, with no Idempotency-Key.
+    const read = await serviceSays(false);
+    expect(read.r.code).toBe(0);
+    expect(read.executes).toHaveLength(1);
+    expect(read.executes[0]?.headers['idempotency-key']).toBeUndefined();
+    expect(read.report.outputs).toEqual({ url: 'https://files.example/export.csv' });
+    expect(read.report.dry_run_writes ?? []).toEqual([]);
+    // No write field (an older service) → the name rule: an unknown action is a write, not sent under --dry-run.
+    const older = await serviceSays(undefined);
+    expect(older.r.code).toBe(0);
+    expect(older.executes).toHaveLength(0);
+    expect(older.report.dry_run_writes).toHaveLength(1);
+  }, 60_000);
 
   it('with no service configured, runs on the embedded service in the working directory', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'recipe-embedded-'));

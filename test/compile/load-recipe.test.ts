@@ -55,7 +55,7 @@ steps:
       waitForContextStore: true,
       onError: 'continue',
       timeoutMs: 5000,
-      retry: { maxAttempts: 5, initialDelayMs: 200, maxDelayMs: 10000, factor: 2, jitter: true },
+      retry: { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 20000, factor: 2, jitter: true },
     });
     expect(download).toMatchObject({
       kind: 'download',

@@ -12,8 +12,9 @@ import { nextEvaluation, settle } from './sequence.js';
 const CHECK_EVERY = 1024;
 
 export interface EvalState {
-  readonly timestamp: number;
   readonly limits: EvalLimits | undefined;
+  /** Read at the first `$now()`/`$millis()` of the evaluation (evaluationTimestamp). */
+  timestamp: number | undefined;
 }
 
 let current: EvalState | null = null;
@@ -21,7 +22,7 @@ let current: EvalState | null = null;
 /** Runs `body` as one evaluation; nested calls (a compiled lambda called back by jsonata) reuse the outer one. */
 export function withEvaluation<T>(limits: EvalLimits | undefined, body: () => T): T {
   if (current !== null) return body();
-  current = { timestamp: Date.now(), limits };
+  current = { limits, timestamp: undefined };
   nextEvaluation();
   try {
     const result = body();
@@ -44,7 +45,14 @@ export function currentLimits(): EvalLimits | undefined {
 
 /** The evaluation's timestamp (the same for every `$now()` of one evaluation, as in jsonata). */
 export function evaluationTimestamp(): number {
-  return current?.timestamp ?? Date.now();
+  if (current === null) return Date.now();
+  current.timestamp ??= timestampOf(current.limits);
+  return current.timestamp;
+}
+
+/** What `$now()`/`$millis()` answer under `limits`: the run's timestamp for it, else the wall clock. */
+export function timestampOf(limits: EvalLimits | undefined): number {
+  return limits?.timestamp?.() ?? Date.now();
 }
 
 /** One turn of a loop or one call: stops the evaluation once it is past its deadline. */

@@ -1,3 +1,4 @@
+import { formatFileLineCol } from '../../errors/index.js';
 import type { Failure } from '../results.js';
 
 /** A value in one line, cut to a readable length. */
@@ -8,7 +9,7 @@ export function show(value: unknown, max = 300): string {
 
 /** `file:line:col` of where a failure's expectation was written. */
 export function where(f: Failure): string {
-  return `${f.at.file}:${f.at.line}:${f.at.column}`;
+  return formatFileLineCol(f.at);
 }
 
 /** The lines that explain a failure: what, where, then the message and/or expected against actual. */

@@ -1,3 +1,4 @@
+import { formatDiagnostic } from '../../source/index.js';
 import type { CaseResult, TestRunResult } from '../results.js';
 import { failureLines, failureSummary } from './describe.js';
 
@@ -36,8 +37,7 @@ export function formatJunit(run: TestRunResult): string {
     );
   }
   const invalid = new Map<string, string[]>();
-  for (const d of run.diagnostics)
-    invalid.set(d.file, [...(invalid.get(d.file) ?? []), `${d.file}:${d.line}:${d.column}: ${d.code} ${d.message}`]);
+  for (const d of run.diagnostics) invalid.set(d.file, [...(invalid.get(d.file) ?? []), formatDiagnostic(d)]);
   for (const [file, problems] of invalid) {
     errors += 1;
     tests += 1;

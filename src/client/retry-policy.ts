@@ -1,9 +1,12 @@
 /**
- * The retry policy around one HTTP exchange: which outcomes are retried, and how long to wait.
+ * The one retry policy of the engine: its type, its defaults, which outcomes are retried and how long to wait.
+ * Every request a run sends goes through it (execute, paginate, download, inspect and lookups, in_doubt
+ * lookups, http steps, the token exchange): the client applies it around each exchange, and a recipe step's
+ * `retry:` is this same policy with some fields given (completed from the defaults by retryPolicyFrom).
  * Pure functions; the client supplies the clock, the random source and the sleep.
  */
 
-/** How many times and how far apart; the same shape as a recipe step's `retry`. */
+/** How many times and how far apart: a recipe step's `retry`, camel-cased. */
 export interface RetryPolicy {
   readonly maxAttempts: number;
   readonly initialDelayMs: number;
@@ -13,14 +16,39 @@ export interface RetryPolicy {
   readonly jitter: boolean;
 }
 
-/** Four attempts (three retries), 0.5 s doubling up to 20 s, full jitter. */
-export const DEFAULT_RETRY: RetryPolicy = {
+/**
+ * Four attempts (three retries), 0.5 s doubling up to 20 s, full jitter: what a step without `retry:` gets,
+ * and what completes one that gives only some fields. schemas/recipe.schema.json states the same defaults
+ * (a test holds them equal).
+ */
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
   maxAttempts: 4,
   initialDelayMs: 500,
   maxDelayMs: 20_000,
   factor: 2,
   jitter: true,
-};
+});
+
+/** A recipe's `retry:` as written (the schema has checked the types; anything else is ignored). */
+export interface RetryFields {
+  readonly max_attempts?: unknown;
+  readonly initial_delay_ms?: unknown;
+  readonly max_delay_ms?: unknown;
+  readonly factor?: unknown;
+  readonly jitter?: unknown;
+}
+
+/** A recipe step's `retry:` completed from DEFAULT_RETRY, field by field. */
+export function retryPolicyFrom(fields: RetryFields): RetryPolicy {
+  const num = (v: unknown, d: number): number => (typeof v === 'number' ? v : d);
+  return {
+    maxAttempts: num(fields.max_attempts, DEFAULT_RETRY.maxAttempts),
+    initialDelayMs: num(fields.initial_delay_ms, DEFAULT_RETRY.initialDelayMs),
+    maxDelayMs: num(fields.max_delay_ms, DEFAULT_RETRY.maxDelayMs),
+    factor: num(fields.factor, DEFAULT_RETRY.factor),
+    jitter: typeof fields.jitter === 'boolean' ? fields.jitter : DEFAULT_RETRY.jitter,
+  };
+}
 
 /** A Retry-After longer than this is not waited for: the call fails with the 429/503 instead of hanging. */
 export const MAX_RETRY_AFTER_MS = 120_000;

@@ -1,6 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry } from '../../src/client/index.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryPolicyFrom, shouldRetry } from '../../src/client/index.js';
 import { Redactor } from '../../src/client/index.js';
+
+describe('one retry policy', () => {
+  it('the recipe schema states the defaults the client applies', () => {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/recipe.schema.json', import.meta.url), 'utf8')) as {
+      $defs: { retry: { properties: Record<string, { default: unknown }> } };
+    };
+    const d = (name: string): unknown => schema.$defs.retry.properties[name]?.default;
+    expect({
+      maxAttempts: d('max_attempts'),
+      initialDelayMs: d('initial_delay_ms'),
+      maxDelayMs: d('max_delay_ms'),
+      factor: d('factor'),
+      jitter: d('jitter'),
+    }).toEqual(DEFAULT_RETRY);
+  });
+
+  it("completes a step's retry field by field from the defaults", () => {
+    expect(retryPolicyFrom({})).toEqual(DEFAULT_RETRY);
+    expect(retryPolicyFrom({ max_attempts: 2, jitter: false })).toEqual({
+      ...DEFAULT_RETRY,
+      maxAttempts: 2,
+      jitter: false,
+    });
+  });
+});
 
 describe('shouldRetry', () => {
   it('retries a write only when the request cannot have arrived', () => {
