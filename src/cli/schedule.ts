@@ -50,7 +50,7 @@ Examples:
     .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .action(async (name: string, file: string, flags: AddFlags) => {
-      process.exitCode = await withFleet(flags, (fleet) => addSchedule(fleet, name, file, flags));
+      process.exitCode = await addSchedule(name, file, flags);
     });
   schedule
     .command('list')
@@ -98,10 +98,17 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-async function withFleet(flags: FleetFlags, fn: (fleet: FleetClient) => Promise<number>): Promise<number> {
+/** Runs `fn` with the fleet open; `check` first, so that flag and recipe errors need no Redis. */
+async function withFleet(
+  flags: FleetFlags,
+  fn: (fleet: FleetClient) => Promise<number>,
+  check?: () => Promise<number | undefined>,
+): Promise<number> {
   let fleet: FleetClient | undefined;
   try {
     const { redisUrl, queue } = fleetTarget(flags, process.env);
+    const failed = await check?.();
+    if (failed !== undefined) return failed;
     fleet = await openFleet(redisUrl, queue);
     return await fn(fleet);
   } catch (err) {
@@ -113,26 +120,39 @@ async function withFleet(flags: FleetFlags, fn: (fleet: FleetClient) => Promise<
   }
 }
 
-async function addSchedule(fleet: FleetClient, name: string, file: string, flags: AddFlags): Promise<number> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
-    throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
-  const when = whenOf(flags);
-  const { plan, diagnostics } = await loadRecipe(resolve(file));
-  if (!plan) return invalid(diagnostics);
-  const read = await readGivenInputs(flags.inputs, flags.input);
-  if (!read.values) return invalid(read.diagnostics);
-  const inputs = resolveInputs(plan, read.values);
-  if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics);
-  const data = await runJobData(plan, flags.recipes ?? process.cwd(), {
-    inputs: inputs.values,
-    schedule: name,
-    ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
-  });
-  await upsertSchedule(fleet, name, when, data);
-  process.stderr.write(
-    `schedule ${name}: ${data.recipe} ${'cron' in when ? `at "${when.cron}"${when.tz ? ` (${when.tz})` : ''}` : `every ${when.everyMs} ms`}\n`,
+async function addSchedule(name: string, file: string, flags: AddFlags): Promise<number> {
+  let when: ScheduleWhen | undefined;
+  let data: Awaited<ReturnType<typeof runJobData>> | undefined;
+  const check = async (): Promise<number | undefined> => {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
+      throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
+    when = whenOf(flags);
+    const { plan, diagnostics } = await loadRecipe(resolve(file));
+    if (!plan) return invalid(diagnostics);
+    const read = await readGivenInputs(flags.inputs, flags.input);
+    if (!read.values) return invalid(read.diagnostics);
+    const inputs = resolveInputs(plan, read.values);
+    if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics);
+    data = await runJobData(plan, flags.recipes ?? process.cwd(), {
+      inputs: inputs.values,
+      schedule: name,
+      ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
+    });
+    return undefined;
+  };
+  return withFleet(
+    flags,
+    async (fleet) => {
+      const w = when as ScheduleWhen;
+      const d = data as NonNullable<typeof data>;
+      await upsertSchedule(fleet, name, w, d);
+      process.stderr.write(
+        `schedule ${name}: ${d.recipe} ${'cron' in w ? `at "${w.cron}"${w.tz ? ` (${w.tz})` : ''}` : `every ${w.everyMs} ms`}\n`,
+      );
+      return ExitCode.ok;
+    },
+    check,
   );
-  return ExitCode.ok;
 }
 
 const PERIOD: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

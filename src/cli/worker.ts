@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { completeConnectionConfig, readConnectionConfig } from '../client/index.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
@@ -72,11 +73,14 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
         flag: `--max-rps-per-connector ${flags.maxRpsPerConnector}`,
         reason: 'a positive number',
       });
+    const recipesDir = flags.recipes ?? process.cwd();
+    if (!isDirectory(recipesDir))
+      throw new RecipeError('F006', { flag: `--recipes ${recipesDir}`, reason: 'not a directory' });
     worker = await startFleetWorker({
       redisUrl,
       queue,
       concurrency: positiveInt('--concurrency', flags.concurrency, 1),
-      recipesDir: flags.recipes ?? process.cwd(),
+      recipesDir,
       connection,
       env,
       ...(rps !== undefined ? { maxRpsPerConnector: rps } : {}),
@@ -99,4 +103,12 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   });
   log(`worker ${running.name} stopped`);
   return ExitCode.ok;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
