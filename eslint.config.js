@@ -86,7 +86,11 @@ export default tseslint.config(
             ...engine.map((dir) => zone(dir, 'console', 'cli/ → console/: nothing below the console imports it.')),
             zone('console', 'service', 'The console reads the service over HTTP, like any client.'),
             zone('console', 'cli', 'Only the CLI edge imports cli/.'),
-            zone('console/web', 'console/!(api-types.ts|web)', 'The browser code shares only the API types.'),
+            zone(
+              'console/web',
+              'console/!(api-types.ts|run-api-types.ts|web)',
+              'The browser code shares only the API types.',
+            ),
           ],
         },
       ],

@@ -61,5 +61,7 @@ export type {
 } from './client/index.js';
 export { startService } from './service/start.js';
 export type { StartServiceOptions, RunningService } from './service/start.js';
+export { loadTracer, tracingEnabled } from './telemetry/index.js';
+export type { RunTracer } from './telemetry/index.js';
 export { RecipeError, catalog, formatLocation } from './errors/index.js';
 export type { Diagnostic, ErrorCode, Location } from './errors/index.js';

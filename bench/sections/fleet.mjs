@@ -1,4 +1,4 @@
-// Figure 9 (issue 15): a distributed foreach of 10,000 items against a service that answers each item in
+// Figure 10 (issue 15): a distributed foreach of 10,000 items against a service that answers each item in
 // about 20 ms, run by a fleet of 4 `recipe worker` processes against the same run by 1 worker, side by side
 // in one bench run (alternating, fresh queue each time). Everything real: a redis-server, the workers as
 // child processes of the CLI (BullMQ, the Redis journal), the service in its own process.
@@ -214,7 +214,7 @@ export async function benchFleet({ figures, log, tmp }, runs) {
     const m1 = median(one);
     log(`  speed-up ${(m1 / m4).toFixed(2)}x`);
     figures.add({
-      section: '9 fleet',
+      section: '10 fleet',
       name: `distributed foreach, ${ITEMS.toLocaleString('en')} items at ${DELAY_MS} ms: 4 workers (wall)`,
       unit: 'ms',
       value: m4,

@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConnectorClient, completeConnectionConfig, readConnectionConfig } from '../client/index.js';
-import { ConsoleUsageError, startConsole, type RunningConsole, type ServiceSource } from '../console/server.js';
+// config.ts, not the client's index: undici (the client) is loaded when the service page first needs it.
+import { completeConnectionConfig, readConnectionConfig } from '../client/config.js';
+import {
+  ConsoleUsageError,
+  journalFileSource,
+  startConsole,
+  type RunningConsole,
+  type ServiceSource,
+} from '../console/server.js';
+import type { ConnectorClient } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
+import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
-import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
+import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run-embedded.js';
 import { version } from './version.js';
 
 interface ConsoleFlags {
@@ -15,13 +24,16 @@ interface ConsoleFlags {
   baseUrl?: string;
   token?: string;
   recipes?: string[];
+  journal?: string;
 }
 
-/** `recipe console`: the web console (recipes, the service; runs once the journal exists) until Ctrl-C. */
+/** `recipe console`: the web console (runs, recipes, the service) until Ctrl-C. */
 export function registerConsole(program: Command): void {
   program
     .command('console')
-    .description('serve the web console: recipes drawn as graphs, the connector service and its context store')
+    .description(
+      'serve the web console: runs from the journal, recipes drawn as graphs, the connector service and its context store',
+    )
     .option('--host <host>', 'interface to listen on (any other than loopback needs a token)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8090')
     .option(
@@ -32,6 +44,7 @@ export function registerConsole(program: Command): void {
       '--token <token>',
       'require this token from every request (or RECIPE_CONSOLE_TOKEN; at least 16 characters)',
     )
+    .option('--journal <path>', 'the run journal the runs pages read (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option(
       '--recipes <dir>',
       'a folder of recipes the recipe pages may open (repeatable; default ./recipes, else .)',
@@ -48,6 +61,7 @@ carries it (open it once: the browser keeps the token in a cookie).
 Examples:
   recipe console                                   http://127.0.0.1:8090/
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
+  recipe console --journal ci/runs.db              the runs of another journal
   RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token`,
     )
     .action(async (flags: ConsoleFlags) => {
@@ -91,6 +105,8 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
       ...(token !== undefined ? { token } : {}),
       cwd: process.cwd(),
       recipeFolders,
+      // Opened read-only on the first visit of a runs page: the file may not exist before the first run.
+      journal: journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd()))),
       service,
       version,
     });
@@ -127,16 +143,26 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
 /** The service page's service: --base-url / CONNECTOR_API_URL with its credentials, else the embedded one, started on first visit. */
 function serviceSource(baseUrl: string | undefined): ServiceSource {
   const partial = readConnectionConfig({ ...(baseUrl !== undefined ? { baseUrl } : {}) }, process.env);
+  let client: ConnectorClient | undefined;
   if (partial.baseUrl !== undefined) {
-    const client = new ConnectorClient(completeConnectionConfig(partial));
-    return { label: partial.baseUrl, open: async () => client, close: () => client.close() };
+    // Checked now (exit 3 for missing credentials), connected on first use.
+    const config = completeConnectionConfig(partial);
+    return {
+      label: partial.baseUrl,
+      async open() {
+        const { ConnectorClient } = await import('../client/index.js');
+        client ??= new ConnectorClient(config);
+        return client;
+      },
+      close: async () => client?.close(),
+    };
   }
   let embedded: RunningService | undefined;
-  let client: ConnectorClient | undefined;
   return {
     label: `embedded (${EMBEDDED_DB})`,
     async open() {
       embedded = (await startEmbedded(process.cwd())).service;
+      const { ConnectorClient } = await import('../client/index.js');
       client = new ConnectorClient({ baseUrl: embedded.url, ...embedded.credentials, workspace: partial.workspace });
       return client;
     },

@@ -7,6 +7,7 @@ import type { JournalStore } from '../journal/index.js';
 import { loadRunnable, runLoaded, type RunLoadedOptions, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
+import { loadTracer, type RunTracer } from '../telemetry/index.js';
 import { clockFrom, parseNow } from './clock.js';
 import { useColor } from './color.js';
 import { readCommandEnv } from './env-file.js';
@@ -249,7 +250,10 @@ export async function connectAndRun(
   };
   process.on('SIGINT', onSigint);
   let report: RunReport;
+  let tracer: RunTracer | undefined;
   try {
+    // OpenTelemetry is loaded only when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT asks for traces.
+    tracer = await loadTracer(env, (message) => view.note(message));
     report = await runLoaded(plan, {
       ...choice,
       connection: config,
@@ -258,6 +262,7 @@ export async function connectAndRun(
       // --now pins the run's clock: $run.started_at, $now() and $millis(), and what the journal records.
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
       dryRunCatalog: () => dryRunCatalog(service ? undefined : config.baseUrl),
+      ...(tracer ? { tracer } : {}),
       log: (level, message) => view.log(level, message),
       debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
@@ -267,6 +272,7 @@ export async function connectAndRun(
     return fail(err);
   } finally {
     process.off('SIGINT', onSigint);
+    await tracer?.shutdown().catch((err: unknown) => view.note(`traces not sent: ${(err as Error).message}`));
     await service?.close();
   }
   view.finish();

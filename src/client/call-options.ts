@@ -8,7 +8,21 @@ export interface CallObserver {
   retry?(info: { attempt: number; delayMs: number; reason: string }): void;
   /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
   answer?(text: string): void;
+  /** One HTTP exchange is about to be sent (a trace span); the function returned is told how it ended. */
+  exchange?(info: ExchangeStart): ((end: ExchangeEnd) => void) | undefined;
 }
+
+/** What a trace needs of an exchange about to be sent (attempt 2… are re-sends). */
+export interface ExchangeStart {
+  readonly method: string;
+  readonly url: URL;
+  readonly entity: string;
+  readonly action: string;
+  readonly attempt: number;
+}
+
+/** How an exchange ended: an answer's status, or why there was none (timeout, connect, reset, aborted). */
+export type ExchangeEnd = { readonly status: number } | { readonly error: string };
 
 /** Per-call options. */
 export interface CallOptions {

@@ -322,6 +322,13 @@ export class ConnectorClient {
       let outcome: Outcome;
       let res: HttpResponse | undefined;
       const sentAt = this.now();
+      const endExchange = opts.observer?.exchange?.({
+        method: spec.method,
+        url,
+        entity: spec.entity,
+        action: spec.action,
+        attempt,
+      });
       try {
         res = await this.transport.send({
           method: spec.method,
@@ -332,6 +339,7 @@ export class ConnectorClient {
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
       } catch (err) {
+        endExchange?.({ error: err instanceof TransportError ? err.kind : 'error' });
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
@@ -350,6 +358,7 @@ export class ConnectorClient {
         continue;
       }
 
+      endExchange?.({ status: res.status });
       if (opts.idempotencyKey !== undefined && !spec.url && res.headers['idempotent-replayed'] !== undefined)
         this.idempotencyHonoured = true;
       opts.observer?.response?.({

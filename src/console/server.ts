@@ -6,9 +6,13 @@ import { RecipeCatalog } from './recipes.js';
 import { infoRoutes } from './routes/info.js';
 import { pageRoutes } from './routes/pages.js';
 import { recipeRoutes } from './routes/recipes.js';
+import { runRoutes } from './routes/runs.js';
+import { JournalAccess, type JournalSource } from './runs/journal-source.js';
+import { LiveStreams } from './runs/live.js';
 import { serviceRoutes, type ServiceSource } from './routes/service.js';
 
 export type { ServiceSource } from './routes/service.js';
+export { journalFileSource, type JournalSource } from './runs/journal-source.js';
 
 /** How to start the console. Only `cwd`, `recipeFolders` and `version` are required. */
 export interface ConsoleOptions {
@@ -22,6 +26,8 @@ export interface ConsoleOptions {
   readonly cwd: string;
   /** Folders whose YAML files the recipe pages may open. */
   readonly recipeFolders: readonly string[];
+  /** Where the runs pages read runs; absent: the pages say there is no journal. */
+  readonly journal?: JournalSource;
   /** The connector service the service page reads; absent: the page says there is none. */
   readonly service?: ServiceSource;
   readonly version: string;
@@ -71,8 +77,14 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     void reply.status(404).send(e.toBody());
   });
   const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
-  await app.register(infoRoutes, { version: opts.version, service: opts.service });
+  const journal = new JournalAccess(opts.journal ?? noJournal);
+  const live = new LiveStreams();
+  // Open event streams would keep close() waiting: end them first.
+  app.addHook('preClose', async () => live.stopAll());
+  app.addHook('onClose', async () => journal.close());
+  await app.register(infoRoutes, { version: opts.version, service: opts.service, journal });
   await app.register(recipeRoutes, { recipes });
+  await app.register(runRoutes, { journal, cwd: opts.cwd, live });
   await app.register(serviceRoutes, { service: opts.service });
   await app.register(pageRoutes, { assets: loadAssets(opts.assetsDir ?? defaultAssetsDir()) });
   return app;
@@ -101,3 +113,8 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     },
   };
 }
+
+const noJournal: JournalSource = {
+  label: 'none',
+  open: () => Promise.reject(new Error('this console was started without a run journal')),
+};

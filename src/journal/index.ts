@@ -10,7 +10,8 @@
  *   a run another live worker holds (J003) and let go of one whose worker died (a lease, an advisory lock),
  *   `RunStatus` 'interrupted' is "running, held by nobody", and appends may be asynchronous as long as
  *   `intend` resolves only once durable.
- * - a console reads through JournalReader only (openJournalReader: no file created, nothing written): listRuns (newest first, by status/recipe), getRun (inputs,
+ * - a console reads through JournalReader only (openJournalReader: no file created, nothing written): listRuns (newest first, by status/recipe,
+ *   paged with `before` = the last row of the previous page), getRun (inputs,
  *   outputs, error with file:line, the report), listAttempts (resumes), listSteps and listExchanges (step
  *   events and calls with status, latency, retries, writes and dry-run writes; follow a running run by
  *   polling with `after_seq` = the last `seq` seen), writesInDoubt, getEffects.
@@ -28,6 +29,7 @@ export type {
   RecipeFileHash,
   RecordedSite,
   RunEnd,
+  RunCursor,
   RunFilter,
   RunJournal,
   RunRecord,

@@ -207,6 +207,12 @@ export interface RunEnd extends AttemptCounters {
   readonly failed_call: string | null;
 }
 
+/** A run's place in the listing's order (newest first: started_at descending, then run_id descending). */
+export interface RunCursor {
+  readonly started_at: string;
+  readonly run_id: string;
+}
+
 /** Filters of `recipe runs`. */
 export interface RunFilter {
   readonly status?: RunStatus;
@@ -214,6 +220,12 @@ export interface RunFilter {
   readonly recipe?: string;
   /** Default 20. */
   readonly limit?: number;
+  /**
+   * Paging (a console's next page): only runs that come after this one in the listing's order, that is
+   * started earlier, or at the same millisecond with a smaller run_id. Pass the last row of the previous
+   * page (a RunSummary is a RunCursor). Keyset paging: a run added or pruned meanwhile shifts nothing.
+   */
+  readonly before?: RunCursor;
 }
 
 /** Paging through a run's events (following it live: pass the last seq seen). */

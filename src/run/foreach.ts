@@ -5,6 +5,7 @@ import { atStep, errorOutput, isInterrupt } from './errors.js';
 import { evaluate } from './eval.js';
 import { runSteps } from './interpret.js';
 import type { StepContext, StepOutcome } from './step-context.js';
+import { spanOutcome } from './step-trace.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -48,16 +49,20 @@ export async function runItems(
     const frame = scope.child();
     frame.set(step.as, items[at]);
     if (step.indexAs !== undefined) frame.set(step.indexAs, index);
+    const span = stepCtx.iterationSpan(index);
     try {
       // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
       const last = await runSteps(step.steps, frame, {
         ...nested,
         loop: [...(nested.loop ?? []), index],
         frame: `${stepCtx.path}[${index}]`,
+        span,
       });
       results[at] = step.collect ? await evaluate(step.collect, frame) : last;
+      span?.end({ status: 'ok' });
     } catch (err) {
       const e = atStep(err, step.loc);
+      span?.end(spanOutcome(step.onError === 'continue' ? 'continued' : 'failed', e));
       if (step.onError === 'continue' && !isInterrupt(e) && !stepCtx.signal.aborted) {
         results[at] = errorOutput(e, (s) => stepCtx.ctx.redactor.redact(s));
         stepCtx.ctx.log(

@@ -16,6 +16,7 @@ import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
 import type { Scope } from './scope.js';
 import { recordStep } from './step-events.js';
+import { spanOutcome, traceStep } from './step-trace.js';
 import { runTransform } from './transform.js';
 
 /** Runs a list of steps in order in `scope`; returns the last step's output. */
@@ -74,6 +75,7 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
     if (stats.status === 'not_run') stats.status = 'skipped';
     state.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
     recordStep(state, step, 'skipped', ctx.now(), 0);
+    traceStep(state, step)?.end({ status: 'skipped' });
     return undefined;
   }
 
@@ -92,7 +94,9 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
   if (deadline) state.signal.addEventListener('abort', onParentAbort, { once: true });
   let timedOut = false;
   const timer = deadline ? new AbortController() : undefined;
-  const stepCtx = new StepContext(state, step, stats, deadline?.signal ?? state.signal);
+  const span = traceStep(state, step);
+  let failure: RecipeError | undefined;
+  const stepCtx = new StepContext(state, step, stats, deadline?.signal ?? state.signal, span);
   try {
     let work = dispatch(step, scope, stepCtx);
     if (step.timeoutMs !== undefined && deadline && timer) {
@@ -126,6 +130,7 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
   } catch (err) {
     const e = atStep(err, step.loc);
     errorCode = e.code;
+    failure = e;
     if (isInterrupt(e) || state.signal.aborted || step.onError === 'fail') {
       stats.status = 'failed';
       visit = 'failed';
@@ -147,5 +152,6 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
     stats.durationMs += duration;
     state.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
     recordStep(state, step, visit, started, duration, errorCode);
+    span?.end(spanOutcome(visit, failure));
   }
 }

@@ -10,6 +10,7 @@ import { autoNext, itemsOf } from './page-keys.js';
 import { asParams, describeType, sendExecute } from './request.js';
 import { connectorActions, stepConnectorId } from './service-calls.js';
 import type { Scope } from './scope.js';
+import { spanOutcome } from './step-trace.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
 
@@ -76,11 +77,17 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
         frame.set(step.as, item);
         // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
         const index = count - page.length + i;
+        const span = stepCtx.iterationSpan(index);
         await runSteps(step.steps, frame, {
           ...nested,
           loop: [...(nested.loop ?? []), index],
           frame: `${stepCtx.path}[${index}]`,
+          span,
+        }).catch((err: unknown) => {
+          span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
+          throw err;
         });
+        span?.end({ status: 'ok' });
         stepCtx.stats.done++;
       }
     } else {

@@ -4,6 +4,7 @@ import { abortableSleep, Redactor as RedactorClass } from '../client/index.js';
 import type { ConnectorRef, Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
+import type { RunTracer } from '../telemetry/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
@@ -51,6 +52,8 @@ export interface RunOptions {
   readonly durable?: DurableRun;
   /** A fleet worker's: foreach steps with `distribute` send their items to the fleet (run/distribute.ts). */
   readonly distributor?: ForeachDistributor;
+  /** Trace the run (telemetry's loadTracer; the caller shuts it down once its runs are over). */
+  readonly tracer?: RunTracer;
 }
 
 /** A run being journaled: a new one (attempt 1) or a resume. */
@@ -133,6 +136,10 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     httpAllow: plan.http ? [plan.http.allow] : [],
     recorder,
     frame: '',
+    span: options.tracer?.startRun(
+      { runId: id, recipe: plan.name, file: plan.file, dryRun: ctx.dryRun, attempt: durable?.attempt ?? 1 },
+      (text) => redactor.redact(text),
+    ),
   };
 
   let outputs: Record<string, unknown> = {};
@@ -167,6 +174,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
   }
   const status = !error ? 'ok' : error.class === 'interrupted' ? 'interrupted' : 'failed';
+  state.span?.end(error ? { status, error: { code: error.code, message: error.message } } : { status });
   for (const expr of expressions) {
     const line = describeHandBack(expr);
     if (line !== undefined) ctx.log('debug', line);

@@ -1,4 +1,5 @@
 import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
+import type { TraceSpan } from '../telemetry/index.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { RunContext } from './context.js';
 import type { DryRunLog } from './dry-run.js';
@@ -31,6 +32,8 @@ export interface RunState {
    * the position of a call in the run, never on the order concurrent items happen to run in.
    */
   readonly frame: string;
+  /** The trace span this list's steps are children of (the run's, a step's, an iteration's); unset when not traced. */
+  readonly span?: TraceSpan;
 }
 
 /** A step's path in the run: the frame, then its id (kind@pointer without one). */

@@ -1,6 +1,7 @@
 import type { CallObserver, CallOptions } from '../client/index.js';
 import type { Step } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
+import type { TraceSpan } from '../telemetry/index.js';
 import type { RunContext } from './context.js';
 import type { StepStats, DryRunSite } from './report.js';
 import { stepPathOf, type RunState } from './run-state.js';
@@ -21,6 +22,8 @@ export class StepContext {
     readonly step: Step,
     readonly stats: StepStats,
     readonly signal: AbortSignal,
+    /** This visit's trace span, when the run is traced. */
+    readonly span?: TraceSpan,
   ) {}
 
   get ctx(): RunContext {
@@ -29,7 +32,20 @@ export class StepContext {
 
   /** The RunState for steps nested in this one (one level deeper, counting into this step). */
   nested(signal: AbortSignal = this.signal, frame: string = this.path): RunState {
-    return { ...this.state, chain: [...this.state.chain, this.stats], depth: this.state.depth + 1, signal, frame };
+    const span = this.span;
+    return {
+      ...this.state,
+      chain: [...this.state.chain, this.stats],
+      depth: this.state.depth + 1,
+      signal,
+      frame,
+      span,
+    };
+  }
+
+  /** The trace span of iteration `index` of this loop step (past a cap, an event on this step's span). */
+  iterationSpan(index: number): TraceSpan | undefined {
+    return this.span?.iteration(index);
   }
 
   /**
@@ -77,6 +93,13 @@ export class StepContext {
                   `${this.stats.id}: ${info.method} ${info.path} ${info.what} → ${info.status} (${info.ms} ms)`,
                 );
             },
+      // Each exchange (a retry is another) is a client span under this visit's span, when the run is traced.
+      exchange: this.span
+        ? (info) => {
+            const span = this.span?.exchange(info);
+            return span ? (end) => span.end(end) : undefined;
+          }
+        : undefined,
       retry: (info) => {
         extra?.retry?.(info);
         this.state.tracker.retries++;

@@ -49,14 +49,14 @@ export function createOtelTracer(
   return {
     startRun(info: RunInfo, redact: (text: string) => string): TraceSpan {
       const runAttrs: Attributes = { 'recipe.name': info.recipe, 'recipe.run_id': info.runId };
-      const span = tracer.startSpan(`run ${info.recipe}`, {
+      const span = tracer.startSpan(redact(`run ${info.recipe}`), {
         kind: SpanKind.INTERNAL,
         attributes: clean(
           {
             ...runAttrs,
             'recipe.file': info.file,
             'recipe.dry_run': info.dryRun,
-            ...(info.resumedFrom !== undefined ? { 'recipe.resumed_from': info.resumedFrom } : {}),
+            ...(info.attempt !== undefined ? { 'recipe.attempt': info.attempt } : {}),
           },
           redact,
         ),
@@ -150,22 +150,24 @@ class OtelSpan implements TraceSpan {
   }
 
   exchange(info: ExchangeInfo): ExchangeSpan {
-    const template = info.url.pathname.replace(/\/connectors\/[^/]+\//, '/connectors/{id}/');
+    // The connector API's paths have a template (the connector id left out); an http step's URL is the
+    // recipe's own, so its span is named by the method alone, as the HTTP conventions say without a template.
+    const connectorApi = info.entity !== 'http';
+    const template = connectorApi ? info.url.pathname.replace(/\/connectors\/[^/]+\//, '/connectors/{id}/') : undefined;
     const port = info.url.port !== '' ? Number(info.url.port) : info.url.protocol === 'https:' ? 443 : 80;
     const span = this.tracer.startSpan(
-      `${info.method} ${template}`,
+      this.redact(template !== undefined ? `${info.method} ${template}` : info.method),
       {
         kind: SpanKind.CLIENT,
         attributes: clean(
           {
             ...this.runAttrs,
             'http.request.method': info.method,
-            'url.full': info.url.href,
-            'url.template': template,
+            'url.full': withoutUserInfo(info.url),
+            ...(template !== undefined ? { 'url.template': template } : {}),
             'server.address': info.url.hostname,
             'server.port': port,
-            'recipe.connector.entity': info.entity,
-            'recipe.connector.action': info.action,
+            ...(connectorApi ? { 'recipe.connector.entity': info.entity, 'recipe.connector.action': info.action } : {}),
             ...(info.attempt > 1 ? { 'http.request.resend_count': info.attempt - 1 } : {}),
           },
           this.redact,
@@ -211,12 +213,21 @@ class OtelSpan implements TraceSpan {
 
   private child(name: string, attrs: Attributes): TraceSpan {
     const span = this.tracer.startSpan(
-      name,
+      this.redact(name),
       { kind: SpanKind.INTERNAL, attributes: clean({ ...this.runAttrs, ...attrs }, this.redact) },
       trace.setSpan(ROOT_CONTEXT, this.span),
     );
     return new OtelSpan(this.tracer, span, this.runAttrs, this.redact);
   }
+}
+
+/** The URL without user:password@ (the HTTP conventions leave credentials out of url.full). */
+function withoutUserInfo(url: URL): string {
+  if (url.username === '' && url.password === '') return url.href;
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
 }
 
 /** Attributes with every string value (and key) passed through the redactor. */

@@ -54,8 +54,8 @@ export interface RunInfo {
   readonly recipe: string;
   readonly file: string;
   readonly dryRun: boolean;
-  /** The run this one resumes, when it is a resume. */
-  readonly resumedFrom?: string;
+  /** The journal's attempt: 1 for the run, 2… for its resumes (the run id stays the same). */
+  readonly attempt?: number;
 }
 
 /** Makes run spans and sends them; shutdown() flushes what is left (the CLI awaits it before exiting). */

@@ -161,7 +161,7 @@ describe.skipIf(!haveChromium)('console pages in Chromium', () => {
     await context.close();
   });
 
-  it('says there are no runs yet while this build has no journal', async () => {
+  it('says there are no runs while the journal does not exist yet', async () => {
     const { page, context } = await open('/');
     await page.getByRole('status').waitFor();
     expect(await page.getByRole('status').innerText()).toContain('no run journal');

@@ -60,6 +60,11 @@ describe('a run traced as spans', () => {
       it.end({ status: 'ok' });
     }
     loop.end({ status: 'ok' });
+    // An http step's URL is the recipe's own: the span is named by the method, secrets and credentials masked.
+    const hook = run.step({ id: 'hook', kind: 'http', file: 'recipes/demo.yaml', line: 18 });
+    const hookUrl = new URL(`https://bot:${SECRET}@hooks.example/services/${SECRET}?k=1`);
+    hook.exchange({ method: 'POST', url: hookUrl, entity: 'http', action: 'POST', attempt: 1 }).end({ status: 200 });
+    hook.end({ status: 'ok' });
     const boom = run.step({ id: 'check', kind: 'assert', file: 'recipes/demo.yaml', line: 20 });
     boom.end({ status: 'failed', error: { code: 'X002', message: `assertion failed: token ${SECRET} seen` } });
     run.end({ status: 'failed', error: { code: 'X002', message: `assertion failed: token ${SECRET} seen` } });
@@ -86,7 +91,12 @@ describe('a run traced as spans', () => {
     expect(ITERATION_EVENTS).toBeGreaterThan(5);
     // HTTP exchanges: client spans (kind 3) under their step, HTTP semantic conventions.
     const exchanges = spans.filter((s) => s.kind === 3);
-    expect(exchanges).toHaveLength(2 + ITERATION_SPANS);
+    expect(exchanges).toHaveLength(3 + ITERATION_SPANS);
+    const posted = spans.find((s) => s.parentSpanId === spans.find((p) => p.name === 'step hook')?.spanId);
+    expect(posted?.name).toBe('POST');
+    expect(posted?.attributes['url.full']).toBe('https://hooks.example/services/***?k=1');
+    expect(posted?.attributes['url.template']).toBeUndefined();
+    expect(posted?.attributes['recipe.connector.entity']).toBeUndefined();
     const [first, second] = exchanges.filter((s) => s.attributes['recipe.connector.entity'] === 'deals');
     expect(first?.name).toBe('POST /api/v1/integrations/connectors/{id}/execute');
     expect(first?.attributes).toMatchObject({

@@ -1,16 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ConsoleInfo } from '../api-types.js';
+import type { JournalAccess } from '../runs/journal-source.js';
 import type { ServiceSource } from './service.js';
 
 /** GET /api/info: what this console can show (the pages say what is missing and why). */
-export const infoRoutes: FastifyPluginAsync<{ version: string; service: ServiceSource | undefined }> = async (
-  app,
-  opts,
-) => {
-  app.get('/api/info', async (): Promise<ConsoleInfo> => ({
-    version: opts.version,
-    journal: { available: false, reason: 'this build of recipe has no run journal yet (issue 9)' },
-    service: { label: opts.service?.label ?? 'none' },
-    fleet: { available: false, reason: 'this build of recipe has no fleet (issue 15)' },
-  }));
+export const infoRoutes: FastifyPluginAsync<{
+  version: string;
+  service: ServiceSource | undefined;
+  journal: JournalAccess;
+}> = async (app, opts) => {
+  app.get('/api/info', async (): Promise<ConsoleInfo> => {
+    const got = await opts.journal.get();
+    return {
+      version: opts.version,
+      journal: {
+        available: !('reason' in got),
+        path: opts.journal.source.label,
+        ...('reason' in got ? { reason: got.reason } : {}),
+      },
+      service: { label: opts.service?.label ?? 'none' },
+      fleet: { available: false, reason: 'this build of recipe has no fleet (issue 15)' },
+    };
+  });
 };

@@ -3,6 +3,7 @@ import type { ConsoleInfo } from '../api-types.js';
 import { KeyHelp } from './components/key-help.js';
 import { RecipePage } from './pages/recipe.js';
 import { RecipesPage } from './pages/recipes.js';
+import { RunPage } from './pages/run.js';
 import { RunsPage } from './pages/runs.js';
 import { ServicePage } from './pages/service.js';
 import { onLinkClick, useLocation } from './router.js';
@@ -17,7 +18,10 @@ export function App(): JSX.Element {
   if (path.startsWith('/recipes/')) page = <RecipePage key={path} refPath={decodeURIComponent(path.slice(9))} />;
   else if (path.startsWith('/recipes')) page = <RecipesPage />;
   else if (path.startsWith('/service')) page = <ServicePage />;
-  else page = <RunsPage key={path + query.toString()} info={info.state === 'ok' ? info.data : undefined} />;
+  else if (/^\/runs\/[^/]+\/?$/.test(path))
+    page = <RunPage key={path} runId={decodeURIComponent(path.split('/')[2] ?? '')} />;
+  else
+    page = <RunsPage key={path + query.toString()} info={info.state === 'ok' ? info.data : undefined} query={query} />;
   return (
     <div class="shell" onClick={onLinkClick}>
       <header class="top">

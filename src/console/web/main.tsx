@@ -1,4 +1,5 @@
 import './styles.css';
+import './runs.css';
 import { render } from 'preact';
 import { App } from './app.js';
 import { installKeys } from './keys.js';

@@ -188,6 +188,15 @@ export class SqliteJournalStore implements JournalStore {
       where.push('r.status = ?');
       args.push(live ? 'running' : filter.status);
     }
+    if (filter.before !== undefined) {
+      const at = Date.parse(filter.before.started_at);
+      // An unreadable cursor matches nothing rather than everything (a console passes back what it got).
+      if (Number.isNaN(at)) where.push('0');
+      else {
+        where.push('(r.started_at < ? OR (r.started_at = ? AND r.run_id < ?))');
+        args.push(at, at, filter.before.run_id);
+      }
+    }
     const sql = `SELECT ${RUN_COLUMNS} FROM runs r ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                  ORDER BY r.started_at DESC, r.run_id DESC ${live ? '' : 'LIMIT ?'}`;
     const rows = this.db.prepare(sql).all(...args, ...(live ? [] : [limit])) as RunRow[];
