@@ -215,7 +215,7 @@ async function finishJournal(
   try {
     await journal.finish({
       status: report.status,
-      ended_at: Date.now(),
+      ended_at: ctx.now(), // the clock started_at came from: a --now run ends its duration after it started
       duration_ms: report.duration_ms,
       outputs: report.outputs,
       error: report.error ? { ...report.error } : null,

@@ -289,6 +289,19 @@ outputs:
     expect(outputs).toMatchObject({ a: { same: true }, later: true });
   });
 
+  it('a journaled --now run starts at the pinned instant and ends its duration later', async () => {
+    const file = write('pinned.yaml', 'version: 1\nname: pinned\nsteps:\n  - id: a\n    set: { x: 1 }\n');
+    const r = await recipe(['run', file, '--now', '2026-07-15T09:00:00Z', '--run-id', 'pinned-1', '--json']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse((await recipe(['runs', '--json'])).stdout) as Record<string, unknown>[];
+    const run = list.find((x) => x.run_id === 'pinned-1') as { started_at: string; ended_at: string };
+    expect(run.started_at).toMatch(/^2026-07-15T09:00:0\d\.\d{3}Z$/);
+    // Both ends come from the run's clock: not the pinned start and the real end (months apart).
+    const ms = Date.parse(run.ended_at) - Date.parse(run.started_at);
+    expect(ms).toBeGreaterThanOrEqual(0);
+    expect(ms).toBeLessThan(60_000);
+  });
+
   it('prunes runs older than a given age', async () => {
     const r = await recipe(['runs', 'prune', '--older-than', '0s']);
     expect(r.code).toBe(0);
