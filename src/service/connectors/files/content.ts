@@ -37,22 +37,7 @@ export function decodeContent(text: string, field: string): Buffer {
       { field },
     );
   }
-  const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length === 0) {
-    throw new ServiceError(
-      'H400_INVALID_CONTENT',
-      { message: 'content must not be empty: a file holds at least 1 byte' },
-      { field },
-    );
-  }
-  if (bytes.length > MAX_FILE_BYTES) {
-    throw new ServiceError(
-      'H400_INVALID_CONTENT',
-      { message: `content is ${bytes.length} bytes; the maximum is ${MAX_FILE_BYTES}` },
-      { field },
-    );
-  }
-  return bytes;
+  return checkedSize(Buffer.from(compact, 'base64'), field, 'bytes');
 }
 
 /**
@@ -68,7 +53,11 @@ export function encodeText(text: string, field: string): Buffer {
       { field },
     );
   }
-  const bytes = Buffer.from(text, 'utf8');
+  return checkedSize(Buffer.from(text, 'utf8'), field, 'bytes as UTF-8');
+}
+
+/** A file holds 1 to MAX_FILE_BYTES bytes, whichever way its content was sent. */
+function checkedSize(bytes: Buffer, field: string, unit: string): Buffer {
   if (bytes.length === 0) {
     throw new ServiceError(
       'H400_INVALID_CONTENT',
@@ -79,7 +68,7 @@ export function encodeText(text: string, field: string): Buffer {
   if (bytes.length > MAX_FILE_BYTES) {
     throw new ServiceError(
       'H400_INVALID_CONTENT',
-      { message: `content is ${bytes.length} bytes as UTF-8; the maximum is ${MAX_FILE_BYTES}` },
+      { message: `content is ${bytes.length} ${unit}; the maximum is ${MAX_FILE_BYTES}` },
       { field },
     );
   }
