@@ -7,7 +7,7 @@
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
-//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,console (default all)
+//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,console,fleet (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { RSS_SOURCE } from './lib/proc.mjs';
 import { startServer } from './lib/service.mjs';
 import { benchConsole } from './sections/console.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
+import { benchFleet } from './sections/fleet.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
@@ -66,10 +67,10 @@ const opts = {
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
-  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,console').split(',')),
+  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,console,fleet').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'console'].includes(s))
+  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'console', 'fleet'].includes(s))
     throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
@@ -121,6 +122,7 @@ try {
 
   if (opts.only.has('test')) await benchRecipeTest({ figures, log, tmp }, opts.runs);
   if (opts.only.has('console')) await benchConsole({ figures, log, tmp }, opts.runs);
+  if (opts.only.has('fleet')) await benchFleet({ figures, log, tmp }, Math.min(opts.runs, 2));
 
   let bySize = null;
   if (opts.only.has('search')) {

@@ -3,6 +3,7 @@ import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './call-options.js';
 import { actionWritesOf, isSafeToRepeat, isWriteAction } from './actions.js';
 import type { ConnectionConfig } from './config.js';
+import type { RequestLimiter } from './limiter.js';
 import { errorForResponse } from './errors.js';
 import {
   httpStatusError,
@@ -63,6 +64,8 @@ export interface ClientOptions extends ConnectionConfig {
   readonly deps?: ClientDeps;
   /** Sends every exchange through this undici dispatcher instead of the client's own pools (mocks, cassettes). */
   readonly dispatcher?: Dispatcher;
+  /** Asked before each exchange with a connector (or an http step's origin): a fleet-wide rate limit. */
+  readonly limiter?: RequestLimiter;
 }
 
 /** What one logical call needs: the route, and what to say in errors. */
@@ -87,6 +90,8 @@ interface CallSpec {
   readonly isSuccess?: (status: number) => boolean;
   /** The error for an answer that is neither a success nor retried (default: the service's error body). */
   readonly failure?: (res: HttpResponse) => RecipeError;
+  /** What the limiter counts this call under (a connector id, an http origin); none: not limited. */
+  readonly limitKey?: string;
 }
 
 /**
@@ -208,6 +213,7 @@ export class ConnectorClient {
       safeToRepeat: isIdempotentMethod(req.method),
       isSuccess: (status) => isSuccessStatus(status, req.successStatus),
       failure: (res) => httpStatusError(res, req, this.redactor),
+      limitKey: `http:${new URL(req.url).origin}`,
     };
     return readHttpAnswer(await this.call(spec, opts), req, this.redactor);
   }
@@ -247,6 +253,7 @@ export class ConnectorClient {
       entity: req.entity,
       action: req.action,
       safeToRepeat: isSafeToRepeat(req.entity, req.action, this.isWriteAction(connectorId, req.entity, req.action)),
+      limitKey: connectorId,
     };
   }
 
@@ -308,6 +315,7 @@ export class ConnectorClient {
         spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured && !spec.url);
       const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
       if (token) headers.authorization = `Bearer ${token}`;
+      if (spec.limitKey !== undefined && this.options.limiter) await this.limit(spec.limitKey, opts.signal);
 
       this.stats.requests++;
       opts.observer?.request?.();
@@ -378,6 +386,15 @@ export class ConnectorClient {
       if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat))
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
+    }
+  }
+
+  private async limit(key: string, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.options.limiter?.acquire(key, signal);
+    } catch (err) {
+      if (signal?.aborted) throw new RecipeError('C011');
+      throw err;
     }
   }
 

@@ -1,6 +1,7 @@
 /** The connector API client: the only network code of the engine. */
 export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './client.js';
 export type { CallObserver, CallOptions, ExchangeEnd, ExchangeStart } from './call-options.js';
+export type { RequestLimiter } from './limiter.js';
 export type { ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
 export { actionWritesOf, isKnownActionName, isSafeToRepeat, isWriteAction } from './actions.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';

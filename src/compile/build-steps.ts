@@ -29,6 +29,7 @@ export const DEFAULTS = {
   downloadAction: 'download',
   httpMethod: 'GET',
   httpSuccess: ['2xx'],
+  distributeChunk: 500,
 } as const;
 
 /** What the builder needs: where nodes are, and the compiled plans of called recipes by pointer of the call. */
@@ -131,6 +132,7 @@ export class StepBuilder {
           steps: this.steps(raw.steps, `${pointer}/steps`),
           ...(typeof raw.index_as === 'string' ? { indexAs: raw.index_as } : {}),
           ...(raw.collect !== undefined ? { collect: this.value(raw.collect, `${pointer}/collect`) } : {}),
+          ...distributeOf(raw.distribute),
         };
       case 'transform':
         return { ...common, kind, value: this.value(body, at) };
@@ -224,3 +226,11 @@ export const UNRESOLVED_PLAN: Plan = Object.freeze({
   outputs: {},
   expressionTimeoutMs: 60_000,
 });
+
+/** `distribute: true` or `{chunk}` (the schema checked the shape); false or absent: not distributed. */
+function distributeOf(raw: unknown): { distribute?: { chunk: number } } {
+  if (raw === true) return { distribute: { chunk: DEFAULTS.distributeChunk } };
+  if (raw === null || typeof raw !== 'object') return {};
+  const chunk = (raw as Raw).chunk;
+  return { distribute: { chunk: typeof chunk === 'number' ? chunk : DEFAULTS.distributeChunk } };
+}

@@ -89,6 +89,8 @@ export interface ForeachStep extends StepCommon {
   readonly steps: readonly Step[];
   /** Per iteration; the step's output is the array of them, in input order. */
   readonly collect?: Value;
+  /** On a fleet run, the items go out in chunks of `chunk` to any worker (run/distribute.ts); else ignored. */
+  readonly distribute?: { readonly chunk: number };
 }
 
 export interface TransformStep extends StepCommon {

@@ -1,4 +1,5 @@
 import { compileCodes } from './catalog-compile.js';
+import { distributeCodes } from './catalog-distribute.js';
 import { fleetCodes } from './catalog-fleet.js';
 import { journalCodes } from './catalog-journal.js';
 import { connectorCodes } from './catalog-connector.js';
@@ -27,6 +28,7 @@ export const catalog = {
   ...journalCodes,
   ...testCodes,
   ...fleetCodes,
+  ...distributeCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;
 

@@ -5,6 +5,7 @@ import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
 import { beginRun, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
 import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
+import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
 import { checkPins, localPath } from './recipe-pin.js';
 import type { WorkerContext } from './worker-context.js';
@@ -63,6 +64,7 @@ export async function processRunJob(
       dryRun: prepared.dryRun,
       ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
       durable: prepared.durable,
+      distributor: distributorForRunJob(job, ctx),
       log: (level, message) => {
         if (level !== 'debug') ctx.log(`run ${runId}: ${message}`);
       },

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
 import type { RedisJournalStore } from '../journal/index.js';
+import type { SpareSlots } from './distribute/spare-slots.js';
 
 /**
  * What a worker gives each job it processes (run jobs here, chunk jobs in src/fleet/distribute/): the
@@ -22,6 +23,8 @@ export interface WorkerContext {
   newClient(): ConnectorClient;
   /** --max-rps-per-connector, if given. */
   readonly maxRpsPerConnector?: number;
+  /** Slots the worker lends a run that waits for its distributed chunks (src/fleet/distribute/). */
+  readonly slots?: SpareSlots;
   /** host:pid, in logs and in the journal's holder. */
   readonly workerName: string;
   /** One line to the worker's log (stderr). */

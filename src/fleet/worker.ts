@@ -5,6 +5,8 @@ import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { JobName, type RunJobData } from './job.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
+import { processChunkForWorker, spareSlots } from './distribute/index.js';
+import { FleetRateLimiter } from './rate-limit/index.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -39,17 +41,22 @@ export interface FleetWorker {
 
 /** Starts a BullMQ worker on the queue: F001 when Redis cannot be reached. */
 export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWorker> {
-  if (o.maxRpsPerConnector !== undefined) {
-    // TODO(fleet2): hand o.maxRpsPerConnector to the fleet-wide limiter (src/fleet/rate-limit/) in newClient
-    // below. Until it is merged, a worker refuses the flag rather than run without the limit it was given.
-    throw new RecipeError('F006', {
-      flag: '--max-rps-per-connector',
-      reason: 'the fleet-wide rate limiter (src/fleet/rate-limit/) is not in this build yet',
-    });
-  }
   const name = `${hostname()}:${process.pid}`;
   const lockMs = o.lockMs ?? 30_000;
   const commands = await connectRedisNow(o.redisUrl);
+  // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
+  const limiter =
+    o.maxRpsPerConnector !== undefined
+      ? new FleetRateLimiter({ connection: commands, maxRps: o.maxRpsPerConnector })
+      : undefined;
+  // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
+  const slots = spareSlots({
+    queue: o.queue,
+    connect: () => connectRedis(o.redisUrl, 'queue'),
+    process: (job, token, signal) => dispatch(job, token, signal, ctx),
+    lockMs,
+    log: o.log,
+  });
   const journal = openFleetJournal(commands, {
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
@@ -63,7 +70,8 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     journal,
     env: o.env,
     connection: o.connection,
-    newClient: () => new ConnectorClient(o.connection),
+    newClient: () => new ConnectorClient({ ...o.connection, ...(limiter ? { limiter } : {}) }),
+    slots,
     ...(o.maxRpsPerConnector !== undefined ? { maxRpsPerConnector: o.maxRpsPerConnector } : {}),
     workerName: name,
     log: o.log,
@@ -107,6 +115,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
+        await slots.close();
         await journal.close();
         await commands.quit().catch(() => undefined);
         await queueConnection.quit().catch(() => undefined);
@@ -120,14 +129,7 @@ async function dispatch(job: Job, token: string | undefined, signal: AbortSignal
     case JobName.run:
       return processRunJob(job as Job<RunJobData>, token, signal, ctx);
     case JobName.chunk:
-      // TODO(fleet2): `return processChunkJob(job, token, signal, ctx)` from src/fleet/distribute/index.ts.
-      // Until distributed foreach is merged, a chunk job fails here with a clear reason.
-      throw new UnrecoverableError(
-        new RecipeError('F004', {
-          jobId: job.id ?? '?',
-          reason: 'chunk jobs (distributed foreach) need src/fleet/distribute/, which this build does not have yet',
-        }).message,
-      );
+      return processChunkForWorker(job, signal, ctx);
     default:
       throw new UnrecoverableError(
         new RecipeError('F004', { jobId: job.id ?? '?', reason: `unknown job name "${job.name}"` }).message,

@@ -8,6 +8,7 @@ import type {
   Redactor,
 } from '../client/index.js';
 import type { ConnectorLookup } from '../client/index.js';
+import type { ForeachDistributor } from './distribute-types.js';
 
 /** The part of the connector client the interpreter uses (the real ConnectorClient in production and tests). */
 export interface ConnectorApi {
@@ -80,4 +81,6 @@ export interface RunContext {
   /** Told about each environment variable the run reads (the journal records the names, never the values). */
   onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;
+  /** Set by a fleet worker: a foreach with `distribute` sends its items to the fleet in chunks through it. */
+  readonly distributor?: ForeachDistributor;
 }

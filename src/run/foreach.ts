@@ -1,5 +1,6 @@
 import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
+import { distributeForeach } from './distribute.js';
 import { atStep, errorOutput, isInterrupt } from './errors.js';
 import { evaluate } from './eval.js';
 import { runSteps } from './interpret.js';
@@ -12,21 +13,41 @@ import type { Scope } from './scope.js';
  * with `as` (and `index_as`) bound. The output is `collect` per iteration (else each iteration's last
  * step output), in input order. With on_error: continue a failed iteration yields {error} and the others
  * go on; with fail, the first failure cancels the iterations still running and fails the step.
+ * With `distribute` on a fleet run (a worker set ctx.distributor), the items go out in chunks to other
+ * workers, each running runItems on its chunk; anywhere else the same recipe runs here, as it always did.
  */
 export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
   const items = asList(await evaluate(step.items, scope));
   stepCtx.stats.total = (stepCtx.stats.total ?? 0) + items.length;
+  const distributor = stepCtx.ctx.distributor;
+  if (step.distribute && distributor && !stepCtx.ctx.dryRun && items.length > 0)
+    return { output: await distributeForeach(step, items, scope, stepCtx, distributor) };
+  return { output: await runItems(step, items, 0, scope, stepCtx) };
+}
+
+/**
+ * Runs the body for `items`, the items first..first+items.length-1 of the foreach (a chunk of a distributed
+ * one starts past 0): indexes, frames and call keys are the item's place in the whole list.
+ */
+export async function runItems(
+  step: ForeachStep,
+  items: readonly unknown[],
+  first: number,
+  scope: Scope,
+  stepCtx: StepContext,
+): Promise<unknown[]> {
   const cancel = new AbortController();
   const onAbort = (): void => cancel.abort();
   stepCtx.signal.addEventListener('abort', onAbort, { once: true });
   const nested = stepCtx.nested(cancel.signal);
   const results: unknown[] = new Array(items.length);
   let firstError: RecipeError | null = null;
-  let nextIndex = 0;
+  let next = 0;
 
-  const iterate = async (index: number): Promise<void> => {
+  const iterate = async (at: number): Promise<void> => {
+    const index = first + at;
     const frame = scope.child();
-    frame.set(step.as, items[index]);
+    frame.set(step.as, items[at]);
     if (step.indexAs !== undefined) frame.set(step.indexAs, index);
     const span = stepCtx.iterationSpan(index);
     try {
@@ -37,13 +58,13 @@ export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepC
         frame: `${stepCtx.path}[${index}]`,
         span,
       });
-      results[index] = step.collect ? await evaluate(step.collect, frame) : last;
+      results[at] = step.collect ? await evaluate(step.collect, frame) : last;
       span?.end({ status: 'ok' });
     } catch (err) {
       const e = atStep(err, step.loc);
       span?.end(spanOutcome(step.onError === 'continue' ? 'continued' : 'failed', e));
       if (step.onError === 'continue' && !isInterrupt(e) && !stepCtx.signal.aborted) {
-        results[index] = errorOutput(e, (s) => stepCtx.ctx.redactor.redact(s));
+        results[at] = errorOutput(e, (s) => stepCtx.ctx.redactor.redact(s));
         stepCtx.ctx.log(
           'warn',
           stepCtx.ctx.redactor.redact(`${stepCtx.stats.id}[${index}]: ${e.message} (on_error: continue)`),
@@ -60,7 +81,7 @@ export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepC
   };
 
   const worker = async (): Promise<void> => {
-    while (!cancel.signal.aborted && nextIndex < items.length) await iterate(nextIndex++);
+    while (!cancel.signal.aborted && next < items.length) await iterate(next++);
   };
   const workers = Math.max(1, Math.min(step.concurrency, items.length));
   try {
@@ -69,7 +90,7 @@ export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepC
     stepCtx.signal.removeEventListener('abort', onAbort);
   }
   if (firstError) throw firstError;
-  return { output: results };
+  return results;
 }
 
 /** JSONata gives a single value for a one-item sequence and undefined for none; foreach takes both. */

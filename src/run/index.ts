@@ -17,3 +17,14 @@ export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type Re
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
 export { declaredSecrets, recipeFiles } from './recipe-files.js';
+export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';
+export type {
+  ChunkConnector,
+  ChunkOutcome,
+  ChunkStepStats,
+  DistributedForeach,
+  ForeachDistributor,
+} from './distribute-types.js';
+export type { ReplayPolicy } from './call-recorder.js';
+export { planSettlement } from './settle-plan.js';
+export { mergeChunkStepStats } from './distribute-stats.js';

@@ -8,6 +8,7 @@ import type { RunTracer } from '../telemetry/index.js';
 import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
 import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
+import type { ForeachDistributor } from './distribute-types.js';
 import { DryRunLog } from './dry-run.js';
 import type { RunState } from './run-state.js';
 import { writeFileAtomic } from './files.js';
@@ -49,6 +50,8 @@ export interface RunOptions {
   readonly runId?: string;
   /** Journal the run (and replay a resume): set up by beginRun/resumeRun in journal-session.ts. */
   readonly durable?: DurableRun;
+  /** A fleet worker's: foreach steps with `distribute` send their items to the fleet (run/distribute.ts). */
+  readonly distributor?: ForeachDistributor;
   /** Trace the run (telemetry's loadTracer; the caller shuts it down once its runs are over). */
   readonly tracer?: RunTracer;
 }
@@ -89,6 +92,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     log: (level, message) => options.log?.(level, redactor.redact(message)),
     debug: options.log !== undefined && options.debug !== false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.distributor ? { distributor: options.distributor } : {}),
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };

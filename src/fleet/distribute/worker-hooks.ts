@@ -1,0 +1,41 @@
+import type { Job } from 'bullmq';
+import type { ForeachDistributor } from '../../run/index.js';
+import type { WorkerContext } from '../worker-context.js';
+import { processChunkJob } from './chunk-job.js';
+import type { ChunkJobResult } from './chunk-data.js';
+import { createDistributor } from './distributor.js';
+
+/** What the fleet worker calls for a job named 'chunk': a client of its own for the chunk, closed after. */
+export async function processChunkForWorker(
+  job: Job,
+  signal: AbortSignal | undefined,
+  ctx: WorkerContext,
+): Promise<ChunkJobResult> {
+  const client = ctx.newClient();
+  try {
+    return await processChunkJob(job, {
+      connection: ctx.redis,
+      recipesDir: ctx.recipesDir,
+      client,
+      redactor: client.redactor,
+      env: ctx.env,
+      journal: ctx.journal,
+      ...(signal ? { signal } : {}),
+      log: (level, message) => {
+        if (level !== 'debug') ctx.log(`chunk ${job.id ?? '?'}: ${message}`);
+      },
+    });
+  } finally {
+    await client.close();
+  }
+}
+
+/** The distributor of a run job (RunOptions.distributor): its chunks become the job's flow children. */
+export function distributorForRunJob(job: Job, ctx: WorkerContext): ForeachDistributor {
+  return createDistributor({
+    connection: ctx.redis,
+    job,
+    recipesDir: ctx.recipesDir,
+    ...(ctx.slots ? { spare: ctx.slots } : {}),
+  });
+}

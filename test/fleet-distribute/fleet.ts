@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue, type Job } from 'bullmq';
+import { connectRedis } from '../../src/fleet/redis.js';
+import { startFleetWorker, type FleetWorker } from '../../src/fleet/worker.js';
+import type { RunJobData, RunJobResult } from '../../src/fleet/job.js';
+import type { RunReport } from '../../src/run/index.js';
+
+/** A recipes directory with one recipe in it. */
+export function recipesDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'recipe-dist-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** Fleet workers in this process (each with its own Redis connections, as separate machines would have). */
+export async function startWorkers(o: {
+  n: number;
+  redisUrl: string;
+  queue: string;
+  recipesDir: string;
+  serviceUrl: string;
+  concurrency?: number;
+  logs?: string[][];
+}): Promise<FleetWorker[]> {
+  const workers: FleetWorker[] = [];
+  for (let i = 0; i < o.n; i++) {
+    const lines: string[] = [];
+    o.logs?.push(lines);
+    workers.push(
+      await startFleetWorker({
+        redisUrl: o.redisUrl,
+        queue: o.queue,
+        concurrency: o.concurrency ?? 1,
+        recipesDir: o.recipesDir,
+        connection: { baseUrl: o.serviceUrl, clientId: 'id-1', clientSecret: 'shh-secret-1', workspace: 'default' },
+        env: {},
+        lockMs: 5000,
+        log: (line) => lines.push(line),
+      }),
+    );
+  }
+  return workers;
+}
+
+/** Submits a run of `recipe` (a file in dir) as `recipe submit` would, and waits for its job to end. */
+export async function submitAndWait(o: {
+  redisUrl: string;
+  queue: string;
+  dir: string;
+  recipe: string;
+  runId: string;
+  attempts?: number;
+  timeoutMs?: number;
+}): Promise<{ report: RunReport | undefined; failedReason: string | undefined }> {
+  const connection = connectRedis(o.redisUrl, 'queue');
+  const queue = new Queue(o.queue, { connection });
+  try {
+    const sha256 = createHash('sha256')
+      .update(readFileSync(join(o.dir, o.recipe)))
+      .digest('hex');
+    const data: RunJobData = {
+      recipe: o.recipe,
+      sha256,
+      files: [],
+      inputs: {},
+      secrets: [],
+      run_id: o.runId,
+      submitted_at: Date.now(),
+    };
+    await queue.add('run', data, {
+      jobId: `run-${o.runId}`,
+      attempts: o.attempts ?? 2,
+      backoff: { type: 'fixed', delay: 50 },
+    });
+    const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+    for (;;) {
+      const job = (await queue.getJob(`run-${o.runId}`)) as Job<RunJobData, RunJobResult> | undefined;
+      const state = await job?.getState();
+      if (job && state === 'completed')
+        return { report: JSON.parse(job.returnvalue.report) as RunReport, failedReason: undefined };
+      if (job && state === 'failed') return { report: undefined, failedReason: job.failedReason };
+      if (Date.now() > deadline) throw new Error(`run ${o.runId} did not end in time (state ${String(state)})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await queue.close();
+    await connection.quit().catch(() => undefined);
+  }
+}
