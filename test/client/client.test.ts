@@ -155,8 +155,10 @@ describe('retry policy', () => {
   });
 
   it('times out a request that gets no answer, then fails with C007', async () => {
+    // The token exchange runs under the same timeout: 1 s leaves it room on a loaded machine (at 100 ms it
+    // timed out there now and then, and the run failed earlier with C012).
     const slow = makeClient({
-      requestTimeoutMs: 100,
+      requestTimeoutMs: 1000,
       retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, factor: 1, jitter: false },
     });
     server.handle = () => undefined; // never answers
