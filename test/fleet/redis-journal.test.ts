@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import type { JournalStore } from '../../src/journal/index.js';
+import { listRunsPagingContract } from '../journal/list-runs-paging-contract.js';
 import { end, entry, journalStoreContract, start } from '../journal/store-contract.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
@@ -33,6 +34,7 @@ function open(name = `q${++queue}`, leaseMs?: number): JournalStore {
 }
 
 describe('Redis journal store', () => {
+  listRunsPagingContract(() => open());
   journalStoreContract({
     fresh: () => {
       const name = `q${++queue}`;

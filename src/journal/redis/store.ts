@@ -132,10 +132,31 @@ export class RedisJournalStore implements JournalStore {
 
   async listRuns(filter: RunFilter = {}): Promise<RunSummary[]> {
     const limit = Math.max(1, Math.min(filter.limit ?? 20, 10_000));
+    // Keyset paging: the runs index is scored by start time, and Redis orders equal scores by member
+    // descending, which is the listing's order (started_at, then run_id, both descending).
+    const cursor = filter.before;
+    const at = cursor === undefined ? undefined : Date.parse(cursor.started_at);
+    if (at !== undefined && Number.isNaN(at)) return [];
     const out: RunSummary[] = [];
     for (let from = 0; out.length < limit; from += PAGE) {
-      const ids = (await this.redis.call('ZREVRANGE', this.keys.runs, from, from + PAGE - 1)) as string[];
-      if (ids.length === 0) break;
+      const page =
+        at === undefined
+          ? ((await this.redis.call('ZREVRANGE', this.keys.runs, from, from + PAGE - 1)) as string[])
+          : ((await this.redis.call(
+              'ZREVRANGEBYSCORE',
+              this.keys.runs,
+              at,
+              '-inf',
+              'WITHSCORES',
+              'LIMIT',
+              from,
+              PAGE,
+            )) as string[]);
+      if (page.length === 0) break;
+      const ids =
+        at === undefined || cursor === undefined
+          ? page
+          : page.filter((id, i) => i % 2 === 0 && !(Number(page[i + 1]) === at && id >= cursor.run_id));
       const runs = await Promise.all(ids.map((id) => this.readRun(id)));
       for (const k of runs) {
         if (!k) continue;
