@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 // config.ts, not the client's index: undici (the client) is loaded when the service page first needs it.
 import { completeConnectionConfig, readConnectionConfig } from '../client/config.js';
@@ -7,6 +8,7 @@ import {
   ConsoleUsageError,
   journalFileSource,
   startConsole,
+  type JournalSource,
   type RunningConsole,
   type ServiceSource,
 } from '../console/server.js';
@@ -15,6 +17,7 @@ import { RecipeError } from '../errors/index.js';
 import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { FLEET_HELP, fleetTarget } from './fleet-flags.js';
 import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run-embedded.js';
 import { version } from './version.js';
 
@@ -25,6 +28,8 @@ interface ConsoleFlags {
   token?: string;
   recipes?: string[];
   journal?: string;
+  redis?: string;
+  queue?: string;
 }
 
 /** `recipe console`: the web console (runs, recipes, the service) until Ctrl-C. */
@@ -45,6 +50,8 @@ export function registerConsole(program: Command): void {
       'require this token from every request (or RECIPE_CONSOLE_TOKEN; at least 16 characters)',
     )
     .option('--journal <path>', 'the run journal the runs pages read (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--redis <url>', "the runs pages read a fleet's runs (its journal on this Redis) instead of a journal file")
+    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
     .option(
       '--recipes <dir>',
       'a folder of recipes the recipe pages may open (repeatable; default ./recipes, else .)',
@@ -62,11 +69,38 @@ Examples:
   recipe console                                   http://127.0.0.1:8090/
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
   recipe console --journal ci/runs.db              the runs of another journal
-  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token`,
+  recipe console --redis redis://127.0.0.1:6379    the runs of a fleet (docs/fleet.md)
+
+Environment:
+${FLEET_HELP}  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token`,
     )
     .action(async (flags: ConsoleFlags) => {
       process.exitCode = await runConsole(flags);
     });
+}
+
+/**
+ * Where the runs pages read runs, opened on the first visit of a runs page: a journal file (it may not exist
+ * before the first run), or with --redis (or RECIPE_REDIS_URL) a fleet's journal. The fleet's modules
+ * (ioredis) are loaded only then, so a console of a local journal starts as fast as before.
+ */
+async function journalSource(flags: ConsoleFlags): Promise<JournalSource> {
+  if (flags.redis === undefined && flags.queue === undefined)
+    return journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+  if (flags.journal !== undefined)
+    throw new RecipeError('F006', { flag: '--journal', reason: 'give --journal or --redis, not both' });
+  const { redisUrl, queue } = fleetTarget(flags, process.env);
+  const { checkRedisUrl, connectRedisNow, openFleetJournal, redactUrl } = await import('../fleet/redis.js');
+  checkRedisUrl(redisUrl);
+  // Paths in the fleet's journal are relative to the workers' recipes folder: read them against ours.
+  const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
+  return {
+    label: `${redactUrl(redisUrl)} (queue ${queue})`,
+    async open() {
+      const redis = await connectRedisNow(redisUrl);
+      return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
+    },
+  };
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -89,7 +123,9 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
   const token = given ?? made;
 
   let service: ServiceSource;
+  let journal: JournalSource;
   try {
+    journal = await journalSource(flags);
     service = serviceSource(flags.baseUrl);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('C001', { reason: (err as Error).message });
@@ -105,8 +141,7 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
       ...(token !== undefined ? { token } : {}),
       cwd: process.cwd(),
       recipeFolders,
-      // Opened read-only on the first visit of a runs page: the file may not exist before the first run.
-      journal: journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd()))),
+      journal,
       service,
       version,
     });

@@ -30,6 +30,15 @@ function recipeConsole(
 }
 
 describe('recipe console: refusals', () => {
+  it('exits 2 on a --redis that is not a redis:// URL, or with --journal too', async () => {
+    const url = await recipeConsole(['--redis', 'http://127.0.0.1:6379']);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('is not a redis:// URL');
+    const both = await recipeConsole(['--redis', 'redis://127.0.0.1:1', '--journal', 'x.db']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --journal or --redis, not both');
+  });
+
   it('exits 2 on a bad port or empty host, naming the flag', async () => {
     const port = await recipeConsole(['--port', 'eighty']);
     expect(port.code).toBe(2);
