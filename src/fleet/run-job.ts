@@ -65,6 +65,7 @@ export async function processRunJob(
       ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
       durable: prepared.durable,
       distributor: distributorForRunJob(job, ctx),
+      ...(ctx.tracer ? { tracer: ctx.tracer } : {}),
       log: (level, message) => {
         if (level !== 'debug') ctx.log(`run ${runId}: ${message}`);
       },

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
 import type { RedisJournalStore } from '../journal/index.js';
+import type { RunTracer } from '../telemetry/index.js';
 import type { SpareSlots } from './distribute/spare-slots.js';
 
 /**
@@ -25,6 +26,8 @@ export interface WorkerContext {
   readonly maxRpsPerConnector?: number;
   /** Slots the worker lends a run that waits for its distributed chunks (src/fleet/distribute/). */
   readonly slots?: SpareSlots;
+  /** Traces of this worker's runs, when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (docs/tracing.md). */
+  readonly tracer?: RunTracer;
   /** host:pid, in logs and in the journal's holder. */
   readonly workerName: string;
   /** One line to the worker's log (stderr). */

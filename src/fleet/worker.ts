@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
+import { loadTracer } from '../telemetry/index.js';
 import { JobName, type RunJobData } from './job.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 import { processChunkForWorker, spareSlots } from './distribute/index.js';
@@ -63,6 +64,8 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     leaseMs: lockMs,
     holderName: name,
   });
+  // One tracer for the worker's life (OpenTelemetry is loaded only when the OTLP variables are set).
+  const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`));
   const ctx: WorkerContext = {
     redis: commands,
     queue: o.queue,
@@ -72,6 +75,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     connection: o.connection,
     newClient: () => new ConnectorClient({ ...o.connection, ...(limiter ? { limiter } : {}) }),
     slots,
+    ...(tracer ? { tracer } : {}),
     ...(o.maxRpsPerConnector !== undefined ? { maxRpsPerConnector: o.maxRpsPerConnector } : {}),
     workerName: name,
     log: o.log,
@@ -117,6 +121,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         clearTimeout(timer);
         await slots.close();
         await journal.close();
+        await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
         await commands.quit().catch(() => undefined);
         await queueConnection.quit().catch(() => undefined);
       })()),
