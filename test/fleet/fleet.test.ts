@@ -246,7 +246,7 @@ describe('a fleet of three workers on one Redis', () => {
       ['submit', join(other, 'quick.yaml'), '--recipes', other, '-i', 'tag=x', '--run-id', 'changed-1', '--wait'],
       { cwd: dir, env: env(), timeoutMs: 120_000 },
     );
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('F003');
     expect(await journal.getRun('changed-1')).toBeUndefined();
   }, 120_000);
