@@ -36,6 +36,9 @@ export async function openFleet(redisUrl: string, queueName: string, recipesDir?
   const commands: Redis = await connectRedisNow(redisUrl);
   const queueConnection = connectRedis(redisUrl, 'queue');
   const queue = new Queue(queueName, { connection: queueConnection });
+  // A connection error is also an 'error' event on the queue: with no listener Node would end the process
+  // (exit 1) on a Redis hiccup. The commands waiting on the connection fail (or retry) on their own.
+  queue.on('error', () => undefined);
   const journal = openFleetJournal(commands, {
     queue: queueName,
     ...(recipesDir !== undefined ? { recipesDir: resolve(recipesDir) } : {}),

@@ -78,6 +78,8 @@ async function distribute(
   // A resumed run adds only the chunks not done yet (done ones may be gone: they are removed on completion).
   const done = await settledChunks(o.job, new Set(ids));
   const flow = new FlowProducer({ connection: o.connection, prefix: o.job.prefix });
+  // As for the queue (fleet/queue.ts): an unheard 'error' event would end the worker; addBulk fails instead.
+  flow.on('error', () => undefined);
   try {
     await flow.addBulk(
       ids.flatMap((jobId, chunk) => {
