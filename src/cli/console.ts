@@ -70,9 +70,10 @@ Examples:
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
   recipe console --journal ci/runs.db              the runs of another journal
   recipe console --redis redis://127.0.0.1:6379    the runs of a fleet (docs/fleet.md)
+  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token
 
-Environment:
-${FLEET_HELP}  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token`,
+Environment (with --queue and no --redis):
+${FLEET_HELP}`,
     )
     .action(async (flags: ConsoleFlags) => {
       process.exitCode = await runConsole(flags);
