@@ -4,7 +4,8 @@ import { openFleet, type FleetClient } from '../fleet/queue.js';
 import { journalPath } from '../journal/index.js';
 import { fleetTarget } from './fleet-flags.js';
 import { findRecipeDir } from './run-embedded.js';
-import { commandOutput, runEdges, type RunFlags } from './run.js';
+import { commandOutput, runEdges } from './run.js';
+import type { RunFlags } from './run-types.js';
 import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
 
 interface ResumeFlags extends RunFlags {

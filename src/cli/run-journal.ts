@@ -6,14 +6,7 @@ import { isValidRunId, resumeRun, type ResumeFlags, type RunReport } from '../ru
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
-import type { CommandOutput, RunChoice, RunFlags } from './run.js';
-
-/** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
-export interface JournalFlags {
-  /** A path (--journal PATH), false (--no-journal), or undefined (RECIPE_JOURNAL, else the default). */
-  journal?: string | false;
-  runId?: string;
-}
+import type { CommandOutput, JournalFlags, RunChoice, RunFlags } from './run-types.js';
 
 /** The journal's lines in --help. */
 export const JOURNAL_HELP = `  RECIPE_JOURNAL            the run journal (default .recipe/runs.db); --journal wins, --no-journal turns it off

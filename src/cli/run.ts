@@ -16,25 +16,9 @@ import { serviceCatalog } from './connector-catalog.js';
 import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
-import { JOURNAL_HELP, openRunJournal, reuseRun, type JournalFlags, type RunEdges } from './run-journal.js';
+import { JOURNAL_HELP, openRunJournal, reuseRun, type RunEdges } from './run-journal.js';
+import type { CommandOutput, RunChoice, RunFlags } from './run-types.js';
 import { formatOutputs, ProgressView } from './run-output.js';
-
-/** The flags of `recipe run` (`recipe resume` takes the connection and output ones). */
-export interface RunFlags extends JournalFlags {
-  input?: string[];
-  inputs?: string;
-  baseUrl?: string;
-  connector?: string;
-  dryRun?: boolean;
-  json?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  fixtures?: string;
-  db?: string;
-  now?: number;
-  /** A file name, or false for --no-env-file. */
-  envFile?: string | false;
-}
 
 /** `recipe run FILE`: runs a recipe against the configured connector service, or the embedded one. */
 export function registerRun(program: Command): void {
@@ -104,13 +88,6 @@ async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorC
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-/** The progress view and the error printer of one command (run or resume). */
-export interface CommandOutput {
-  readonly view: ProgressView;
-  /** Prints an error that stopped the command before or instead of a report; returns its exit code. */
-  fail(err: unknown): number;
 }
 
 /** A progress view on stderr and an error printer that keeps --json's promise of one report on stdout. */
@@ -192,9 +169,6 @@ function inMemoryService(flags: RunFlags): boolean {
     flags.fixtures !== undefined && (flags.db === undefined || flags.db === ':memory:') && !process.env.RECIPE_JOURNAL
   );
 }
-
-/** What the command decides about a run; the rest (client, journal, clock, logs) connectAndRun adds. */
-export type RunChoice = Pick<RunLoadedOptions, 'inputs' | 'dryRun' | 'connectorId' | 'journal' | 'runId' | 'prepare'>;
 
 /**
  * Connects (the configured service, else the embedded one) and runs the plan through run/run-recipe.ts

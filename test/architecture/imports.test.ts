@@ -12,19 +12,6 @@ const INTERPRETER_RECURSION = ['call', 'foreach', 'paginate'].flatMap((kind) =>
   both('run/interpret.ts', `run/${kind}.ts`),
 );
 
-/**
- * Known cycles that other work removes; each entry goes when it is fixed, and the test then keeps it out.
- * Each is one type-only import edge that closes a cycle:
- * - cli/run-journal.ts takes run.ts's flag and output types while run.ts calls it: cli/run.ts through
- *   run/run-recipe.ts (issue 14 point 4).
- * - test-runner/expected.ts takes TestLoc from test-runner/test-file.ts (which takes Expected back): one
- *   location type (issue 14 point 4).
- */
-const TEMPORARY_FILE_CYCLES = [
-  'cli/run-journal.ts -> cli/run.ts',
-  'test-runner/expected.ts -> test-runner/test-file.ts',
-];
-
 describe('import graph of src/', () => {
   const files = fileGraph();
 
@@ -35,8 +22,8 @@ describe('import graph of src/', () => {
     expect(files.get('service/core/connector-type.ts')).toContain('service/core/store.ts');
   });
 
-  it('has no cycle among files besides the interpreter recursion and the listed ones', () => {
-    expect(cycles(withoutEdges(files, [...INTERPRETER_RECURSION, ...TEMPORARY_FILE_CYCLES]))).toEqual([]);
+  it('has no cycle among files besides the interpreter recursion', () => {
+    expect(cycles(withoutEdges(files, [...INTERPRETER_RECURSION]))).toEqual([]);
   });
 
   it('has no cycle among folders (each src/<stage>/ and each src/service/<part>/ one node)', () => {

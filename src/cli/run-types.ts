@@ -1,0 +1,39 @@
+import type { RunLoadedOptions } from '../run/index.js';
+import type { ProgressView } from './run-output.js';
+
+// The shapes `recipe run`, `recipe resume` and the journal's part of them share (cli/run.ts,
+// cli/resume.ts, cli/run-journal.ts), here so that none of them imports another for its types.
+
+/** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
+export interface JournalFlags {
+  /** A path (--journal PATH), false (--no-journal), or undefined (RECIPE_JOURNAL, else the default). */
+  journal?: string | false;
+  runId?: string;
+}
+
+/** The flags of `recipe run` (`recipe resume` takes the connection and output ones). */
+export interface RunFlags extends JournalFlags {
+  input?: string[];
+  inputs?: string;
+  baseUrl?: string;
+  connector?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  fixtures?: string;
+  db?: string;
+  now?: number;
+  /** A file name, or false for --no-env-file. */
+  envFile?: string | false;
+}
+
+/** The progress view and the error printer of one command (run or resume). */
+export interface CommandOutput {
+  readonly view: ProgressView;
+  /** Prints an error that stopped the command before or instead of a report; returns its exit code. */
+  fail(err: unknown): number;
+}
+
+/** What the command decides about a run; the rest (client, journal, clock, logs) connectAndRun adds. */
+export type RunChoice = Pick<RunLoadedOptions, 'inputs' | 'dryRun' | 'connectorId' | 'journal' | 'runId' | 'prepare'>;
