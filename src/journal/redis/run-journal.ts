@@ -13,6 +13,7 @@ import type { JournalKeys } from './keys.js';
 import type { Lease } from './lease.js';
 import { exchangeJson, inDoubt, stepJson, toExchange, type PathCodec } from './records.js';
 import { APPEND } from './scripts.js';
+import { FlushTimer } from '../flush-timer.js';
 
 /** Appends go to Redis at once past these, else at the end of the event loop's turn or after FLUSH_MS. */
 const FLUSH_OPS = 2000;
@@ -43,8 +44,7 @@ export class RedisRunJournal implements RunJournal {
   private pending: string[] = [];
   private pendingBytes = 0;
   private counters: AttemptCounters | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private idle: NodeJS.Immediate | null = null;
+  private readonly flushTimer = new FlushTimer(() => this.handOver(), FLUSH_MS);
   private readonly inflight = new Set<Promise<unknown>>();
   private inflightBytes = 0;
   private caughtUp: { promise: Promise<void>; resolve: () => void } | null = null;
@@ -98,7 +98,7 @@ export class RedisRunJournal implements RunJournal {
 
   progress(counters: AttemptCounters): void {
     this.counters = counters;
-    this.schedule();
+    if (!this.done) this.flushTimer.later();
   }
 
   noteIdempotencyHonoured(): void {
@@ -176,7 +176,7 @@ export class RedisRunJournal implements RunJournal {
 
   private stop(): void {
     this.done = true;
-    this.clearTimers();
+    this.flushTimer.clear();
     this.owner.letGo(this);
   }
 
@@ -185,39 +185,13 @@ export class RedisRunJournal implements RunJournal {
     this.pending.push(...op);
     this.pendingBytes += bytes;
     if (this.pending.length >= FLUSH_OPS || this.pendingBytes >= FLUSH_BYTES) this.handOver();
-    else if (this.pending.length >= 256) this.whenIdle();
-    else this.schedule();
-  }
-
-  /** At the end of the current turn of the event loop: by then the requests of this turn have been sent. */
-  private whenIdle(): void {
-    if (this.idle || this.done) return;
-    this.idle = setImmediate(() => {
-      this.idle = null;
-      this.handOver();
-    });
-    this.idle.unref();
-  }
-
-  private schedule(): void {
-    if (this.timer || this.idle || this.done) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.handOver();
-    }, FLUSH_MS);
-    this.timer.unref();
-  }
-
-  private clearTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.idle) clearImmediate(this.idle);
-    this.idle = null;
+    else if (this.pending.length >= 256) this.flushTimer.atIdle();
+    else this.flushTimer.later();
   }
 
   /** Sends the pending operations (and the latest counters) as one script call. */
   private handOver(): void {
-    this.clearTimers();
+    this.flushTimer.clear();
     const ops = this.pending;
     const counters = this.counters;
     if (ops.length === 0 && counters === null) return;

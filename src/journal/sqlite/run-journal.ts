@@ -13,6 +13,7 @@ import type { Append } from './append-sql.js';
 import { toExchange, type ExchangeRow } from './rows.js';
 import type { RunLock } from './run-locks.js';
 import type { WriteSink } from './write-sink.js';
+import { FlushTimer } from '../flush-timer.js';
 
 /** Appends are handed to the writer at once past these (memory stays bounded whatever the run does)... */
 const FLUSH_ROWS = 1000;
@@ -58,8 +59,7 @@ export class SqliteRunJournal implements RunJournal {
   private pendingBytes = 0;
   private seq: number;
   private counters: AttemptCounters | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private idle: NodeJS.Immediate | null = null;
+  private readonly flushTimer = new FlushTimer(() => this.handOver(), FLUSH_MS);
   private done = false;
 
   constructor(
@@ -125,7 +125,7 @@ export class SqliteRunJournal implements RunJournal {
 
   progress(counters: AttemptCounters): void {
     this.counters = counters;
-    this.schedule();
+    if (!this.done) this.flushTimer.later();
   }
 
   noteIdempotencyHonoured(): void {
@@ -194,7 +194,7 @@ export class SqliteRunJournal implements RunJournal {
 
   private stop(ended: boolean): void {
     this.done = true;
-    this.clearTimers();
+    this.flushTimer.clear();
     this.lock.release();
     this.owner.letGo(this.run_id, ended);
   }
@@ -237,39 +237,13 @@ export class SqliteRunJournal implements RunJournal {
     this.pending.push(append);
     this.pendingBytes += bytes;
     if (this.pending.length >= FLUSH_ROWS || this.pendingBytes >= FLUSH_BYTES) this.handOver();
-    else if (this.pending.length >= IDLE_ROWS || this.pendingBytes >= IDLE_BYTES) this.whenIdle();
-    else this.schedule();
-  }
-
-  /** At the end of the current turn of the event loop: by then the requests of this turn have been sent. */
-  private whenIdle(): void {
-    if (this.idle || this.done) return;
-    this.idle = setImmediate(() => {
-      this.idle = null;
-      this.handOver();
-    });
-    this.idle.unref();
-  }
-
-  private schedule(): void {
-    if (this.timer || this.idle || this.done) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.handOver();
-    }, FLUSH_MS);
-    this.timer.unref();
-  }
-
-  private clearTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.idle) clearImmediate(this.idle);
-    this.idle = null;
+    else if (this.pending.length >= IDLE_ROWS || this.pendingBytes >= IDLE_BYTES) this.flushTimer.atIdle();
+    else this.flushTimer.later();
   }
 
   /** Gives the pending appends (and the attempt's counters) to the writer as one batch. */
   private handOver(): void {
-    this.clearTimers();
+    this.flushTimer.clear();
     const batch = this.pending;
     const counters = this.counters;
     const bytes = this.pendingBytes;
