@@ -153,8 +153,9 @@ export class RedisJournalStore implements JournalStore {
               PAGE,
             )) as string[]);
       if (page.length === 0) break;
+      // With a cursor the page holds id, score pairs; the cursor's own millisecond keeps only smaller ids.
       const ids =
-        at === undefined || cursor === undefined
+        cursor === undefined
           ? page
           : page.filter((id, i) => i % 2 === 0 && !(Number(page[i + 1]) === at && id >= cursor.run_id));
       const runs = await Promise.all(ids.map((id) => this.readRun(id)));
