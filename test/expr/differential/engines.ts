@@ -31,7 +31,7 @@ export async function viaCompiled(
   source: string,
   input: unknown,
   bindings: Record<string, unknown>,
-): Promise<{ outcome: Outcome; compiled: boolean; handedBack: boolean }> {
+): Promise<{ outcome: Outcome; compiled: boolean; fallbackReason?: string; handedBack: boolean }> {
   const parsed = parseExpr(source, loc, () => loc);
   if ('error' in parsed) throw new Error(`syntax error in ${source}: ${parsed.error.reason}`);
   const expr = parsed.expr as JsonataExpr;
@@ -41,7 +41,10 @@ export async function viaCompiled(
   } catch (err) {
     outcome = failure(err);
   }
-  return { outcome, compiled: expr.engine.kind === 'compiled', handedBack: expr.handedBack.count > 0 };
+  const handedBack = expr.handedBack.count > 0;
+  return expr.engine.kind === 'compiled'
+    ? { outcome, compiled: true, handedBack }
+    : { outcome, compiled: false, fallbackReason: expr.engine.reason, handedBack };
 }
 
 function failure(err: unknown): Outcome {
