@@ -82,7 +82,9 @@ class Generator {
         return literal(node.value);
       case 'variable': {
         const name = String(node.value);
-        if (name === '') return 'H.ctx(input)';
+        // The context can be a sequence (a path's first array constructor sees the path's input sequence):
+        // jsonata normalizes it as it does every node's value.
+        if (name === '') return 'H.norm(H.ctx(input))';
         const read = this.slotRead(name, scope);
         return read === undefined ? undefined : this.norm(read);
       }

@@ -284,6 +284,9 @@ const operators = [
   // `[]` on a condition in a lambda's tail with no tail call in it (found by the property test).
   '(function($v) { ($v ? $v : true)[] })(0)',
   '(function($v) { ($v ? $v : true)[] })("a")',
+  // `$` in a path's first array constructor is the path's input sequence, normalized (found by the property test).
+  'nothing{"x": [$.{"k": 1}].[2]}',
+  'nothing{"x": [$.{"k": 1}].[$]}',
   '($n := 10; $f := function($x) { $x * $n }; $f(2))',
   '(function($a, $b) { $a & $b })("x")',
   '(function($a, $b) { [$a, $b] })(1, 2)',
