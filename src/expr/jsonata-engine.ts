@@ -10,7 +10,8 @@ import type jsonataType from 'jsonata';
 import { EXTENSIONS } from './functions/registry.js';
 import { JSONATA_NATIVE_NAMES, setJsonataNatives, type JsonataNative } from './functions/jsonata-natives.js';
 import { ExprError } from './runtime/errors.js';
-import { checkDeadline } from './runtime/guard.js';
+import { checkDeadline, randomOf } from './runtime/guard.js';
+import { shuffle } from './functions/objects.js';
 import type { EvalLimits } from './types.js';
 
 type Jsonata = typeof jsonataType;
@@ -51,6 +52,9 @@ export async function evaluateWithJsonata(
     // The run's clock instead of jsonata's own (house rule 5), as compiled code answers them.
     expr.registerFunction('now', jsonataNow, '<s?s?:s>');
     expr.registerFunction('millis', jsonataMillis, '<:n>');
+    // The run's chance too: the step visit's seeded source, which a resume replays.
+    expr.registerFunction('random', jsonataRandom, '<:n>');
+    expr.registerFunction('shuffle', jsonataShuffle, '<a:a>');
     (expr.assign as (name: string | symbol, value: unknown) => void)(ENTRY_HOOK, guard);
     prepared.add(expr);
   }
@@ -80,10 +84,22 @@ interface Focus {
   readonly environment: { lookup(name: string): unknown; readonly timestamp?: Date | null };
 }
 
+function focusLimits(focus: Focus): EvalLimits | undefined {
+  return focus.environment.lookup(LIMITS_BINDING) as EvalLimits | undefined;
+}
+
 /** The evaluation's timestamp: the run's (from the limits binding), else jsonata's own for the evaluation. */
 function focusTimestamp(focus: Focus): number {
-  const limits = focus.environment.lookup(LIMITS_BINDING) as EvalLimits | undefined;
-  return limits?.timestamp?.() ?? focus.environment.timestamp?.getTime() ?? Date.now();
+  return focusLimits(focus)?.timestamp?.() ?? focus.environment.timestamp?.getTime() ?? Date.now();
+}
+
+function jsonataRandom(this: Focus): number {
+  return randomOf(focusLimits(this));
+}
+
+function jsonataShuffle(this: Focus, arr: readonly unknown[] | undefined): unknown {
+  const limits = focusLimits(this);
+  return shuffle(arr, () => randomOf(limits));
 }
 
 /** `$now(picture?, timezone?)` on the evaluation's timestamp, formatted by jsonata's own $fromMillis. */

@@ -26,6 +26,11 @@ export interface EvalLimits {
    * only when one of them is called; without it, the wall clock at the evaluation's first call.
    */
   readonly timestamp?: () => number;
+  /**
+   * What `$random()` and `$shuffle()` draw from in this evaluation: the step visit's seeded source, whose seed
+   * the run journals and a resume replays. Without it, Math.random.
+   */
+  readonly random?: () => number;
 }
 
 /** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Redactor } from '../client/index.js';
 import type { RunJournal, SettledBy } from '../journal/index.js';
+import type { Visit } from './scope.js';
+import { newSeed, seededRandom } from './seeded-random.js';
 
 /** How a write in doubt is settled on resume: decided for each one before the resume sends anything. */
 export type SettleMethod = SettledBy;
@@ -63,16 +65,43 @@ export class CallRecorder {
   }
 
   /**
+   * A step visit's clock and chance, each read (and journaled) only when one of its expressions first asks;
+   * `path` (the step path with loop indexes) is worked out then too.
+   */
+  visit(path: () => string, ctx: { now(): number; random(): number }): Visit {
+    let reading: number | undefined;
+    let draw: (() => number) | undefined;
+    return {
+      clock: () => (reading ??= this.visitClock(path(), ctx.now)),
+      random: () => (draw ??= this.visitRandom(path(), ctx.random))(),
+    };
+  }
+
+  /**
    * The clock reading of a step visit (`$now()`, `$millis()`), journaled as `now:PATH`: a resume answers the
    * reading the earlier attempt recorded, so the requests it computes from it match the recorded ones.
    */
-  visitClock(path: string, now: () => number): number {
+  private visitClock(path: string, now: () => number): number {
     const key = `now:${path}`;
     const prior = this.recorded[key];
     if (typeof prior === 'number') return prior;
     const t = now();
     this.journal?.effect(key, t);
     return t;
+  }
+
+  /**
+   * The source of chance of a step visit (`$random()`, `$shuffle()`): a generator seeded once per visit, the
+   * seed journaled as `random:PATH`. A resume seeds it with the recorded seed, so the visit's expressions,
+   * evaluated in the same order, draw the same values and compute the same requests.
+   */
+  private visitRandom(path: string, random: () => number): () => number {
+    const key = `random:${path}`;
+    const prior = this.recorded[key];
+    if (typeof prior === 'number') return seededRandom(prior);
+    const seed = newSeed(random);
+    this.journal?.effect(key, seed);
+    return seededRandom(seed);
   }
 
   /** Tells the journal once that the service honours Idempotency-Key. */

@@ -60,6 +60,8 @@ export async function runForeachChunk(o: ChunkRunOptions): Promise<ChunkOutcome>
   };
   const tracker = new Tracker(() => undefined);
   const recorder = new CallRecorder(visit.runId, o.journal, o.redactor, o.replay);
+  // A chunk run again reads the clock and chance its items' visits recorded, as a resume does.
+  if (o.replay && o.journal) recorder.replayEffects(await o.journal.effects());
   const state: RunState = {
     ctx,
     plan,

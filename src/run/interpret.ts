@@ -61,12 +61,12 @@ function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepO
 /**
  * One step: `when`, then the kind, under the step's timeout and on_error, then binding and `assign`. Its
  * expressions read the visit's clock for `$now()`/`$millis()` (read once, when first called, and journaled
- * under the step path, so a resume replays it and `--now` pins it).
+ * under the step path, so a resume replays it and `--now` pins it) and its seeded chance for `$random()` and
+ * `$shuffle()` (the seed journaled the same way).
  */
 export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
   if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
-  let reading: number | undefined;
-  scope.enterVisit(() => (reading ??= state.recorder.visitClock(stepPathOf(state, step), state.ctx.now)));
+  scope.enterVisit(state.recorder.visit(() => stepPathOf(state, step), state.ctx));
   const ctx = state.ctx;
   const stats = state.tracker.statsFor(step, state.depth, state.plan.file);
   stats.runs++;

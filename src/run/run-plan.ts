@@ -153,8 +153,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     root.set('run', run);
     await runSteps(plan.steps, root, state);
     // Outside any step (the outputs), $now() reads the clock once more, journaled like a step visit's.
-    let outputsClock: number | undefined;
-    root.enterVisit(() => (outputsClock ??= recorder.visitClock('$outputs', ctx.now)));
+    root.enterVisit(recorder.visit(() => '$outputs', ctx));
     outputs = await evaluateOutputs(plan, root);
     const invalid = dryRun.invalid;
     const first = invalid[0];

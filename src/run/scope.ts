@@ -11,6 +11,12 @@ export interface ExprBounds {
   readonly timeoutMs: number;
 }
 
+/** What a step visit's expressions read for time and chance: each read from the journal on a resume. */
+export interface Visit {
+  readonly clock: () => number;
+  readonly random: () => number;
+}
+
 export class Scope {
   private readonly vars = new Map<string, unknown>();
   /** On a plan's root frame: the clock and the recipe's expression_timeout_ms. */
@@ -19,8 +25,8 @@ export class Scope {
   private deadlines: { at: number; timeoutMs: number }[] | undefined;
   /** For a called recipe's root: the caller's frame, whose step deadlines still apply. */
   private caller: Scope | undefined;
-  /** The clock of the step visit now running in this frame: what `$now()` and `$millis()` answer. */
-  private visitClock: (() => number) | undefined;
+  /** The step visit now running in this frame: what `$now()`/`$millis()` and `$random()`/`$shuffle()` read. */
+  private visit: Visit | undefined;
 
   constructor(private readonly parent: Scope | null = null) {}
 
@@ -32,12 +38,12 @@ export class Scope {
 
   /**
    * A step visit starts in this frame (steps of one frame run one at a time; concurrent loop items have
-   * frames of their own): expressions in and under the frame read `clock` for `$now()` until the next visit.
-   * Nothing ends it (no try/finally per step visit): what a frame evaluates after its last step (a loop's
-   * collect) reads the last visit's clock, which is journaled like any other.
+   * frames of their own): expressions in and under the frame read its clock for `$now()` and its chance for
+   * `$random()` until the next visit. Nothing ends it (no try/finally per step visit): what a frame evaluates
+   * after its last step (a loop's collect) reads the last visit's, which are journaled like any other.
    */
-  enterVisit(clock: () => number): void {
-    this.visitClock = clock;
+  enterVisit(visit: Visit): void {
+    this.visit = visit;
   }
 
   /** A step with timeout_ms starts in this frame; the returned function ends it. */
@@ -58,18 +64,19 @@ export class Scope {
   limits(): EvalLimits | undefined {
     let bounds: ExprBounds | undefined;
     let earliest: { at: number; timeoutMs: number } | undefined;
-    let timestamp: (() => number) | undefined;
+    let visit: Visit | undefined;
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent ?? s.caller) {
       bounds ??= s.bounds;
-      timestamp ??= s.visitClock;
+      visit ??= s.visit;
       for (const d of s.deadlines ?? []) if (earliest === undefined || d.at < earliest.at) earliest = d;
     }
     if (bounds === undefined) return undefined;
     const now = bounds.now();
     const recipeDeadline = now + bounds.timeoutMs;
+    const reads = visit === undefined ? {} : { timestamp: visit.clock, random: visit.random };
     if (earliest !== undefined && earliest.at < recipeDeadline)
-      return { deadline: earliest.at, now: bounds.now, timeoutMs: earliest.timeoutMs, source: 'step', timestamp };
-    return { deadline: recipeDeadline, now: bounds.now, timeoutMs: bounds.timeoutMs, source: 'recipe', timestamp };
+      return { deadline: earliest.at, now: bounds.now, timeoutMs: earliest.timeoutMs, source: 'step', ...reads };
+    return { deadline: recipeDeadline, now: bounds.now, timeoutMs: bounds.timeoutMs, source: 'recipe', ...reads };
   }
 
   /** A new frame inside this one. */

@@ -268,6 +268,50 @@ steps:
     expect(stamp(sent[0] as Seen)).toBe(killedStamp);
   });
 
+  it('$random() and $shuffle() draw from a seed per step visit, journaled and replayed on resume', async () => {
+    const file = write(
+      'chance.yaml',
+      `version: 1
+name: chance
+inputs:
+  tag: { type: string, required: true }
+connector: { id: c-1 }
+steps:
+  - id: notes
+    foreach: "\${ [1, 2, 3] }"
+    as: n
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params:
+            properties:
+              hs_note_body: "\${ $inputs.tag & '-' & $string($n) }"
+              hs_note_luck: "\${ $string($random()) & ' ' & $string($random()) }"
+              hs_note_order: "\${ $join($shuffle(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']), '') }"
+    collect: "\${ $note.id }"
+`,
+    );
+    await killedInFirstWrite(file, 'chance-1', 'luck');
+    const props = (s: Seen) => body(s).params.properties as Record<string, string>;
+    const killed = props(creates().at(-1) as Seen);
+    const [first, second] = (killed.hs_note_luck ?? '').split(' ').map(Number);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(1);
+    expect(second, 'two draws in one visit differ').not.toBe(first);
+    expect([...(killed.hs_note_order ?? '')].sort().join('')).toBe('abcdefgh');
+    const before = creates().length;
+    // The write in doubt is sent again as the same request (a new draw would be another request: J005).
+    const r = await recipe(['resume', 'chance-1', '--assume-not-sent', 'notes.note', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = creates().slice(before).map(props);
+    expect(sent).toHaveLength(3);
+    expect(sent[0]).toEqual(killed);
+    // Other visits draw from seeds of their own.
+    expect(sent[1]?.hs_note_luck).not.toBe(killed.hs_note_luck);
+  });
+
   it('--now pins $now() and $millis(), in steps and in outputs', async () => {
     const file = write(
       'clock.yaml',

@@ -71,6 +71,31 @@ describe('engines', () => {
     expect(await expr('$millis() = $toMillis($now())').evaluate({})).toBe(true);
   });
 
+  it("draws $random() and $shuffle() from the limits' source, compiled or in jsonata", async () => {
+    const draws = (): (() => number) => {
+      const values = [0.1, 0.9, 0.5, 0.7, 0.2];
+      let i = 0;
+      return () => values[i++ % values.length] as number;
+    };
+    const limits = () => ({
+      deadline: Infinity,
+      now: Date.now,
+      timeoutMs: 1000,
+      source: 'recipe' as const,
+      random: draws(),
+    });
+    const compiled = expr('[$random(), $random(), $shuffle([1, 2, 3])]');
+    const fallback = expr('[$random(), $random(), $shuffle([1, 2, 3]), $eval("1")]');
+    expect(compiled.engine.kind).toBe('compiled');
+    expect(fallback.engine.kind).toBe('jsonata');
+    // (The constructor flattens the shuffled array.) Fisher-Yates (inside-out), one draw per item: 0.5, 0.7, 0.2 give j = 0, 1, 0.
+    expect(await compiled.evaluate({}, limits())).toEqual([0.1, 0.9, 3, 2, 1]);
+    expect(await fallback.evaluate({}, limits())).toEqual([0.1, 0.9, 3, 2, 1, 1]);
+    const other = () => ({ ...limits(), random: () => 0 });
+    expect(await compiled.evaluate({}, other())).toEqual([0, 0, 3, 1, 2]);
+    expect(await fallback.evaluate({}, other())).toEqual([0, 0, 3, 1, 2, 1]);
+  });
+
   it('gives plain arrays and objects back, equal to what jsonata gives', async () => {
     const bound = {
       c: [

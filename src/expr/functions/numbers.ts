@@ -1,5 +1,6 @@
 /** JSONata's numeric and aggregate built-ins, ported from jsonata 2.x (same results, same error codes). */
 import { ExprError } from '../runtime/errors.js';
+import { evaluationRandom } from '../runtime/guard.js';
 
 type Numbers = readonly number[] | undefined;
 
@@ -98,5 +99,5 @@ export function power(arg: number | undefined, exp: number): number | undefined 
 }
 
 export function random(): number {
-  return Math.random();
+  return evaluationRandom();
 }

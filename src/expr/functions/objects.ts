@@ -1,5 +1,6 @@
 /** JSONata's object, array and boolean built-ins, ported from jsonata 2.x (same results, same error codes). */
 import { ExprError } from '../runtime/errors.js';
+import { evaluationRandom } from '../runtime/guard.js';
 import { append as appendValues, createSequence, isSequence, lookup as lookupMember } from '../runtime/sequence.js';
 import { isDeepEqual, isFunction, toBoolean, toJsonataString, typeOf } from '../runtime/values.js';
 import { objectKeys, setMember } from './higher-order.js';
@@ -86,12 +87,13 @@ export function distinct(arr: unknown): unknown {
   return results;
 }
 
-export function shuffle(arr: readonly unknown[] | undefined): unknown {
+/** jsonata's $shuffle (Fisher-Yates, inside-out), drawing from `draw`: the run's chance by default. */
+export function shuffle(arr: readonly unknown[] | undefined, draw: () => number = evaluationRandom): unknown {
   if (arr === undefined) return undefined;
   if (arr.length <= 1) return arr;
   const result = new Array<unknown>(arr.length);
   for (let i = 0; i < arr.length; i++) {
-    const j = Math.floor(Math.random() * (i + 1));
+    const j = Math.floor(draw() * (i + 1));
     if (i !== j) result[i] = result[j];
     result[j] = arr[i];
   }

@@ -50,6 +50,16 @@ export function evaluationTimestamp(): number {
   return current.timestamp;
 }
 
+/** A draw of chance for `$random()`/`$shuffle()`: the run's source for the evaluation, else Math.random. */
+export function evaluationRandom(): number {
+  return randomOf(current?.limits);
+}
+
+/** A draw from the source of `limits` (the step visit's), else Math.random. */
+export function randomOf(limits: EvalLimits | undefined): number {
+  return limits?.random?.() ?? Math.random();
+}
+
 /** What `$now()`/`$millis()` answer under `limits`: the run's timestamp for it, else the wall clock. */
 export function timestampOf(limits: EvalLimits | undefined): number {
   return limits?.timestamp?.() ?? Date.now();
