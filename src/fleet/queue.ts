@@ -122,7 +122,9 @@ export async function waitForRun(
       const again = await fleet.journal.getRun(runId);
       if (again && (again.status === 'succeeded' || again.status === 'failed'))
         return { kind: 'report', record: again };
-      return { kind: 'job-failed', reason: job.failedReason ?? 'failed' };
+      // `job` was read before it failed: its failedReason is read again (else it can be missing).
+      const failed = await fleet.queue.getJob(jobId);
+      return { kind: 'job-failed', reason: failed?.failedReason || job.failedReason || 'failed' };
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }

@@ -77,8 +77,9 @@ export async function submitAndWait(o: {
     });
     const deadline = Date.now() + (o.timeoutMs ?? 60_000);
     for (;;) {
+      // The state first, then the job: a job read before it ended would lack its returnvalue or failedReason.
+      const state = await queue.getJobState(`run-${o.runId}`);
       const job = (await queue.getJob(`run-${o.runId}`)) as Job<RunJobData, RunJobResult> | undefined;
-      const state = await job?.getState();
       if (job && state === 'completed')
         return { report: JSON.parse(job.returnvalue.report) as RunReport, failedReason: undefined };
       if (job && state === 'failed') return { report: undefined, failedReason: job.failedReason };
