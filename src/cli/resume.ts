@@ -6,9 +6,11 @@ import { fleetTarget } from './fleet-flags.js';
 import { findRecipeDir } from './run-embedded.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
+import { readGivenInputs } from './run-inputs.js';
 import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
 
 interface ResumeFlags extends RunFlags {
+  input?: string[];
   redis?: string;
   queue?: string;
   recipes?: string;
@@ -40,6 +42,11 @@ export function registerResume(program: Command): void {
       'settle a write in doubt as not applied (send it again); repeatable',
       collect,
     )
+    .option(
+      '-i, --input <name=value>',
+      'an input the journal kept masked (it held a secret value), given again; repeatable',
+      collect,
+    )
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
     .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
@@ -47,8 +54,9 @@ export function registerResume(program: Command): void {
       'after',
       `
 The inputs, --connector and --dry-run come from the journal; the connection (--base-url, CONNECTOR_*) and
-the recipe's secrets from the environment, as for \`recipe run\`. A run that failed is redriven: its
-successful calls replay and the call that failed it is sent again.
+the recipe's secrets from the environment, as for \`recipe run\`. An input whose value held a secret is
+journaled masked: give it again with -i (J010 says which). A run that failed is redriven: its successful
+calls replay and the call that failed it is sent again.
 
 Exit codes: as \`recipe run\`; 2 also for an unknown run id, a changed recipe without --allow-changed,
 or a run held by a live process; 1 for writes in doubt that nothing settles (the error lists them).
@@ -90,12 +98,21 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
           : journalPath(flags.journal || undefined, process.env, process.cwd()),
       });
     if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);
-    return await resumeRecorded(store, record, flags, out, runEdges, {
-      allowChanged: flags.allowChanged === true,
-      retryFailedItems: flags.retryFailedItems === true,
-      assumeSent: flags.assumeSent ?? [],
-      assumeNotSent: flags.assumeNotSent ?? [],
-    });
+    const given = await readGivenInputs(undefined, flags.input);
+    return await resumeRecorded(
+      store,
+      record,
+      flags,
+      out,
+      runEdges,
+      {
+        allowChanged: flags.allowChanged === true,
+        retryFailedItems: flags.retryFailedItems === true,
+        assumeSent: flags.assumeSent ?? [],
+        assumeNotSent: flags.assumeNotSent ?? [],
+      },
+      given.values ?? {},
+    );
   } catch (err) {
     return out.fail(err);
   } finally {

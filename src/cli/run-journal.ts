@@ -2,7 +2,7 @@ import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord } from '../journal/index.js';
-import { isValidRunId, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
+import { isValidRunId, maskedInputs, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
@@ -54,17 +54,25 @@ export async function reuseRun(
   if (record.file !== plan.file)
     throw new RecipeError('J008', { flag: `--run-id ${record.run_id}`, reason: `it is a run of ${record.file}` });
   if (record.status === 'succeeded' || record.status === 'failed') return printRecorded(record, flags, out, edges);
-  if (JSON.stringify(inputs) !== JSON.stringify(record.inputs))
+  // Inputs the journal kept masked are compared by the resume itself, masked (resumeRun, J010).
+  const masked = maskedInputs(record);
+  const unmasked = (values: Readonly<Record<string, unknown>>) =>
+    JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !masked.includes(k))));
+  if (unmasked(inputs) !== unmasked(record.inputs))
     throw new RecipeError('J008', {
       flag: `--run-id ${record.run_id}`,
       reason: 'it started with other inputs; resume it with `recipe resume` (it takes the inputs from the journal)',
     });
-  return resumeRecorded(store, record, flags, out, edges, {
-    allowChanged: false,
-    retryFailedItems: false,
-    assumeSent: [],
-    assumeNotSent: [],
-  });
+  const given = Object.fromEntries(Object.entries(inputs).filter(([k]) => masked.includes(k)));
+  return resumeRecorded(
+    store,
+    record,
+    flags,
+    out,
+    edges,
+    { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] },
+    given,
+  );
 }
 
 /** Resumes a recorded run under its recipe as it is now on disk (checked against the recorded hashes). */
@@ -75,6 +83,8 @@ export async function resumeRecorded(
   out: CommandOutput,
   edges: RunEdges,
   resume: ResumeFlags,
+  /** Values given again for the inputs the journal kept masked. */
+  given: Readonly<Record<string, unknown>> = {},
 ): Promise<number> {
   if (record.status === 'running')
     throw new RecipeError('J003', { runId: record.run_id, holder: describeHolder(record.holder) });
@@ -86,7 +96,16 @@ export async function resumeRecorded(
   }
   return edges.run(plan, flags, out, {
     prepare: async (client, env) => {
-      const prepared = await resumeRun({ store, record, plan, client, flags: resume, redactor: client.redactor, env });
+      const prepared = await resumeRun({
+        store,
+        record,
+        plan,
+        client,
+        flags: resume,
+        redactor: client.redactor,
+        env,
+        given,
+      });
       // The recorded values were resolved when the run started; resolving them again applies today's defaults
       // to inputs the recipe (changed, with --allow-changed) declares now.
       const resolved = resolveInputs(plan, prepared.inputs);

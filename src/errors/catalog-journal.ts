@@ -29,4 +29,9 @@ export const journalCodes = {
       'the run journal could not record run {runId} ({reason}); the run stops, as it could not be resumed safely',
     class: 'run',
   },
+  J010: {
+    template:
+      'run {runId}: input "{name}" held a secret value, which the journal keeps only masked; {problem} again: `recipe resume {runId} -i {name}=VALUE`',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -13,7 +13,14 @@ export {
   type RunRecipeOptions,
   type RunRecipeResult,
 } from './run-recipe.js';
-export { beginRun, resumeRun, type BeginRunOptions, type PreparedResume, type ResumeFlags } from './journal-session.js';
+export {
+  beginRun,
+  maskedInputs,
+  resumeRun,
+  type BeginRunOptions,
+  type PreparedResume,
+  type ResumeFlags,
+} from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
 export { declaredSecrets, recipeFiles } from './recipe-files.js';

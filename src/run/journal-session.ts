@@ -29,15 +29,21 @@ export async function beginRun(o: BeginRunOptions): Promise<DurableRun> {
   for (const name of declaredSecrets(o.plan)) o.redactor.add(o.env[name]);
   const runId = o.runId ?? newRunId(o.random ?? Math.random);
   const startedAt = (o.now ?? Date.now)();
+  const inputs = o.redactor.redactValue({ ...o.inputs });
+  // An input that held a secret value is kept masked: a resume asks for it again (J010) rather than run on ***.
+  const masked = Object.keys(inputs).filter((k) => JSON.stringify(inputs[k]) !== JSON.stringify(o.inputs[k]));
   const journal = await o.store.begin({
     run_id: runId,
     recipe: o.plan.name,
     file: o.plan.file,
     files: await hashRecipeFiles(o.plan),
-    inputs: o.redactor.redactValue({ ...o.inputs }),
+    inputs,
     started_at: startedAt,
     dry_run: o.dryRun,
-    options: o.connectorId !== undefined ? { connector: o.connectorId } : {},
+    options: {
+      ...(o.connectorId !== undefined ? { connector: o.connectorId } : {}),
+      ...(masked.length > 0 ? { masked_inputs: masked } : {}),
+    },
   });
   return { journal, runId, startedAt, attempt: 1 };
 }
@@ -60,6 +66,8 @@ export interface ResumeRunOptions {
   readonly redactor: Redactor;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
+  /** Values given again for the inputs the journal kept masked (see maskedInputs); no other input may be given. */
+  readonly given?: Readonly<Record<string, unknown>>;
 }
 
 /** What a resume runs with: the journaled run, the recorded inputs and options. */
@@ -93,6 +101,7 @@ export async function resumeRun(o: ResumeRunOptions): Promise<PreparedResume> {
       { file: changed[0]?.path },
     );
   }
+  const inputs = restoredInputs(record, o.given ?? {}, o.redactor);
   const redrive = record.status === 'failed';
   const inDoubt = (await o.store.writesInDoubt(record.run_id)).filter(
     (w) => w.state !== 'failed' || o.flags.retryFailedItems || (redrive && w.call_key === record.failed_call),
@@ -126,10 +135,62 @@ export async function resumeRun(o: ResumeRunOptions): Promise<PreparedResume> {
       resumedFrom: { attempt: journal.attempt - 1, status: record.status },
       replay: { failedCall: redrive ? record.failed_call : null, retryFailedItems: o.flags.retryFailedItems, settle },
     },
-    inputs: { ...record.inputs },
+    inputs,
     dryRun: record.dry_run,
     ...(typeof connector === 'string' ? { connectorId: connector } : {}),
   };
+}
+
+/** The inputs of a run the journal could keep only masked, because they held a secret value. */
+export function maskedInputs(record: RunRecord): string[] {
+  const names = record.options.masked_inputs;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/**
+ * The recorded inputs, with each masked one given again: J010 when one is missing, or when, masked, it is not
+ * what the run started with (another value, or its secret changed); J008 for any other input given (a resume
+ * runs with the inputs its run started with). Checked before anything is sent.
+ */
+function restoredInputs(
+  record: RunRecord,
+  given: Readonly<Record<string, unknown>>,
+  redactor: Redactor,
+): Record<string, unknown> {
+  const masked = maskedInputs(record);
+  for (const name of Object.keys(given))
+    if (!masked.includes(name))
+      throw new RecipeError('J008', {
+        flag: `--input ${name}`,
+        reason: `run ${record.run_id} resumes with the inputs it started with; only an input the journal kept masked (${masked.join(', ') || 'none'}) is given again`,
+      });
+  const inputs: Record<string, unknown> = { ...record.inputs };
+  for (const name of masked) {
+    if (!Object.hasOwn(given, name)) throw new RecipeError('J010', { runId: record.run_id, name, problem: 'give it' });
+    const value = given[name];
+    const recorded = JSON.stringify(record.inputs[name]);
+    // `-i` gives text; an object or list input was recorded as its coerced value.
+    const matches = [value, typeof value === 'string' ? parsedOrText(value) : value].some(
+      (v) => JSON.stringify(redactor.redactValue(v)) === recorded,
+    );
+    if (!matches)
+      throw new RecipeError('J010', {
+        runId: record.run_id,
+        name,
+        problem:
+          'the value given differs from the one the run started with (or the secret it held changed); give that one',
+      });
+    inputs[name] = value;
+  }
+  return inputs;
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** Files whose content differs from what the run recorded (or that appeared or disappeared). */

@@ -312,6 +312,59 @@ steps:
     expect(sent[1]?.hs_note_luck).not.toBe(killed.hs_note_luck);
   });
 
+  it('an input that held a secret value is journaled masked: the resume asks for it again (J010), then sends it', async () => {
+    const file = write(
+      'masked.yaml',
+      `version: 1
+name: masked
+inputs:
+  tag: { type: string, required: true }
+secrets: [HOOK_TOKEN]
+connector: { id: c-1 }
+steps:
+  - id: notes
+    foreach: "\${ [1, 2, 3] }"
+    as: n
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }" } }
+    collect: "\${ $note.id }"
+`,
+    );
+    const token = 'hook-4f8a2c9e';
+    const tag = `mask-${token}`;
+    env.HOOK_TOKEN = token;
+    try {
+      await killedInFirstWrite(file, 'masked-1', tag);
+      const before = creates().length;
+      const missing = await recipe(['resume', 'masked-1', '--assume-not-sent', 'notes.note']);
+      expect(missing.code, missing.stderr).toBe(2);
+      expect(missing.stderr).toContain('J010');
+      expect(missing.stderr).toContain('input "tag" held a secret value');
+      expect(missing.stderr).toContain('recipe resume masked-1 -i tag=VALUE');
+      expect(missing.stderr).not.toContain(token);
+      const other = await recipe(['resume', 'masked-1', '--assume-not-sent', 'notes.note', '-i', 'tag=mask-other']);
+      expect(other.code, other.stderr).toBe(2);
+      expect(other.stderr).toContain('differs from the one the run started with');
+      const notMasked = await recipe(['resume', 'masked-1', '-i', `tag=${tag}`, '-i', 'extra=1']);
+      expect(notMasked.code, notMasked.stderr).toBe(2);
+      expect(notMasked.stderr).toContain('J008 --input extra');
+      expect(creates().length, 'nothing sent by the refused resumes').toBe(before);
+      const r = await recipe(['resume', 'masked-1', '--assume-not-sent', 'notes.note', '-i', `tag=${tag}`, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const bodies = creates()
+        .slice(before)
+        .map((s) => (body(s).params.properties as Record<string, unknown>).hs_note_body);
+      expect(bodies).toEqual([`${tag}-1`, `${tag}-2`, `${tag}-3`]);
+      expect(r.stdout).not.toContain(token);
+    } finally {
+      delete env.HOOK_TOKEN;
+    }
+  });
+
   it('--now pins $now() and $millis(), in steps and in outputs', async () => {
     const file = write(
       'clock.yaml',
