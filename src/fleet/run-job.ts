@@ -3,7 +3,7 @@ import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
-import { beginRun, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
+import { beginRun, maskedInputs, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
 import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
 import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
@@ -52,7 +52,7 @@ export async function processRunJob(
   const client = ctx.newClient();
   try {
     const prepared = recorded
-      ? await resumeJob(ctx, recorded, plan, client)
+      ? await resumeJob(ctx, recorded, plan, client, data.inputs)
       : await beginJob(ctx, data, plan, runId, client);
     ctx.log(`run ${runId} ${recorded ? `resumed (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
     const report = await runPlan(plan, {
@@ -124,9 +124,15 @@ async function resumeJob(
   record: RunRecord,
   plan: Plan,
   client: ReturnType<WorkerContext['newClient']>,
+  submitted: Readonly<Record<string, unknown>>,
 ): Promise<PreparedJob> {
   try {
+    // The job holds the inputs as submitted: those the journal kept masked (they held a secret) come from it.
+    const masked = maskedInputs(record);
+    const resolved = resolveInputs(plan, { ...submitted }).values;
+    const given = Object.fromEntries(Object.entries(resolved).filter(([k]) => masked.includes(k)));
     const prepared = await resumeRun({
+      given,
       store: ctx.journal,
       record,
       plan,
