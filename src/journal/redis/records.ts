@@ -1,4 +1,5 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { isWriteInDoubt } from '../in-doubt.js';
 import type {
   AttemptRecord,
   CallEntry,
@@ -77,11 +78,14 @@ export function exchangeJson(paths: PathCodec, attempt: number, call: CallEntry,
   return JSON.stringify(stored);
 }
 
-/** True when the exchange is a write that may have been applied without a usable answer. */
+/** True when the exchange is a write in doubt (isWriteInDoubt); no outcome yet is an intent. */
 export function inDoubt(call: CallEntry, outcome: CallOutcome | null): boolean {
-  if (!call.write) return false;
-  if (outcome === null) return true;
-  return (outcome.state === 'failed' && outcome.doubt) || (outcome.state === 'answered' && outcome.redacted);
+  return isWriteInDoubt({
+    write: call.write,
+    state: outcome?.state ?? 'intent',
+    doubt: outcome?.doubt ?? false,
+    redacted: outcome?.redacted ?? false,
+  });
 }
 
 export function toExchange(paths: PathCodec, text: string): ExchangeRecord {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { RecipeError } from '../../errors/index.js';
+import { isWriteInDoubt } from '../in-doubt.js';
 import type {
   AttemptRecord,
   AttemptStart,
@@ -253,14 +254,9 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   async writesInDoubt(runId: string): Promise<ExchangeRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM exchanges WHERE run_id = ? AND write = 1
-           AND (state = 'intent' OR (state = 'failed' AND doubt = 1) OR (state = 'answered' AND redacted = 1))
-         ORDER BY seq`,
-      )
-      .all(runId) as ExchangeRow[];
-    return rows.map(toExchange);
+    // The run's writes, then the one rule (in-doubt.ts) that the Redis backend applies too.
+    const rows = this.db.prepare(`SELECT * FROM exchanges WHERE run_id = ? AND write = 1 ORDER BY seq`).all(runId);
+    return (rows as ExchangeRow[]).map(toExchange).filter(isWriteInDoubt);
   }
 
   async prune(before: number): Promise<number> {
