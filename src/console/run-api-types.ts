@@ -1,25 +1,15 @@
 /**
  * The shapes of the console's runs API (the runs list, a run's page, its live updates): shared by the server
- * and the browser code like api-types.ts. Plain data only: no imports.
+ * and the browser code like api-types.ts. Plain data only; the only import is the journal's types (a file of
+ * types with no imports of its own), erased from the browser bundle.
  */
+import type { RunStatus, RunSummary } from '../journal/types.js';
 
-/** The run statuses the journal knows (see src/journal/types.ts RunStatus). */
-export type RunStatusName = 'running' | 'succeeded' | 'failed' | 'interrupted' | 'cancelled';
+/** The run statuses the journal knows. */
+export type RunStatusName = RunStatus;
 
-/** One row of the runs list (the journal's RunSummary). Times are ISO strings, durations ms. */
-export interface RunListItem {
-  readonly run_id: string;
-  readonly recipe: string;
-  readonly file: string;
-  readonly status: RunStatusName;
-  readonly started_at: string;
-  readonly ended_at: string | null;
-  readonly duration_ms: number;
-  readonly requests: number;
-  readonly writes: number;
-  readonly attempts: number;
-  readonly dry_run: boolean;
-}
+/** One row of the runs list: the journal's RunSummary. Times are ISO strings, durations ms. */
+export type RunListItem = RunSummary;
 
 /** GET /api/runs?status=&recipe=&limit=&before=: a page of runs, newest first. */
 export interface RunsPage {

@@ -8,6 +8,8 @@
  *
  * The journal knows call keys and answers, not step semantics: run/ computes keys, decides what to replay
  * and redacts every value before handing it over. A backend stores what it is given, never a secret.
+ *
+ * Types only, and no imports: the console's browser code reads RunSummary and RunStatus from here.
  */
 
 /** A run as history shows it. `interrupted`: started, never recorded its end, and nobody holds it now. */

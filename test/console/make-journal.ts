@@ -68,6 +68,8 @@ export async function makeJournal(dir: string): Promise<MadeRuns> {
   const dryRun = await run(['run', 'recipes/stale-deals-follow-up.yaml', '--dry-run', ...common], 0);
   const env = { NOTES_API_KEY: SECRET };
   const failed = await run(['run', 'recipes/contact-notes.yaml', '-i', `requester=${SECRET}`, ...common], 1, env);
-  await run(['resume', failed, '--db', 'svc.db', '--journal', '.recipe/runs.db', '--json'], 1, env);
+  // The journal kept `requester` masked (it held the secret): the resume is given it again.
+  const again = ['-i', `requester=${SECRET}`];
+  await run(['resume', failed, ...again, '--db', 'svc.db', '--journal', '.recipe/runs.db', '--json'], 1, env);
   return { triage, dryRun, failed };
 }
