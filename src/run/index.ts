@@ -23,6 +23,7 @@ export {
 } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
+export { seededRandom } from './seeded-random.js';
 export { declaredSecrets, recipeFiles } from './recipe-files.js';
 export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';
 export type {

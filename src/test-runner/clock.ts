@@ -1,3 +1,5 @@
+import { seededRandom as randomFromSeed } from '../run/index.js';
+
 /**
  * The clock a case runs on: pinned at the case's `now` (so $run.started_at, the service's timestamps and the
  * recipe's date arithmetic are the same on every run), moving only when the client waits before a retry, which
@@ -25,16 +27,9 @@ export class TestClock {
   }
 }
 
-/** A deterministic random source for a case (mulberry32 over a hash of `seed`), so run ids and jitter repeat. */
+/** A deterministic random source for a case (the run's generator over a hash of `seed`), so run ids and jitter repeat. */
 export function seededRandom(seed: string): () => number {
   let h = 2166136261;
   for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return randomFromSeed(h >>> 0);
 }
