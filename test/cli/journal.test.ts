@@ -86,11 +86,15 @@ function write(name: string, text: string): string {
   return file;
 }
 
-const notesRecipe = (inDoubt = '') => `version: 1
+/**
+ * Three notes, one create each. `properties`: more members of the note's properties (flow YAML); `top`: more
+ * top-level lines; `inDoubt`: the create's in_doubt field.
+ */
+const notesRecipe = (o: { inDoubt?: string; properties?: string; top?: string } = {}) => `version: 1
 name: three-notes
 inputs:
   tag: { type: string, required: true }
-connector: { id: c-1 }
+${o.top ?? ''}connector: { id: c-1 }
 steps:
   - id: notes
     foreach: "\${ [1, 2, 3] }"
@@ -100,8 +104,8 @@ steps:
         execute:
           entity: notes
           action: create
-          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }" } }
-${inDoubt}    collect: "\${ $note.id }"
+          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }"${o.properties ? `, ${o.properties}` : ''} } }
+${o.inDoubt ?? ''}    collect: "\${ $note.id }"
 outputs:
   ids: "\${ $notes }"
 `;
@@ -215,12 +219,14 @@ outputs:
   it("the step's in_doubt lookup settles it: found, the write is not sent again and its result is the record", async () => {
     const file = write(
       'lookup.yaml',
-      notesRecipe(`        in_doubt:
+      notesRecipe({
+        inDoubt: `        in_doubt:
           lookup:
             entity: notes
             action: api_search
             params: { filter: { eq: { hs_note_body: "\${ $request.params.properties.hs_note_body }" } } }
-`),
+`,
+      }),
     );
     await killedInFirstWrite(file, 'doubt-lookup', 'look');
     const before = creates().length;
@@ -234,26 +240,7 @@ outputs:
   });
 
   it('$now() and $millis() read the run clock: one reading per step visit, journaled and replayed on resume', async () => {
-    const file = write(
-      'stamped.yaml',
-      `version: 1
-name: stamped
-inputs:
-  tag: { type: string, required: true }
-connector: { id: c-1 }
-steps:
-  - id: notes
-    foreach: "\${ [1, 2, 3] }"
-    as: n
-    steps:
-      - id: note
-        execute:
-          entity: notes
-          action: create
-          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }", hs_timestamp: "\${ $now() }" } }
-    collect: "\${ $note.id }"
-`,
-    );
+    const file = write('stamped.yaml', notesRecipe({ properties: `hs_timestamp: "\${ $now() }"` }));
     await killedInFirstWrite(file, 'stamped-1', 'stamp');
     const stamp = (s: Seen) => (body(s).params.properties as Record<string, unknown>).hs_timestamp;
     const killedStamp = stamp(creates().at(-1) as Seen);
@@ -271,27 +258,9 @@ steps:
   it('$random() and $shuffle() draw from a seed per step visit, journaled and replayed on resume', async () => {
     const file = write(
       'chance.yaml',
-      `version: 1
-name: chance
-inputs:
-  tag: { type: string, required: true }
-connector: { id: c-1 }
-steps:
-  - id: notes
-    foreach: "\${ [1, 2, 3] }"
-    as: n
-    steps:
-      - id: note
-        execute:
-          entity: notes
-          action: create
-          params:
-            properties:
-              hs_note_body: "\${ $inputs.tag & '-' & $string($n) }"
-              hs_note_luck: "\${ $string($random()) & ' ' & $string($random()) }"
-              hs_note_order: "\${ $join($shuffle(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']), '') }"
-    collect: "\${ $note.id }"
-`,
+      notesRecipe({
+        properties: `hs_note_luck: "\${ $string($random()) & ' ' & $string($random()) }", hs_note_order: "\${ $join($shuffle(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']), '') }"`,
+      }),
     );
     await killedInFirstWrite(file, 'chance-1', 'luck');
     const props = (s: Seen) => body(s).params.properties as Record<string, string>;
@@ -313,27 +282,7 @@ steps:
   });
 
   it('an input that held a secret value is journaled masked: the resume asks for it again (J010), then sends it', async () => {
-    const file = write(
-      'masked.yaml',
-      `version: 1
-name: masked
-inputs:
-  tag: { type: string, required: true }
-secrets: [HOOK_TOKEN]
-connector: { id: c-1 }
-steps:
-  - id: notes
-    foreach: "\${ [1, 2, 3] }"
-    as: n
-    steps:
-      - id: note
-        execute:
-          entity: notes
-          action: create
-          params: { properties: { hs_note_body: "\${ $inputs.tag & '-' & $string($n) }" } }
-    collect: "\${ $note.id }"
-`,
-    );
+    const file = write('masked.yaml', notesRecipe({ top: 'secrets: [HOOK_TOKEN]\n' }));
     const token = 'hook-4f8a2c9e';
     const tag = `mask-${token}`;
     env.HOOK_TOKEN = token;
