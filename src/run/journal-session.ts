@@ -1,5 +1,6 @@
 import type { Redactor } from '../client/index.js';
 import type { Plan } from '../compile/plan.js';
+import { coerceInput } from '../compile/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RecipeFileHash, RunRecord } from '../journal/index.js';
 import type { ConnectorApi } from './context.js';
@@ -101,7 +102,7 @@ export async function resumeRun(o: ResumeRunOptions): Promise<PreparedResume> {
       { file: changed[0]?.path },
     );
   }
-  const inputs = restoredInputs(record, o.given ?? {}, o.redactor);
+  const inputs = restoredInputs(record, plan, o.given ?? {}, o.redactor);
   const redrive = record.status === 'failed';
   const inDoubt = (await o.store.writesInDoubt(record.run_id)).filter(
     (w) => w.state !== 'failed' || o.flags.retryFailedItems || (redrive && w.call_key === record.failed_call),
@@ -154,6 +155,7 @@ export function maskedInputs(record: RunRecord): string[] {
  */
 function restoredInputs(
   record: RunRecord,
+  plan: Plan,
   given: Readonly<Record<string, unknown>>,
   redactor: Redactor,
 ): Record<string, unknown> {
@@ -168,29 +170,19 @@ function restoredInputs(
   for (const name of masked) {
     if (!Object.hasOwn(given, name)) throw new RecipeError('J010', { runId: record.run_id, name, problem: 'give it' });
     const value = given[name];
-    const recorded = JSON.stringify(record.inputs[name]);
-    // `-i` gives text; an object or list input was recorded as its coerced value.
-    const matches = [value, typeof value === 'string' ? parsedOrText(value) : value].some(
-      (v) => JSON.stringify(redactor.redactValue(v)) === recorded,
-    );
-    if (!matches)
+    // `-i` gives text; the run recorded the value coerced to the declared type (a list, a number...).
+    const type = plan.inputs[name]?.type;
+    const coerced = type === undefined ? { ok: true, value } : coerceInput(value, type);
+    if (!coerced.ok || JSON.stringify(redactor.redactValue(coerced.value)) !== JSON.stringify(record.inputs[name]))
       throw new RecipeError('J010', {
         runId: record.run_id,
         name,
         problem:
           'the value given differs from the one the run started with (or the secret it held changed); give that one',
       });
-    inputs[name] = value;
+    inputs[name] = coerced.value;
   }
   return inputs;
-}
-
-function parsedOrText(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 /** Files whose content differs from what the run recorded (or that appeared or disappeared). */
