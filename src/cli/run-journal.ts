@@ -2,7 +2,7 @@ import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord } from '../journal/index.js';
-import { isValidRunId, maskedInputs, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
+import { isValidRunId, maskedInputs, maskedOf, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
@@ -63,7 +63,6 @@ export async function reuseRun(
       flag: `--run-id ${record.run_id}`,
       reason: 'it started with other inputs; resume it with `recipe resume` (it takes the inputs from the journal)',
     });
-  const given = Object.fromEntries(Object.entries(inputs).filter(([k]) => masked.includes(k)));
   return resumeRecorded(
     store,
     record,
@@ -71,7 +70,7 @@ export async function reuseRun(
     out,
     edges,
     { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] },
-    given,
+    maskedOf(record, inputs),
   );
 }
 

@@ -3,7 +3,7 @@ import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
-import { beginRun, maskedInputs, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
+import { beginRun, maskedOf, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
 import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
 import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
@@ -127,12 +127,9 @@ async function resumeJob(
   submitted: Readonly<Record<string, unknown>>,
 ): Promise<PreparedJob> {
   try {
-    // The job holds the inputs as submitted: those the journal kept masked (they held a secret) come from it.
-    const masked = maskedInputs(record);
-    const resolved = resolveInputs(plan, { ...submitted }).values;
-    const given = Object.fromEntries(Object.entries(resolved).filter(([k]) => masked.includes(k)));
     const prepared = await resumeRun({
-      given,
+      // The job holds the inputs as submitted: those the journal kept masked (they held a secret) come from it.
+      given: maskedOf(record, resolveInputs(plan, { ...submitted }).values),
       store: ctx.journal,
       record,
       plan,

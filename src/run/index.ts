@@ -16,6 +16,7 @@ export {
 export {
   beginRun,
   maskedInputs,
+  maskedOf,
   resumeRun,
   type BeginRunOptions,
   type PreparedResume,

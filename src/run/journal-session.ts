@@ -148,6 +148,12 @@ export function maskedInputs(record: RunRecord): string[] {
   return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
+/** Of `values` (inputs as given to a run again), those the journal kept masked: what resumeRun's `given` takes. */
+export function maskedOf(record: RunRecord, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const masked = maskedInputs(record);
+  return Object.fromEntries(Object.entries(values).filter(([name]) => masked.includes(name)));
+}
+
 /**
  * The recorded inputs, with each masked one given again: J010 when one is missing, or when, masked, it is not
  * what the run started with (another value, or its secret changed); J008 for any other input given (a resume
