@@ -301,6 +301,11 @@ outputs:
       const notMasked = await recipe(['resume', 'masked-1', '-i', `tag=${tag}`, '-i', 'extra=1']);
       expect(notMasked.code, notMasked.stderr).toBe(2);
       expect(notMasked.stderr).toContain('J008 --input extra');
+      // `run --run-id` with the same inputs resumes too: the masked one is compared masked, then goes on to the
+      // write in doubt (the look-alike ignores Idempotency-Key), not to J008 "other inputs".
+      const rerun = await recipe(['run', file, '-i', `tag=${tag}`, '--run-id', 'masked-1']);
+      expect(rerun.code, rerun.stderr).toBe(1);
+      expect(rerun.stderr).toContain('J004');
       expect(creates().length, 'nothing sent by the refused resumes').toBe(before);
       const r = await recipe(['resume', 'masked-1', '--assume-not-sent', 'notes.note', '-i', `tag=${tag}`, '--json']);
       expect(r.code, r.stderr).toBe(0);
