@@ -24,6 +24,8 @@ export async function startWorkers(o: {
   serviceUrl: string;
   concurrency?: number;
   logs?: string[][];
+  /** The workers' environment (where they read the recipe's secrets); default empty. */
+  env?: Record<string, string>;
 }): Promise<FleetWorker[]> {
   const workers: FleetWorker[] = [];
   for (let i = 0; i < o.n; i++) {
@@ -36,7 +38,7 @@ export async function startWorkers(o: {
         concurrency: o.concurrency ?? 1,
         recipesDir: o.recipesDir,
         connection: { baseUrl: o.serviceUrl, clientId: 'id-1', clientSecret: 'shh-secret-1', workspace: 'default' },
-        env: {},
+        env: o.env ?? {},
         lockMs: 5000,
         log: (line) => lines.push(line),
       }),
@@ -45,16 +47,21 @@ export async function startWorkers(o: {
   return workers;
 }
 
-/** Submits a run of `recipe` (a file in dir) as `recipe submit` would, and waits for its job to end. */
-export async function submitAndWait(o: {
+/** What submitting a run takes: `recipe` is a file in `dir`; inputs and secret names as `recipe submit` sends them. */
+export interface Submission {
   redisUrl: string;
   queue: string;
   dir: string;
   recipe: string;
   runId: string;
+  inputs?: Record<string, unknown>;
+  secrets?: string[];
   attempts?: number;
   timeoutMs?: number;
-}): Promise<{ report: RunReport | undefined; failedReason: string | undefined }> {
+}
+
+/** Adds the run's job as `recipe submit` would, without waiting. */
+export async function submit(o: Submission): Promise<void> {
   const connection = connectRedis(o.redisUrl, 'queue');
   const queue = new Queue(o.queue, { connection });
   try {
@@ -65,8 +72,8 @@ export async function submitAndWait(o: {
       recipe: o.recipe,
       sha256,
       files: [],
-      inputs: {},
-      secrets: [],
+      inputs: o.inputs ?? {},
+      secrets: o.secrets ?? [],
       run_id: o.runId,
       submitted_at: Date.now(),
     };
@@ -75,6 +82,27 @@ export async function submitAndWait(o: {
       attempts: o.attempts ?? 2,
       backoff: { type: 'fixed', delay: 50 },
     });
+  } finally {
+    await queue.close();
+    await connection.quit().catch(() => undefined);
+  }
+}
+
+/** Submits a run and waits for its job to end. */
+export async function submitAndWait(
+  o: Submission,
+): Promise<{ report: RunReport | undefined; failedReason: string | undefined }> {
+  await submit(o);
+  return waitForJob(o);
+}
+
+/** Waits for a run's job to end: its report, or why it failed. */
+export async function waitForJob(
+  o: Submission,
+): Promise<{ report: RunReport | undefined; failedReason: string | undefined }> {
+  const connection = connectRedis(o.redisUrl, 'queue');
+  const queue = new Queue(o.queue, { connection });
+  try {
     const deadline = Date.now() + (o.timeoutMs ?? 60_000);
     for (;;) {
       // The state first, then the job: a job read before it ended would lack its returnvalue or failedReason.
