@@ -1,25 +1,14 @@
 import { retryPolicyFrom } from '../client/retry-policy.js';
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
+import { KIND_KEYS } from '../schema/index.js';
 import type { Locator } from '../source/index.js';
 import type { ConnectorRef, HttpMethod, InDoubtLookup, Plan, SourceLoc, Step, StepCommon, Value } from './plan.js';
 
 type Raw = Record<string, unknown>;
 
-/** The step kind keys, in the order the docs list them. */
-export const STEP_KINDS = [
-  'execute',
-  'paginate',
-  'foreach',
-  'transform',
-  'set',
-  'log',
-  'assert',
-  'fail',
-  'call',
-  'download',
-  'http',
-] as const;
+/** The step kind keys, in the order the docs list them: the schema's (schema/step-kinds.ts). */
+export const STEP_KINDS = KIND_KEYS;
 
 /** Defaults the schema documents (the schema's `default` keywords say the same). */
 export const DEFAULTS = {
