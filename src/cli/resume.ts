@@ -3,7 +3,6 @@ import { RecipeError } from '../errors/index.js';
 import { openFleet, type FleetClient } from '../fleet/queue.js';
 import { journalPath } from '../journal/index.js';
 import { fleetTarget } from './fleet-flags.js';
-import { findRecipeDir } from './run-embedded.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
 import { readGivenInputs } from './run-inputs.js';

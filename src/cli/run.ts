@@ -4,7 +4,7 @@ import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig }
 import type { Plan } from '../compile/plan.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import type { JournalStore } from '../journal/index.js';
-import { loadRunnable, runLoaded, type RunLoadedOptions, type RunReport } from '../run/index.js';
+import { loadRunnable, runLoaded, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
 import { loadTracer, type RunTracer } from '../telemetry/index.js';

@@ -1,7 +1,7 @@
 /** schema/: recipe structure against schemas/recipe.schema.json. The only engine-side user of ajv. */
 import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
-import { recipeSchema, recipeSchemaText, recipeValidator } from './ajv.js';
+import { recipeSchema, recipeValidator } from './ajv.js';
 import { isStepPointer } from './describe.js';
 import { mapError } from './map-errors.js';
 import { checkStepKinds } from './step-kinds.js';

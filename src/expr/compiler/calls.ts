@@ -150,7 +150,7 @@ function compose(f: unknown, g: unknown): unknown {
 }
 
 /** `function($a, $b) { body }`: a closure over the frame it is made in. */
-export function compileLambda(c: Compiler, node: Node, scope: StaticScope): Ev {
+export function compileLambda(c: Compiler, node: Node, _scope: StaticScope): Ev {
   const inner = c.scopeOf(node);
   const body = c.generated(node.body as Node, inner);
   const params = (node.arguments ?? []).map((a) => inner.slotOf(String(a.value)));

@@ -194,7 +194,7 @@ export function compileCondition(c: Compiler, node: Node, scope: StaticScope): E
 }
 
 /** `( a; b; c )`: a new frame when the block binds variables; the value of the last expression. */
-export function compileBlock(c: Compiler, node: Node, scope: StaticScope): Ev {
+export function compileBlock(c: Compiler, node: Node, _scope: StaticScope): Ev {
   const inner = c.scopeOf(node);
   const exprs = (node.expressions ?? []).map((e) => c.node(e, inner));
   const slots = inner.names.length;

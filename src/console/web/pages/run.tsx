@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { AttemptView, RunView } from '../../run-api-types.js';
+import type { AttemptView } from '../../run-api-types.js';
 import { Requests } from '../components/requests.js';
 import { SourceView } from '../components/source-view.js';
 import { Waterfall } from '../components/waterfall.js';

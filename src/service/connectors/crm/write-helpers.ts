@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../core/errors.js';
-import type { ActionContext } from '../../core/connector-type.js';
+import type { ActionContext, ActionResult } from '../../core/connector-type.js';
 import { isRecordEntity } from './entities.js';
-import { findContactByEmail } from './records-store.js';
+import type { ObjectType } from './object-types.js';
+import { jsonResult } from './paging.js';
+import { renderRecords } from './record-view.js';
+import { findContactByEmail, type StoredRecord } from './records-store.js';
 import type { CoreTables } from '../../core/tables.js';
 
 /**
@@ -48,8 +51,36 @@ export async function assertEmailFree(
   }
 }
 
-/** Turns a unique-index violation on the contact email (a race the explicit check missed) into the 409. */
-export function isEmailConflict(err: unknown): boolean {
+/** A unique-index violation on the contact email: a race the explicit check (assertEmailFree) missed. */
+function isEmailConflict(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && /email_key/.test(e.message ?? '');
+}
+
+/**
+ * One record write (create or update): `write` runs in one transaction and records what it touched (an email
+ * race there is the 409 too); after the commit the change is announced and the record is answered as the API
+ * shows it, with the properties it holds.
+ */
+export async function writeRecord(
+  ctx: ActionContext,
+  type: ObjectType,
+  touched: Touched,
+  write: (trx: Kysely<CoreTables>) => Promise<StoredRecord>,
+): Promise<ActionResult> {
+  let rec: StoredRecord;
+  try {
+    rec = await ctx.store.transaction(write);
+  } catch (err) {
+    if (isEmailConflict(err))
+      throw new ServiceError('H409', { message: 'Contact already exists' }, { field: 'params.properties.email' });
+    throw err;
+  }
+  touched.notify(ctx);
+  const [out] = await renderRecords(ctx.store.db, ctx.connector.id, type, [rec], {
+    properties: Object.keys(rec.properties),
+    propertiesWithHistory: null,
+    associations: null,
+  });
+  return jsonResult(out, {});
 }
