@@ -46,7 +46,7 @@ export async function beginRun(o: BeginRunOptions): Promise<DurableRun> {
       ...(masked.length > 0 ? { masked_inputs: masked } : {}),
     },
   });
-  return { journal, runId, startedAt, attempt: 1 };
+  return { journal, runId, startedAt, attempt: 1, ...(masked.length > 0 ? { maskedInputs: masked } : {}) };
 }
 
 /** A resume's flags (`recipe resume`); `recipe run --run-id` of an unfinished run resumes with none set. */

@@ -65,6 +65,8 @@ export interface DurableRun {
   readonly attempt: number;
   readonly resumedFrom?: { readonly attempt: number; readonly status: string };
   readonly replay?: ReplayPolicy;
+  /** Inputs that held a secret value: journaled masked, so a resume asks for them again (J010). */
+  readonly maskedInputs?: readonly string[];
 }
 
 /**
@@ -112,6 +114,12 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
       }
     : plan.connector;
   const recorder = new CallRecorder(id, journal, redactor, durable?.replay);
+  const masked = durable?.maskedInputs ?? [];
+  if (masked.length > 0)
+    ctx.log(
+      'warn',
+      `input ${masked.join(', ')} held a secret value: the journal keeps it masked, so a resume of run ${id} asks for it again (-i NAME=VALUE); pass secrets as secrets, not inputs`,
+    );
   if (journal && durable?.attempt === 1) {
     journal.effect('clock:started_at', new Date(started).toISOString());
     journal.effect('random:run_id', id);

@@ -111,7 +111,7 @@ outputs:
 `;
 
 /** Runs the recipe, kills the child (SIGKILL) while the look-alike holds the answer to the first create. */
-async function killedInFirstWrite(file: string, runId: string, tag: string): Promise<void> {
+async function killedInFirstWrite(file: string, runId: string, tag: string): Promise<Result> {
   let child: ChildProcess | undefined;
   swallow = { body: `${tag}-1`, seen: () => child?.kill('SIGKILL') };
   const r = await recipe(['run', file, '-i', `tag=${tag}`, '--run-id', runId, '--json'], {
@@ -119,6 +119,7 @@ async function killedInFirstWrite(file: string, runId: string, tag: string): Pro
   });
   swallow = null;
   expect(r.code).toBeNull(); // killed
+  return r;
 }
 
 describe('the journal from the command line', () => {
@@ -287,7 +288,10 @@ outputs:
     const tag = `mask-${token}`;
     env.HOOK_TOKEN = token;
     try {
-      await killedInFirstWrite(file, 'masked-1', tag);
+      const killed = await killedInFirstWrite(file, 'masked-1', tag);
+      // Said at once, not first at the resume.
+      expect(killed.stderr).toContain('input tag held a secret value');
+      expect(killed.stderr).not.toContain(token);
       const before = creates().length;
       const missing = await recipe(['resume', 'masked-1', '--assume-not-sent', 'notes.note']);
       expect(missing.code, missing.stderr).toBe(2);
