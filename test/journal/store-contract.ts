@@ -152,7 +152,7 @@ export function journalStoreContract(backend: JournalBackend): void {
     ]);
   });
 
-  it('finds writes in doubt: intents with no answer and failures that may hide an applied write', async () => {
+  it('finds writes in doubt: intents with no answer, failures that may hide an applied write, masked answers', async () => {
     const store = backend.fresh().open();
     const run = await store.begin(start('d'));
     const fail = async (key: string, doubt: boolean) =>
@@ -163,15 +163,18 @@ export function journalStoreContract(backend: JournalBackend): void {
     await run.intend(entry('w#0', true));
     await fail('x#0', true);
     await fail('y#0', false);
+    // An answer that masking a secret changed cannot be replayed as it was: a write's is in doubt, a read's not.
+    await run.record(entry('z#0', true), outcome('z#0', { redacted: true }));
+    await run.record(entry('r#0', false), outcome('r#0', { redacted: true }));
     await run.release();
     const again = await store.resume('d', { kind: 'resume', started_at: 2, options: {} });
-    expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['w#0', 'x#0']);
+    expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['w#0', 'x#0', 'z#0']);
     expect((await again.lookup('y#0'))?.state).toBe('failed');
     expect(await again.lookup('nothing#0')).toBeUndefined();
     // Answered at last: no longer in doubt.
     await again.record(entry('w#0', true), outcome('w#0'));
     await again.flush();
-    expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['x#0']);
+    expect((await store.writesInDoubt('d')).map((e) => e.call_key)).toEqual(['x#0', 'z#0']);
     await again.release();
   });
 

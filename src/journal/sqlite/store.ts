@@ -254,9 +254,22 @@ export class SqliteJournalStore implements JournalStore {
   }
 
   async writesInDoubt(runId: string): Promise<ExchangeRecord[]> {
-    // The run's writes, then the one rule (in-doubt.ts) that the Redis backend applies too.
-    const rows = this.db.prepare(`SELECT * FROM exchanges WHERE run_id = ? AND write = 1 ORDER BY seq`).all(runId);
-    return (rows as ExchangeRow[]).map(toExchange).filter(isWriteInDoubt);
+    // The one rule (in-doubt.ts, which the Redis backend applies too) over the flags of the run's writes, then
+    // the whole rows of those in doubt only: a run of 100,000 writes does not load 100,000 answers for this.
+    const flags = this.db
+      .prepare(`SELECT seq, state, doubt, redacted FROM exchanges WHERE run_id = ? AND write = 1 ORDER BY seq`)
+      .all(runId) as Pick<ExchangeRow, 'seq' | 'state' | 'doubt' | 'redacted'>[];
+    const seqs = flags
+      .filter((f) => isWriteInDoubt({ write: true, state: f.state, doubt: f.doubt === 1, redacted: f.redacted === 1 }))
+      .map((f) => f.seq);
+    const rows: ExchangeRow[] = [];
+    for (let i = 0; i < seqs.length; i += 500) {
+      const part = seqs.slice(i, i + 500);
+      const marks = part.map(() => '?').join(', ');
+      const sql = `SELECT * FROM exchanges WHERE run_id = ? AND seq IN (${marks}) ORDER BY seq`;
+      rows.push(...(this.db.prepare(sql).all(runId, ...part) as ExchangeRow[]));
+    }
+    return rows.map(toExchange);
   }
 
   async prune(before: number): Promise<number> {
