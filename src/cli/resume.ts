@@ -65,6 +65,7 @@ Examples:
   recipe resume 3f9c0a1b2d4e
   recipe resume 3f9c0a1b2d4e --allow-changed --retry-failed-items
   recipe resume 3f9c0a1b2d4e --assume-not-sent 'notes[17].note'
+  recipe resume 3f9c0a1b2d4e -i hook_url="$HOOK_URL"     an input the journal kept masked (J010)
   recipe resume nightly-1795000000000 --redis redis://127.0.0.1:6379 --recipes recipes/   a fleet run`,
     )
     .action(async (runId: string, flags: ResumeFlags) => {
