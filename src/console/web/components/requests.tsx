@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RequestsPage, RequestView } from '../../run-api-types.js';
 import { getJson } from '../api.js';
 import { formatDuration, statusClass } from '../format.js';
+import { TableHead } from './table-head.js';
 
 /**
  * A run's requests in journal order, a page at a time ("More" reads the next one by seq), all or writes
@@ -51,19 +52,7 @@ export function Requests(props: { runId: string; seq: number }): JSX.Element {
         <div class="scroll-x">
           <table class="requests">
             <caption class="sr-only">Requests of this run</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Latency
-                </th>
-                <th scope="col" class="num">
-                  Retries
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Step', 'Request', 'Status', { num: 'Latency' }, { num: 'Retries' }]} />
             <tbody>
               {rows.map((r) => (
                 <RequestRow key={r.call_key} r={r} />

@@ -7,6 +7,7 @@ import { Waterfall } from '../components/waterfall.js';
 import { formatDuration, formatJson, formatTime, plural, statusClass } from '../format.js';
 import { recipeHref } from './recipe.js';
 import { useRun } from '../use-run.js';
+import { TableHead } from '../components/table-head.js';
 
 /**
  * One run: what it was (recipe, inputs with secrets masked), how it went (status, the error beside the
@@ -150,24 +151,18 @@ function Attempts(props: { attempts: readonly AttemptView[] }): JSX.Element {
       <h2 id="attempts-h">Attempts and resumes</h2>
       <div class="scroll-x">
         <table class="attempts">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Started</th>
-              <th scope="col" class="num">
-                Requests
-              </th>
-              <th scope="col" class="num">
-                Writes
-              </th>
-              <th scope="col" class="num">
-                Replayed
-              </th>
-              <th scope="col">Options</th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              '#',
+              'Kind',
+              'Status',
+              'Started',
+              { num: 'Requests' },
+              { num: 'Writes' },
+              { num: 'Replayed' },
+              'Options',
+            ]}
+          />
           <tbody>
             {props.attempts.map((a) => (
               <tr key={a.attempt}>

@@ -5,6 +5,7 @@ import type { RunListItem, RunsPage as RunsPageData, RunStatusName } from '../..
 import { formatDuration, formatTime, plural, statusClass } from '../format.js';
 import { navigate } from '../router.js';
 import { useData } from '../use-data.js';
+import { TableHead } from '../components/table-head.js';
 
 const STATUSES: readonly RunStatusName[] = ['running', 'succeeded', 'failed', 'interrupted', 'cancelled'];
 /** How often the list is read again while one of its runs is running. */
@@ -149,23 +150,9 @@ function RunsTable(props: { runs: readonly RunListItem[]; filtered: boolean }): 
   return (
     <table class="runs">
       <caption class="sr-only">Runs, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Status</th>
-          <th scope="col">Recipe</th>
-          <th scope="col">Started</th>
-          <th scope="col" class="num">
-            Duration
-          </th>
-          <th scope="col" class="num">
-            Requests
-          </th>
-          <th scope="col" class="num">
-            Writes
-          </th>
-          <th scope="col">Run</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={['Status', 'Recipe', 'Started', { num: 'Duration' }, { num: 'Requests' }, { num: 'Writes' }, 'Run']}
+      />
       <tbody>
         {props.runs.map((r) => (
           <tr key={r.run_id} class={`run-row status-${r.status}`}>

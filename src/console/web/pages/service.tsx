@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ConnectorView, ServiceView } from '../../api-types.js';
 import { useData } from '../use-data.js';
+import { TableHead } from '../components/table-head.js';
 
 /** How often the page reads the service again while some entity is still being indexed. */
 const REFRESH_MS = 3000;
@@ -74,17 +75,7 @@ function Connector(props: { c: ConnectorView }): JSX.Element {
       {c.entities.length > 0 ? (
         <table>
           <caption class="sr-only">Context store readiness of {c.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Entity</th>
-              <th scope="col">Status</th>
-              <th scope="col">Searchable</th>
-              <th scope="col" class="num">
-                Records
-              </th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Entity', 'Status', 'Searchable', { num: 'Records' }, 'Updated']} />
           <tbody>
             {c.entities.map((e) => (
               <tr key={e.entity}>
