@@ -3,7 +3,7 @@
  * and the browser code like api-types.ts. Plain data only; the only import is the journal's types (a file of
  * types with no imports of its own), erased from the browser bundle.
  */
-import type { RunStatus, RunSummary } from '../journal/types.js';
+import type { ExchangeRecord, RunStatus, RunSummary } from '../journal/types.js';
 
 /** The run statuses the journal knows. */
 export type RunStatusName = RunStatus;
@@ -88,32 +88,33 @@ export interface AttemptView {
   readonly axis_start: number;
 }
 
-/** One request of a run (the journal's exchange, without its answer). */
-export interface RequestView {
-  readonly seq: number;
-  readonly call_key: string;
-  readonly step_path: string;
-  readonly line: number;
-  readonly attempt: number;
-  readonly kind: string;
-  readonly method: string;
-  readonly path: string;
-  readonly entity: string | null;
-  readonly action: string | null;
-  readonly write: boolean;
-  /** intent (a write sent, no answer yet), answered, failed, dry_run (not sent). */
-  readonly state: string;
-  readonly status: number | null;
-  readonly latency_ms: number | null;
-  readonly retries: number;
-  readonly sent_at: string | null;
-  readonly doubt: boolean;
-  readonly settled_by: string | null;
+/** One request of a run: the journal's exchange without its answer, its error as a message, its request shortened. */
+export type RequestView = Pick<
+  ExchangeRecord,
+  | 'seq'
+  | 'call_key'
+  | 'step_path'
+  | 'line'
+  | 'attempt'
+  | 'kind'
+  | 'method'
+  | 'path'
+  | 'entity'
+  | 'action'
+  | 'write'
+  | 'state'
+  | 'status'
+  | 'latency_ms'
+  | 'retries'
+  | 'sent_at'
+  | 'doubt'
+  | 'settled_by'
+> & {
   /** The error's code and message when it failed. */
   readonly error: { readonly code: string; readonly message: string } | null;
   /** The request as journaled (secrets masked), shortened past a few kilobytes. */
   readonly request: string;
-}
+};
 
 /** GET /api/runs/:id/requests?after_seq=&limit=&writes_only=: a page of a run's requests in journal order. */
 export interface RequestsPage {
