@@ -4,7 +4,20 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const engine = ['source', 'schema', 'compile', 'expr', 'run', 'client', 'errors', 'catalog', 'journal'];
+const engine = [
+  'source',
+  'schema',
+  'compile',
+  'expr',
+  'run',
+  'steps',
+  'calls',
+  'frame',
+  'client',
+  'errors',
+  'catalog',
+  'journal',
+];
 
 /** Zones: `target` may not import from `from`. Folder names are relative to src/. */
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
@@ -76,9 +89,19 @@ export default tseslint.config(
             zone('source', 'schema', 'compile → schema → source: source/ is the bottom stage.'),
             zone('source', 'compile', 'compile → schema → source: source/ is the bottom stage.'),
             zone('schema', 'compile', 'compile → schema → source: schema/ does not import compile/.'),
-            zone('client', 'run', 'run → client: the client knows nothing of the interpreter.'),
+            // The engine's middle, top to bottom: run/ (start, resume, end) → steps/ → calls/ → frame/ → client/.
+            ...['run', 'steps', 'calls', 'frame'].map((dir) =>
+              zone('client', dir, 'run → steps → calls → client: the client knows nothing of the interpreter.'),
+            ),
+            ...['run', 'steps', 'calls'].map((dir) =>
+              zone('frame', dir, 'frame/ (context, scope, eval, report) is the bottom of the interpreter.'),
+            ),
+            ...['run', 'steps'].map((dir) =>
+              zone('calls', dir, 'steps → calls: a call knows its step visit, never the step kinds or the run.'),
+            ),
+            zone('steps', 'run', 'run → steps: starting and ending a run sits above the step kinds.'),
             zone('client', 'journal', 'run → journal: the journal sits above the client, at the run/client boundary.'),
-            ...['run', 'client', 'compile', 'expr', 'source', 'schema'].map((dir) =>
+            ...['run', 'steps', 'calls', 'frame', 'client', 'compile', 'expr', 'source', 'schema'].map((dir) =>
               zone(
                 'journal',
                 dir,

@@ -4,7 +4,7 @@
  *
  * For the parts built on it:
  * - run/ records through RunJournal (from JournalStore.begin/resume) at its one call point
- *   (run/service-call.ts); it owns call keys, masking and what to replay. A new step that sends requests
+ *   (calls/call-service.ts); it owns call keys, masking and what to replay. A new step that sends requests
  *   describes them as a ServiceCall there and is journaled and replayed like execute.
  * - a fleet of workers implements JournalStore on a shared database (PostgreSQL, Redis): `resume` must refuse
  *   a run another live worker holds (J003) and let go of one whose worker died (a lease, an advisory lock),

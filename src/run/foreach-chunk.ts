@@ -2,18 +2,18 @@ import { abortableSleep, type Redactor } from '../client/index.js';
 import type { ConnectorRef, ForeachStep, Plan, Step } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
-import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
-import type { ConnectorApi, LogLevel, RunContext } from './context.js';
-import { chunkStepStats } from './distribute-stats.js';
-import type { ChunkOutcome, DistributedForeach } from './distribute-types.js';
-import { DryRunLog } from './dry-run.js';
+import { CallRecorder, type ReplayPolicy } from '../calls/call-recorder.js';
+import type { ConnectorApi, LogLevel, RunContext } from '../frame/run-context.js';
+import { chunkStepStats } from '../steps/distribute/distribute-stats.js';
+import type { ChunkOutcome, DistributedForeach } from '../frame/distribute-types.js';
+import { DryRunLog } from '../calls/dry-run.js';
 import { writeFileAtomic } from './files.js';
-import { runItems } from './foreach.js';
-import { Tracker } from './report.js';
-import type { RunState } from './run-state.js';
-import { Scope } from './scope.js';
-import { readSecrets } from './secrets-and-outputs.js';
-import { StepContext } from './step-context.js';
+import { runItems } from '../steps/foreach.js';
+import { Tracker } from '../frame/report.js';
+import type { RunState } from '../calls/run-state.js';
+import { Scope } from '../frame/scope.js';
+import { readSecrets } from '../frame/secrets-and-outputs.js';
+import { StepContext } from '../calls/step-context.js';
 
 /** What a worker needs to run one chunk of a distributed foreach. */
 export interface ChunkRunOptions {

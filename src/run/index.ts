@@ -1,8 +1,8 @@
 /** run/: the interpreter of compiled plans. */
 export { runPlan, type RunOptions } from './run-plan.js';
-export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from './context.js';
-export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from './report.js';
-export { autoNext, itemsOf, type NextPage } from './page-keys.js';
+export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from '../frame/run-context.js';
+export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from '../frame/report.js';
+export { autoNext, itemsOf, type NextPage } from '../calls/page-keys.js';
 export {
   loadRunnable,
   runLoaded,
@@ -24,7 +24,7 @@ export {
 } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
-export { seededRandom } from './seeded-random.js';
+export { seededRandom } from '../calls/seeded-random.js';
 export { declaredSecrets, recipeFiles } from './recipe-files.js';
 export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';
 export type {
@@ -33,7 +33,7 @@ export type {
   ChunkStepStats,
   DistributedForeach,
   ForeachDistributor,
-} from './distribute-types.js';
-export type { ReplayPolicy } from './call-recorder.js';
-export { planSettlement } from './settle-plan.js';
-export { mergeChunkStepStats } from './distribute-stats.js';
+} from '../frame/distribute-types.js';
+export type { ReplayPolicy } from '../calls/call-recorder.js';
+export { planSettlement } from '../calls/settle-plan.js';
+export { mergeChunkStepStats } from '../steps/distribute/distribute-stats.js';

@@ -3,11 +3,11 @@ import type { Plan } from '../compile/plan.js';
 import { coerceInput } from '../compile/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RecipeFileHash, RunRecord } from '../journal/index.js';
-import type { ConnectorApi } from './context.js';
+import type { ConnectorApi } from '../frame/run-context.js';
 import { declaredSecrets, hashRecipeFiles } from './recipe-files.js';
 import { newRunId } from './run-id.js';
 import type { DurableRun } from './run-plan.js';
-import { planSettlement } from './settle-plan.js';
+import { planSettlement } from '../calls/settle-plan.js';
 
 /** What starting a journaled run needs. */
 export interface BeginRunOptions {

@@ -5,18 +5,18 @@ import type { ConnectorRef, Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunJournal } from '../journal/index.js';
 import type { RunTracer } from '../telemetry/index.js';
-import { CallRecorder, type ReplayPolicy } from './call-recorder.js';
+import { CallRecorder, type ReplayPolicy } from '../calls/call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
-import type { ConnectorApi, LogLevel, RunContext, RunEvent } from './context.js';
-import type { ForeachDistributor } from './distribute-types.js';
-import { DryRunLog } from './dry-run.js';
-import type { RunState } from './run-state.js';
+import type { ConnectorApi, LogLevel, RunContext, RunEvent } from '../frame/run-context.js';
+import type { ForeachDistributor } from '../frame/distribute-types.js';
+import { DryRunLog } from '../calls/dry-run.js';
+import type { RunState } from '../calls/run-state.js';
 import { writeFileAtomic } from './files.js';
-import { runSteps } from './interpret.js';
-import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';
-import { Tracker, type ReportedError, type RunReport } from './report.js';
+import { runSteps } from '../steps/interpret.js';
+import { evaluateOutputs, readSecrets } from '../frame/secrets-and-outputs.js';
+import { Tracker, type ReportedError, type RunReport } from '../frame/report.js';
 import { newRunId } from './run-id.js';
-import { Scope } from './scope.js';
+import { Scope } from '../frame/scope.js';
 
 /** How to run a plan. Only `client` and `inputs` are required; the rest default to the real world. */
 export interface RunOptions {

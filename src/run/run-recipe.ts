@@ -10,7 +10,7 @@ import type { Plan } from '../compile/plan.js';
 import type { Diagnostic } from '../errors/index.js';
 import type { JournalStore } from '../journal/index.js';
 import { beginRun } from './journal-session.js';
-import type { RunReport } from './report.js';
+import type { RunReport } from '../frame/report.js';
 import { runPlan, type DurableRun, type RunOptions } from './run-plan.js';
 
 /**

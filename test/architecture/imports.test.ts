@@ -9,7 +9,7 @@ const both = (a: string, b: string): string[] => [`${a} -> ${b}`, `${b} -> ${a}`
 
 /** The interpreter's own recursion: a step kind that holds nested steps runs them through runSteps. */
 const INTERPRETER_RECURSION = ['call', 'foreach', 'paginate'].flatMap((kind) =>
-  both('run/interpret.ts', `run/${kind}.ts`),
+  both('steps/interpret.ts', `steps/${kind}.ts`),
 );
 
 describe('import graph of src/', () => {

@@ -17,7 +17,7 @@ const ALLOWED = new Set([
   'schema/ajv.ts: let schemaText', // the recipe schema's text, read once
   'schema/ajv.ts: let validator', // the precompiled recipe validator, loaded once
   'schema/index.ts: let stepFields', // step field names derived from the schema, once
-  'run/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
+  'frame/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)

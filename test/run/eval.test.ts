@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileValue, evalValue } from '../../src/expr/index.js';
-import { evaluate } from '../../src/run/eval.js';
-import { Scope } from '../../src/run/scope.js';
+import { evaluate } from '../../src/frame/eval.js';
+import { Scope } from '../../src/frame/scope.js';
 
 const site = { file: 't.yaml', pointer: '/x' };
 const compile = (raw: unknown) => {

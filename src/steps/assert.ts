@@ -1,9 +1,9 @@
 import type { AssertStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { locationOf } from './errors.js';
-import { evaluate, truthy } from './eval.js';
-import type { StepOutcome } from './step-context.js';
-import type { Scope } from './scope.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate, truthy } from '../frame/eval.js';
+import type { StepOutcome } from '../calls/step-context.js';
+import type { Scope } from '../frame/scope.js';
 
 /** assert: a false condition fails the run (X002) with the step's message. */
 export async function runAssert(step: AssertStep, scope: Scope): Promise<StepOutcome> {

@@ -1,5 +1,5 @@
 import type { Step } from '../compile/plan.js';
-import type { RunEvent, StepProgress } from './context.js';
+import type { RunEvent, StepProgress } from './run-context.js';
 
 /** One step in the run report. A step inside a loop appears once, with its counters summed over its runs. */
 export interface StepReport {

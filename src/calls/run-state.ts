@@ -1,9 +1,9 @@
 import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
 import type { TraceSpan } from '../telemetry/index.js';
 import type { CallRecorder } from './call-recorder.js';
-import type { RunContext } from './context.js';
+import type { RunContext } from '../frame/run-context.js';
 import type { DryRunLog } from './dry-run.js';
-import type { StepStats, Tracker } from './report.js';
+import type { StepStats, Tracker } from '../frame/report.js';
 
 /** The state of one run that nested step lists share (a `call` gets its own plan and default connector). */
 export interface RunState {

@@ -1,12 +1,12 @@
 import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
-import { distributeForeach } from './distribute.js';
-import { atStep, errorOutput, isInterrupt } from './errors.js';
-import { evaluate } from './eval.js';
+import { distributeForeach } from './distribute/distribute.js';
+import { atStep, errorOutput, isInterrupt } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { spanOutcome } from './step-trace.js';
-import type { Scope } from './scope.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { spanOutcome } from './visit/step-trace.js';
+import type { Scope } from '../frame/scope.js';
 
 /**
  * foreach: runs `steps` once per item, at most `concurrency` at a time, each iteration in its own frame

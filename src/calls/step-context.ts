@@ -2,8 +2,8 @@ import type { CallObserver, CallOptions } from '../client/index.js';
 import type { Step } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { TraceSpan } from '../telemetry/index.js';
-import type { RunContext } from './context.js';
-import type { StepStats, DryRunSite } from './report.js';
+import type { RunContext } from '../frame/run-context.js';
+import type { StepStats, DryRunSite } from '../frame/report.js';
 import { stepPathOf, type RunState } from './run-state.js';
 
 /** What a step produced: its output (bound to $id and $result) and, where there is one, the envelope ($response). */

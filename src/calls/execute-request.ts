@@ -1,9 +1,9 @@
 import type { Envelope } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { StepContext } from './step-context.js';
-import { locationOf } from './errors.js';
-import { callService, type ServiceCall } from './service-call.js';
-import { actionWrites, executeCall } from './service-calls.js';
+import { locationOf } from '../frame/step-errors.js';
+import { callService, type ServiceCall } from './call-service.js';
+import { actionWrites, executeCall } from './call-kinds.js';
 
 /**
  * One execute call for a step, through the record/replay point: a write under --dry-run is recorded and

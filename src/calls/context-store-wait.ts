@@ -1,7 +1,7 @@
 import { RecipeError } from '../errors/index.js';
 import type { StepContext } from './step-context.js';
-import { locationOf } from './errors.js';
-import { inspect } from './service-calls.js';
+import { locationOf } from '../frame/step-errors.js';
+import { inspect } from './call-kinds.js';
 
 /** How long to wait when the step has no timeout_ms. */
 const DEFAULT_WAIT_MS = 120_000;

@@ -1,16 +1,16 @@
 import type { PaginateStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { Envelope } from '../client/index.js';
-import { waitForContextStore } from './context-store.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
+import { waitForContextStore } from '../calls/context-store-wait.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { autoNext, itemsOf } from './page-keys.js';
-import { asParams, describeType, sendExecute } from './request.js';
-import { connectorActions, stepConnectorId } from './service-calls.js';
-import type { Scope } from './scope.js';
-import { spanOutcome } from './step-trace.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { autoNext, itemsOf } from '../calls/page-keys.js';
+import { asParams, describeType, sendExecute } from '../calls/execute-request.js';
+import { connectorActions, stepConnectorId } from '../calls/call-kinds.js';
+import type { Scope } from '../frame/scope.js';
+import { spanOutcome } from './visit/step-trace.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
 

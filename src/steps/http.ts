@@ -1,14 +1,14 @@
 import type { HttpCallRequest } from '../client/index.js';
 import type { HttpStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { isHostAllowed } from './http-allow.js';
-import { describeType } from './request.js';
-import type { Scope } from './scope.js';
-import { callService } from './service-call.js';
-import { httpCall } from './service-calls.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { isHostAllowed } from '../calls/http-allow.js';
+import { describeType } from '../calls/execute-request.js';
+import type { Scope } from '../frame/scope.js';
+import { callService } from '../calls/call-service.js';
+import { httpCall } from '../calls/call-kinds.js';
 
 /**
  * http: one request outside the connector API (a webhook, an internal service) through the client, with its

@@ -1,7 +1,7 @@
 import type { TransformStep } from '../compile/plan.js';
-import { evaluate } from './eval.js';
-import type { StepOutcome } from './step-context.js';
-import type { Scope } from './scope.js';
+import { evaluate } from '../frame/eval.js';
+import type { StepOutcome } from '../calls/step-context.js';
+import type { Scope } from '../frame/scope.js';
 
 /** transform: the expression's value is the step's output. */
 export async function runTransform(step: TransformStep, scope: Scope): Promise<StepOutcome> {

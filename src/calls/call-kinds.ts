@@ -9,10 +9,10 @@ import {
 } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { TypeSource } from './dry-run.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
-import type { Scope } from './scope.js';
-import { callService, type ServiceCall } from './service-call.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
+import type { Scope } from '../frame/scope.js';
+import { callService, type ServiceCall } from './call-service.js';
 import type { StepContext } from './step-context.js';
 
 const executePath = (connectorId: string): string =>

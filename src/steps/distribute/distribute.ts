@@ -1,9 +1,14 @@
-import type { ForeachStep } from '../compile/plan.js';
+import type { ForeachStep } from '../../compile/plan.js';
 import { addChunkStats } from './distribute-stats.js';
-import { evaluate } from './eval.js';
-import type { Scope } from './scope.js';
-import type { ChunkConnector, ChunkOutcome, DistributedForeach, ForeachDistributor } from './distribute-types.js';
-import type { StepContext } from './step-context.js';
+import { evaluate } from '../../frame/eval.js';
+import type { Scope } from '../../frame/scope.js';
+import type {
+  ChunkConnector,
+  ChunkOutcome,
+  DistributedForeach,
+  ForeachDistributor,
+} from '../../frame/distribute-types.js';
+import type { StepContext } from '../../calls/step-context.js';
 
 /** The holder's side of a distributed foreach: describes the visit, hands it over, counts what came back. */
 export async function distributeForeach(

@@ -1,7 +1,7 @@
 import type { LogStep } from '../compile/plan.js';
-import { evaluate } from './eval.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import type { Scope } from './scope.js';
+import { evaluate } from '../frame/eval.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import type { Scope } from '../frame/scope.js';
 
 /** log: one line (secrets masked); the output is the line. */
 export async function runLog(step: LogStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {

@@ -1,7 +1,7 @@
 import type { SetStep } from '../compile/plan.js';
-import { evaluate } from './eval.js';
-import type { StepOutcome } from './step-context.js';
-import type { Scope } from './scope.js';
+import { evaluate } from '../frame/eval.js';
+import type { StepOutcome } from '../calls/step-context.js';
+import type { Scope } from '../frame/scope.js';
 
 /**
  * set: binds several names in the current frame. Values are evaluated in order, each seeing the names

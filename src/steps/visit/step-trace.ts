@@ -1,8 +1,8 @@
-import type { Step } from '../compile/plan.js';
-import type { RecipeError } from '../errors/index.js';
-import type { SpanOutcome, TraceSpan } from '../telemetry/index.js';
-import { isInterrupt } from './errors.js';
-import type { RunState } from './run-state.js';
+import type { Step } from '../../compile/plan.js';
+import type { RecipeError } from '../../errors/index.js';
+import type { SpanOutcome, TraceSpan } from '../../telemetry/index.js';
+import { isInterrupt } from '../../frame/step-errors.js';
+import type { RunState } from '../../calls/run-state.js';
 
 /** A trace span for one visit of `step`, under the span its list runs in; undefined when the run is not traced. */
 export function traceStep(state: RunState, step: Step): TraceSpan | undefined {

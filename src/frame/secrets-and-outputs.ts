@@ -1,7 +1,7 @@
 import type { Plan, SourceLoc } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import type { RunContext } from './context.js';
-import { locationOf } from './errors.js';
+import type { RunContext } from './run-context.js';
+import { locationOf } from './step-errors.js';
 import { evaluate } from './eval.js';
 import type { Scope } from './scope.js';
 

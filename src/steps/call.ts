@@ -1,12 +1,12 @@
 import { resolveInputs } from '../compile/inputs.js';
 import type { CallStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { Scope } from './scope.js';
-import { evaluateOutputs, readSecrets } from './secrets-and-outputs.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { Scope } from '../frame/scope.js';
+import { evaluateOutputs, readSecrets } from '../frame/secrets-and-outputs.js';
 
 /**
  * call: runs another recipe's plan with the `with:` values as its inputs, in a fresh scope (it sees only

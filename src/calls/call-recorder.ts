@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redactor } from '../client/index.js';
 import type { RunJournal, SettledBy } from '../journal/index.js';
-import type { Visit } from './scope.js';
+import type { Visit } from '../frame/scope.js';
 import { newSeed, seededRandom } from './seeded-random.js';
 
 /** How a write in doubt is settled on resume: decided for each one before the resume sends anything. */

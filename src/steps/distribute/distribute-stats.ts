@@ -1,6 +1,6 @@
-import type { ForeachStep, Step } from '../compile/plan.js';
-import type { ChunkStepStats } from './distribute-types.js';
-import type { StepStats, StepStatus, Tracker } from './report.js';
+import type { ForeachStep, Step } from '../../compile/plan.js';
+import type { ChunkStepStats } from '../../frame/distribute-types.js';
+import type { StepStats, StepStatus, Tracker } from '../../frame/report.js';
 
 /**
  * Every step inside a foreach's body, nested ones included (paginate's steps, a called recipe's), in one

@@ -1,9 +1,9 @@
 import type { CallOptions, Envelope } from '../client/index.js';
 import type { ExecuteStep, InDoubtLookup } from '../compile/plan.js';
-import { evaluate } from './eval.js';
+import { evaluate } from '../frame/eval.js';
 import type { StepContext } from './step-context.js';
-import { asParams } from './request.js';
-import type { Scope } from './scope.js';
+import { asParams } from './execute-request.js';
+import type { Scope } from '../frame/scope.js';
 
 /**
  * The step's `in_doubt` lookup as a findEffect for the record/replay point: reads what the write would have

@@ -1,11 +1,11 @@
 import type { ExecuteStep } from '../compile/plan.js';
-import { waitForContextStore } from './context-store.js';
-import { evaluate } from './eval.js';
-import { inDoubtFinder } from './in-doubt.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { asParams, sendExecute } from './request.js';
-import { stepConnectorId } from './service-calls.js';
-import type { Scope } from './scope.js';
+import { waitForContextStore } from '../calls/context-store-wait.js';
+import { evaluate } from '../frame/eval.js';
+import { inDoubtFinder } from '../calls/in-doubt-finder.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { asParams, sendExecute } from '../calls/execute-request.js';
+import { stepConnectorId } from '../calls/call-kinds.js';
+import type { Scope } from '../frame/scope.js';
 
 /** execute: one call; the output is the envelope's result, $response the whole envelope. */
 export async function runExecute(step: ExecuteStep, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {

@@ -1,7 +1,7 @@
 import type { CallObserver, CallOptions } from '../client/index.js';
 import { RecipeError, type ErrorCode } from '../errors/index.js';
 import type { CallEntry, CallOutcome, ExchangeRecord, SettledBy } from '../journal/index.js';
-import { isInterrupt } from './errors.js';
+import { isInterrupt } from '../frame/step-errors.js';
 import type { StepContext } from './step-context.js';
 
 /**

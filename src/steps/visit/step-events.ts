@@ -1,5 +1,5 @@
-import type { Step } from '../compile/plan.js';
-import { stepPathOf, type RunState } from './run-state.js';
+import type { Step } from '../../compile/plan.js';
+import { stepPathOf, type RunState } from '../../calls/run-state.js';
 
 /** Steps that hold others: their start is recorded too, so a console following the run sees them running. */
 const CONTAINERS: ReadonlySet<string> = new Set(['foreach', 'paginate', 'call']);

@@ -3,20 +3,20 @@ import { RecipeError } from '../errors/index.js';
 import { runAssert } from './assert.js';
 import { runCall } from './call.js';
 import { runDownload } from './download.js';
-import { atStep, errorOutput, isInterrupt, locationOf } from './errors.js';
-import { evaluate, truthy } from './eval.js';
+import { atStep, errorOutput, isInterrupt, locationOf } from '../frame/step-errors.js';
+import { evaluate, truthy } from '../frame/eval.js';
 import { runExecute } from './execute.js';
-import { stepPathOf, type RunState } from './run-state.js';
-import { StepContext, type StepOutcome } from './step-context.js';
+import { stepPathOf, type RunState } from '../calls/run-state.js';
+import { StepContext, type StepOutcome } from '../calls/step-context.js';
 import { runFail } from './fail.js';
 import { runForeach } from './foreach.js';
 import { runHttp } from './http.js';
 import { runLog } from './log.js';
 import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
-import type { Scope } from './scope.js';
-import { recordStep } from './step-events.js';
-import { spanOutcome, traceStep } from './step-trace.js';
+import type { Scope } from '../frame/scope.js';
+import { recordStep } from './visit/step-events.js';
+import { spanOutcome, traceStep } from './visit/step-trace.js';
 import { runTransform } from './transform.js';
 
 /** Runs a list of steps in order in `scope`; returns the last step's output. */

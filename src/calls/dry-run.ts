@@ -10,7 +10,7 @@ import {
 } from '../catalog/index.js';
 import type { HttpCallRequest } from '../client/index.js';
 import { catalog as codes, formatTemplate } from '../errors/index.js';
-import type { DryRunProblem, DryRunSite, DryRunWrite, ExecuteDryRunWrite } from './report.js';
+import type { DryRunProblem, DryRunSite, DryRunWrite, ExecuteDryRunWrite } from '../frame/report.js';
 
 /** Where a write's connector type comes from: a literal `definition` names it, else the connector's inspect. */
 export interface TypeSource {

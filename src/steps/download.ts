@@ -1,13 +1,13 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { DownloadStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { locationOf } from './errors.js';
-import { evaluate } from './eval.js';
-import type { StepContext, StepOutcome } from './step-context.js';
-import { asParams } from './request.js';
-import { callService } from './service-call.js';
-import { downloadCall, stepConnectorId } from './service-calls.js';
-import type { Scope } from './scope.js';
+import { locationOf } from '../frame/step-errors.js';
+import { evaluate } from '../frame/eval.js';
+import type { StepContext, StepOutcome } from '../calls/step-context.js';
+import { asParams } from '../calls/execute-request.js';
+import { callService } from '../calls/call-service.js';
+import { downloadCall, stepConnectorId } from '../calls/call-kinds.js';
+import type { Scope } from '../frame/scope.js';
 
 /**
  * download: fetches the bytes (never empty: the client refuses an empty body) and writes them to `to`

@@ -1,7 +1,7 @@
 import type { CompiledExpr, SourceLoc, Value } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import { evalValue } from '../expr/index.js';
-import { locationOf } from './errors.js';
+import { locationOf } from './step-errors.js';
 import type { Scope } from './scope.js';
 
 /**
