@@ -16,9 +16,9 @@ export type {
 export type { Plan, Step, StepKind, Value, CompiledExpr, ConnectorRef, InputSpec, SourceLoc } from './compile/plan.js';
 export { evaluateExpression } from './expr/index.js';
 export type { EvaluateExpressionOptions } from './expr/index.js';
-export { runPlan, runRecipe, runLoaded, loadRunnable, beginRun, resumeRun } from './run/index.js';
+export { runPlan, runRecipe, checkRecipe, startRun, loadRunnable, beginRun, resumeRun } from './run/index.js';
 export type { DurableRun, PreparedResume, ResumeFlags, BeginRunOptions } from './run/index.js';
-export type { PreparedRun, Runnable, RunLoadedOptions } from './run/index.js';
+export type { CheckedRecipe, CheckOptions, CheckResult, PreparedRun, Runnable, StartRunOptions } from './run/index.js';
 export { openJournal, openJournalReader, journalPath } from './journal/index.js';
 export type {
   JournalStore,

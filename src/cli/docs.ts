@@ -12,7 +12,7 @@ import {
 } from '../catalog/index.js';
 import { ENV, readConnectionConfig } from '../client/index.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
-import { serviceCatalog } from './connector-catalog.js';
+import { serviceCatalog } from '../catalog/service-catalog.js';
 import { exitCodeFor } from './exit-codes.js';
 
 interface DocsFlags {

@@ -6,6 +6,7 @@ import { fleetTarget } from './fleet-flags.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
 import { readGivenInputs } from './run-inputs.js';
+import { runTarget } from './run-target.js';
 import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js';
 
 interface ResumeFlags extends RunFlags {
@@ -105,6 +106,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
       flags,
       out,
       runEdges,
+      runTarget(flags),
       {
         allowChanged: flags.allowChanged === true,
         retryFailedItems: flags.retryFailedItems === true,

@@ -1,11 +1,20 @@
-import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord } from '../journal/index.js';
-import { isValidRunId, maskedInputs, maskedOf, resumeRun, type ResumeFlags, type RunReport } from '../run/index.js';
+import {
+  isValidRunId,
+  maskedInputs,
+  maskedOf,
+  resumeRun,
+  type CheckedRecipe,
+  type ResumeFlags,
+  type RunReport,
+} from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode } from './exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
+import { checkForTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, JournalFlags, RunChoice, RunFlags } from './run-types.js';
 
 /** The journal's lines in --help. */
@@ -33,7 +42,13 @@ export async function openRunJournal(flags: JournalFlags): Promise<JournalStore 
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */
 export interface RunEdges {
-  run(plan: Plan, flags: RunFlags, out: CommandOutput, choice: RunChoice): Promise<number>;
+  run(
+    recipe: CheckedRecipe,
+    flags: RunFlags,
+    out: CommandOutput,
+    target: RunTarget,
+    choice: RunChoice,
+  ): Promise<number>;
   print(report: RunReport, flags: RunFlags, interrupted: boolean): number;
 }
 
@@ -50,6 +65,7 @@ export async function reuseRun(
   flags: RunFlags,
   out: CommandOutput,
   edges: RunEdges,
+  target: RunTarget,
 ): Promise<number> {
   if (record.file !== plan.file)
     throw new RecipeError('J008', { flag: `--run-id ${record.run_id}`, reason: `it is a run of ${record.file}` });
@@ -69,6 +85,7 @@ export async function reuseRun(
     flags,
     out,
     edges,
+    target,
     { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] },
     maskedOf(record, inputs),
   );
@@ -81,19 +98,22 @@ export async function resumeRecorded(
   flags: RunFlags,
   out: CommandOutput,
   edges: RunEdges,
+  target: RunTarget,
   resume: ResumeFlags,
   /** Values given again for the inputs the journal kept masked. */
   given: Readonly<Record<string, unknown>> = {},
 ): Promise<number> {
   if (record.status === 'running')
     throw new RecipeError('J003', { runId: record.run_id, holder: describeHolder(record.holder) });
-  const { plan, diagnostics } = await loadRecipe(record.file);
-  if (!plan) {
+  // The recipe as it is now on disk, checked as a new run's is (against the catalog of the service).
+  const { recipe, diagnostics } = await checkForTarget(record.file, target, flags, (message) => out.view.note(message));
+  if (!recipe) {
     process.stderr.write(`${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}\n`);
     if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'invalid', diagnostics }, null, 2)}\n`);
     return ExitCode.invalid;
   }
-  return edges.run(plan, flags, out, {
+  const plan = recipe.plan;
+  return edges.run(recipe, flags, out, target, {
     prepare: async (client, env) => {
       const prepared = await resumeRun({
         store,

@@ -1,4 +1,4 @@
-import type { RunLoadedOptions } from '../run/index.js';
+import type { StartRunOptions } from '../run/index.js';
 import type { ProgressView } from './run-output.js';
 
 // The shapes `recipe run`, `recipe resume` and the journal's part of them share (cli/run.ts,
@@ -18,6 +18,8 @@ export interface RunFlags extends JournalFlags {
   baseUrl?: string;
   connector?: string;
   dryRun?: boolean;
+  /** --strict: warnings stop the run before anything is sent. */
+  strict?: boolean;
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -36,4 +38,4 @@ export interface CommandOutput {
 }
 
 /** What the command decides about a run; the rest (client, journal, clock, logs) connectAndRun adds. */
-export type RunChoice = Pick<RunLoadedOptions, 'inputs' | 'dryRun' | 'connectorId' | 'journal' | 'runId' | 'prepare'>;
+export type RunChoice = Pick<StartRunOptions, 'inputs' | 'dryRun' | 'connectorId' | 'journal' | 'runId' | 'prepare'>;

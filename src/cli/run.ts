@@ -1,22 +1,20 @@
 import { Option, type Command } from 'commander';
-import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
-import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
-import type { Plan } from '../compile/plan.js';
+import type { ConnectionConfig } from '../client/index.js';
+import { resolveInputs } from '../compile/index.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import type { JournalStore } from '../journal/index.js';
-import { loadRunnable, runLoaded, type RunReport } from '../run/index.js';
+import { startRun, type CheckedRecipe, type RunReport } from '../run/index.js';
 import type { RunningService } from '../service/start.js';
 import { formatDiagnostic } from '../source/index.js';
 import { loadTracer, type RunTracer } from '../telemetry/index.js';
 import { clockFrom, parseNow } from './clock.js';
 import { useColor } from './color.js';
-import { readCommandEnv } from './env-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
-import { serviceCatalog } from './connector-catalog.js';
 import { formatDryRunWrites } from './dry-run-output.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
 import { JOURNAL_HELP, openRunJournal, reuseRun, type RunEdges } from './run-journal.js';
+import { checkForTarget, embeddedAsked, runTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, RunChoice, RunFlags } from './run-types.js';
 import { formatOutputs, ProgressView } from './run-output.js';
 
@@ -36,6 +34,7 @@ export function registerRun(program: Command): void {
     )
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
+    .option('--strict', 'warnings (W codes) stop the run before anything is sent, as they fail `validate --strict`')
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
     .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')
@@ -72,20 +71,6 @@ Examples:
     });
 }
 
-/**
- * What --dry-run checks writes against: the embedded types for the embedded service, else the catalog the
- * service publishes (or its cached copy). Without either, writes are listed unchecked.
- */
-async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorCatalog | undefined> {
-  if (serviceUrl === undefined) return embeddedCatalog();
-  try {
-    return await serviceCatalog(serviceUrl);
-  } catch (err) {
-    process.stderr.write(`dry run: writes are not checked (${(err as Error).message})\n`);
-    return undefined;
-  }
-}
-
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -119,8 +104,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const out = commandOutput(flags);
   const { fail } = out;
 
-  // 1. The recipe and its inputs: invalid → the same diagnostics as `recipe validate`, exit 2.
-  // The recipe's own problems come first, as they did before inputs were read.
+  // 1. The recipe and its inputs: invalid → the same diagnostics as `recipe validate` (connector calls
+  // checked against the catalog of the service the run talks to), exit 2, before anything is sent.
+  // The recipe's own problems come first, as they did before inputs or the configuration were read.
   let read: Awaited<ReturnType<typeof readGivenInputs>> | undefined;
   let readError: unknown;
   try {
@@ -128,11 +114,21 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   } catch (err) {
     readError = err;
   }
-  const runnable = await loadRunnable(file, read?.values ?? {});
-  if (runnable.plan === undefined && runnable.invalid === 'recipe') return invalid(runnable.diagnostics, flags);
+  let target: RunTarget | undefined;
+  let targetError: unknown;
+  try {
+    target = runTarget(flags);
+  } catch (err) {
+    targetError = err;
+  }
+  const checked = await checkForTarget(file, target, flags, (message) => out.view.note(message));
+  if (!checked.recipe) return invalid(checked.diagnostics, flags);
   if (!read?.values) return read ? invalid(read.diagnostics, flags) : fail(readError);
-  if (runnable.plan === undefined) return invalid(runnable.diagnostics, flags);
-  const { plan, inputs } = runnable;
+  const recipe = checked.recipe;
+  const resolved = resolveInputs(recipe.plan, { ...read.values });
+  if (resolved.diagnostics.length > 0) return invalid(resolved.diagnostics, flags);
+  if (!target) return fail(targetError);
+  const inputs = resolved.values;
 
   // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
   let store: JournalStore | undefined;
@@ -142,10 +138,10 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     );
     if (flags.runId !== undefined && store) {
       const known = await store.getRun(flags.runId);
-      if (known) return await reuseRun(store, known, plan, inputs, flags, out, runEdges);
+      if (known) return await reuseRun(store, known, recipe.plan, inputs, flags, out, runEdges, target);
     }
-    // A new run, journaled unless --no-journal (run/run-recipe.ts begins it in the journal).
-    return await connectAndRun(plan, flags, out, {
+    // A new run, journaled unless --no-journal (run/start-run.ts begins it in the journal).
+    return await connectAndRun(recipe, flags, out, target, {
       inputs,
       dryRun: flags.dryRun === true,
       ...(flags.connector !== undefined ? { connectorId: flags.connector } : {}),
@@ -171,44 +167,40 @@ function inMemoryService(flags: RunFlags): boolean {
 }
 
 /**
- * Connects (the configured service, else the embedded one) and runs the plan through run/run-recipe.ts
- * (a new run, or a resume by `choice.prepare`) with Ctrl-C wired to cancel, then prints the report.
+ * Connects (the configured service, else the embedded one) and starts the checked recipe through
+ * run/start-run.ts (a new run, or a resume by `choice.prepare`) with Ctrl-C wired to cancel, then prints the
+ * report.
  */
 export async function connectAndRun(
-  plan: Plan,
+  recipe: CheckedRecipe,
   flags: RunFlags,
   out: CommandOutput,
+  target: RunTarget,
   choice: RunChoice,
 ): Promise<number> {
   const { view, fail } = out;
-  // Where the service is: flags, environment (and .env), else the embedded service. --fixtures and --db
-  // ask for the embedded service, so they win over CONNECTOR_API_URL (flags win over the environment).
-  const embeddedAsked = flags.fixtures !== undefined || flags.db !== undefined;
   let service: RunningService | undefined;
   let config: ConnectionConfig;
-  let env: Readonly<Record<string, string | undefined>>;
-  const notes: string[] = [];
+  const env = target.env;
+  const notes = [...target.notes];
   try {
-    const read = readCommandEnv(flags.envFile, process.cwd());
-    env = read.env;
-    if (read.note) notes.push(read.note);
-    const partial = readConnectionConfig(
-      { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) },
-      embeddedAsked ? { ...env, CONNECTOR_API_URL: undefined } : env,
-    );
-    if (partial.baseUrl === undefined) {
+    if (target.config === undefined) {
       const embedded = await startEmbedded(process.cwd(), {
         ...(flags.db !== undefined ? { db: flags.db } : {}),
         ...(flags.fixtures !== undefined ? { fixtures: flags.fixtures } : {}),
         ...(flags.now !== undefined ? { nowMs: flags.now } : {}),
       });
       service = embedded.service;
-      const why = embeddedAsked ? (flags.fixtures !== undefined ? '--fixtures' : '--db') : 'no CONNECTOR_API_URL';
+      const why = embeddedAsked(flags)
+        ? flags.fixtures !== undefined
+          ? '--fixtures'
+          : '--db'
+        : 'no CONNECTOR_API_URL';
       // First on stderr: which database this run reads and writes.
       notes.unshift(`${why}: using the embedded service at ${service.url} (${embedded.what})`);
-      config = { baseUrl: service.url, ...service.credentials, workspace: partial.workspace };
+      config = { baseUrl: service.url, ...service.credentials, workspace: target.workspace };
     } else {
-      config = completeConnectionConfig(partial);
+      config = target.config;
     }
   } catch (err) {
     await service?.close();
@@ -228,14 +220,13 @@ export async function connectAndRun(
   try {
     // OpenTelemetry is loaded only when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT asks for traces.
     tracer = await loadTracer(env, (message) => view.note(message));
-    report = await runLoaded(plan, {
+    report = await startRun(recipe, {
       ...choice,
       connection: config,
       env,
       signal: abort.signal,
       // --now pins the run's clock: $run.started_at, $now() and $millis(), and what the journal records.
       ...(flags.now !== undefined ? { now: clockFrom(flags.now) } : {}),
-      dryRunCatalog: () => dryRunCatalog(service ? undefined : config.baseUrl),
       ...(tracer ? { tracer } : {}),
       log: (level, message) => view.log(level, message),
       debug: flags.verbose === true && flags.quiet !== true,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { resolveInputs } from '../compile/index.js';
 import { formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import { openFleet, runJobData, type FleetClient } from '../fleet/queue.js';
 import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../fleet/schedules.js';
@@ -8,6 +8,8 @@ import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
 import { readGivenInputs } from './run-inputs.js';
+import { configuredCatalog } from './run-target.js';
+import { checkRecipe } from '../run/index.js';
 
 interface AddFlags extends FleetFlags {
   cron?: string;
@@ -127,8 +129,10 @@ async function addSchedule(name: string, file: string, flags: AddFlags): Promise
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
       throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
     when = whenOf(flags);
-    const { plan, diagnostics } = await loadRecipe(resolve(file));
-    if (!plan) return invalid(diagnostics);
+    const checked = await checkRecipe(resolve(file), await configuredCatalog((m) => process.stderr.write(`${m}\n`)));
+    if (!checked.recipe) return invalid(checked.diagnostics);
+    for (const w of checked.recipe.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
+    const plan = checked.recipe.plan;
     const read = await readGivenInputs(flags.inputs, flags.input);
     if (!read.values) return invalid(read.diagnostics);
     const inputs = resolveInputs(plan, read.values);

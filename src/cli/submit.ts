@@ -1,14 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { resolveInputs } from '../compile/index.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import { jobIdOf } from '../fleet/job.js';
 import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../fleet/queue.js';
-import { isValidRunId, newRunId, type RunReport } from '../run/index.js';
+import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
 import { readGivenInputs } from './run-inputs.js';
+import { configuredCatalog } from './run-target.js';
 import { printReport } from './run.js';
 
 interface SubmitFlags extends FleetFlags {
@@ -21,6 +22,7 @@ interface SubmitFlags extends FleetFlags {
   dryRun?: boolean;
   connector?: string;
   quiet?: boolean;
+  strict?: boolean;
 }
 
 /** `recipe submit FILE`: enqueues a run for the fleet's workers; --wait follows it to its end. */
@@ -37,6 +39,7 @@ export function registerSubmit(program: Command): void {
     .option('--run-id <id>', 'the run id (default a new one); submitting an id again does not run it twice')
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes')
+    .option('--strict', 'warnings (W codes) refuse the recipe too, as `validate --strict`')
     .option('--wait', "follow the run to its end: print its report and exit with the run's exit code")
     .option('--json', 'print JSON: {run_id, queue, job_id, status} (with --wait, the run report)')
     .option('-q, --quiet', 'no notes on stderr')
@@ -45,7 +48,9 @@ export function registerSubmit(program: Command): void {
       `
 Configuration:
 ${FLEET_HELP}
-The recipe is checked here (exit 2 when invalid) and pinned: the job carries its path under --recipes and
+The recipe is checked here as \`recipe validate\` checks it (exit 2 when invalid; connector calls against the
+catalog of CONNECTOR_API_URL when set, else the embedded types), checked again by the worker against its
+service's catalog before a single request, and pinned: the job carries its path under --recipes and
 its SHA-256, the inputs, and the NAMES of its secrets; each worker reads the values from its own environment.
 
 Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or flags invalid, 3 Redis unreachable.
@@ -76,8 +81,13 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
         flag: `--run-id ${flags.runId}`,
         reason: 'a run id is 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
       });
-    const { plan, diagnostics } = await loadRecipe(resolve(file));
-    if (!plan) return invalid(diagnostics, flags);
+    const checked = await checkRecipe(resolve(file), {
+      ...(await configuredCatalog(note)),
+      strict: flags.strict === true,
+    });
+    if (!checked.recipe) return invalid(checked.diagnostics, flags);
+    for (const w of checked.recipe.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
+    const plan = checked.recipe.plan;
     const read = await readGivenInputs(flags.inputs, flags.input);
     if (!read.values) return invalid(read.diagnostics, flags);
     const inputs = resolveInputs(plan, read.values);

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { ExitCode } from './exit-codes.js';
+import { formatDiagnostic } from '../source/index.js';
 
 interface TestFlags {
   reporter: 'text' | 'junit' | 'json';
@@ -12,6 +13,7 @@ interface TestFlags {
   coverage?: boolean;
   coverageOutput?: string;
   jobs?: number;
+  strict?: boolean;
 }
 
 /** `recipe test [PATH...]`: runs *.test.yaml files against the embedded service; text, JUnit or JSON reports. */
@@ -27,6 +29,7 @@ export function registerTest(program: Command): void {
     .option('--record', 'run cases that name a cassette against the live service (CONNECTOR_API_URL) and record it')
     .option('--coverage', 'report which steps of each recipe the cases ran, skipped or never reached')
     .option('--coverage-output <file>', 'also write the coverage as JSON to FILE')
+    .option('--strict', 'warnings (W codes) of a tested recipe make its test file invalid, as `validate --strict`')
     .option('-j, --jobs <n>', 'run cases in N worker threads, each with its own embedded service', positiveInt)
     .addHelpText(
       'after',
@@ -76,6 +79,8 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
       record: flags.record === true,
       coverage: flags.coverage === true || flags.coverageOutput !== undefined,
       ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
+      strict: flags.strict === true,
+      onWarning: (w) => process.stderr.write(`${formatDiagnostic(w)}\n`),
       onFile: (results) => human(lib.formatFileResults(results, paint)),
     });
   } catch (err) {

@@ -97,6 +97,6 @@ async function catalogFor(flags: ValidateFlags): Promise<ConnectorCatalog> {
   }
   if (url === undefined) return embeddedCatalog();
   readConnectionConfig({ baseUrl: url }, {}); // the same URL checks as a run (C001 on a bad one)
-  const { serviceCatalog } = await import('./connector-catalog.js');
+  const { serviceCatalog } = await import('../catalog/service-catalog.js');
   return serviceCatalog(url);
 }

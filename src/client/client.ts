@@ -138,6 +138,11 @@ export class ConnectorClient {
     this.resolver = new ConnectorResolver((path, query, action, opts) => this.getJson(path, query, action, opts));
   }
 
+  /** The service's base URL, as configured. */
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
   /** The workspace used when a lookup names none. */
   get defaultWorkspace(): string {
     return this.options.workspace;

@@ -1,9 +1,9 @@
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { loadRecipe, resolveInputs } from '../compile/index.js';
+import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
-import { beginRun, maskedOf, resumeRun, runPlan, type DurableRun, type RunReport } from '../run/index.js';
+import { beginRun, checkRecipe, maskedOf, resumeRun, startRun, type DurableRun, type RunReport } from '../run/index.js';
 import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
 import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
@@ -36,13 +36,17 @@ export async function processRunJob(
   await unrecoverableAsync(() =>
     checkPins(ctx.recipesDir, [{ path: data.recipe, sha256: data.sha256 }, ...data.files], jobId),
   );
-  const { plan, diagnostics } = await loadRecipe(file);
-  if (!plan) {
+  // Checked as `recipe validate` checks it, against the catalog of this worker's service: a recipe with an
+  // error fails its job before a single request.
+  const catalog = await ctx.catalog();
+  const { recipe, diagnostics } = await checkRecipe(file, catalog ? { catalog } : {});
+  if (!recipe) {
     const first = diagnostics[0];
     throw new UnrecoverableError(
       `${first?.file}:${first?.line}:${first?.column}: ${first?.code} ${first?.message ?? 'invalid recipe'}`,
     );
   }
+  const plan = recipe.plan;
 
   const recorded = await settledRecord(ctx, runId);
   if (recorded && (recorded.status === 'succeeded' || recorded.status === 'failed')) {
@@ -55,15 +59,13 @@ export async function processRunJob(
       ? await resumeJob(ctx, recorded, plan, client, data.inputs)
       : await beginJob(ctx, data, plan, runId, client);
     ctx.log(`run ${runId} ${recorded ? `resumed (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
-    const report = await runPlan(plan, {
+    for (const w of recipe.warnings) ctx.log(`run ${runId}: ${w.file}:${w.line}:${w.column}: ${w.code} ${w.message}`);
+    const report = await startRun(recipe, {
       client,
       redactor: client.redactor,
-      inputs: prepared.inputs,
       env: ctx.env,
       ...(signal ? { signal } : {}),
-      dryRun: prepared.dryRun,
-      ...(prepared.connectorId !== undefined ? { connectorId: prepared.connectorId } : {}),
-      durable: prepared.durable,
+      prepare: () => Promise.resolve(prepared),
       distributor: distributorForRunJob(job, ctx),
       ...(ctx.tracer ? { tracer: ctx.tracer } : {}),
       log: (level, message) => {

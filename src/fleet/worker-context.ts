@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ConnectorCatalog } from '../catalog/index.js';
 import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
 import type { RedisJournalStore } from '../journal/index.js';
 import type { RunTracer } from '../telemetry/index.js';
@@ -20,6 +21,11 @@ export interface WorkerContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The connector service this worker talks to. */
   readonly connection: ConnectionConfig;
+  /**
+   * The catalog of this worker's service that every job's recipe is checked against before it runs (asked
+   * once per worker; undefined when the service publishes none).
+   */
+  catalog(): Promise<ConnectorCatalog | undefined>;
   /** A client for one job (closed by the job); fleet-wide rate limits, when set, apply to it. */
   newClient(): ConnectorClient;
   /** --max-rps-per-connector, if given. */

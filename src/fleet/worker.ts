@@ -1,3 +1,5 @@
+import type { ConnectorCatalog } from '../catalog/index.js';
+import { catalogForService } from '../catalog/service-catalog.js';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -66,6 +68,13 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   });
   // One tracer for the worker's life (OpenTelemetry is loaded only when the OTLP variables are set).
   const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`));
+  // Asked again after a failure (the service may come up after the worker), kept once known.
+  let catalog: Promise<ConnectorCatalog | undefined> | undefined;
+  const askCatalog = (): Promise<ConnectorCatalog | undefined> =>
+    (catalog ??= catalogForService(o.connection.baseUrl, process.cwd(), (m) => o.log(`catalog: ${m}`)).then((c) => {
+      if (!c) catalog = undefined;
+      return c;
+    }));
   const ctx: WorkerContext = {
     redis: commands,
     queue: o.queue,
@@ -73,6 +82,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     journal,
     env: o.env,
     connection: o.connection,
+    catalog: askCatalog,
     newClient: () => new ConnectorClient({ ...o.connection, ...(limiter ? { limiter } : {}) }),
     slots,
     ...(tracer ? { tracer } : {}),

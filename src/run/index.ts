@@ -1,18 +1,22 @@
-/** run/: the interpreter of compiled plans. */
+/** run/: starting, resuming and ending a run (startRun: the one way to start one), its journal session and report. */
 export { runPlan, type RunOptions } from './run-plan.js';
 export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from '../frame/run-context.js';
 export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from '../frame/report.js';
 export { autoNext, itemsOf, type NextPage } from '../calls/page-keys.js';
 export {
+  checkRecipe,
   loadRunnable,
-  runLoaded,
   runRecipe,
+  startRun,
+  type CheckedRecipe,
+  type CheckOptions,
+  type CheckResult,
   type PreparedRun,
   type Runnable,
-  type RunLoadedOptions,
   type RunRecipeOptions,
   type RunRecipeResult,
-} from './run-recipe.js';
+  type StartRunOptions,
+} from './start-run.js';
 export {
   beginRun,
   maskedInputs,

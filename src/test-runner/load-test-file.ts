@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadRecipe, resolveInputs, type Plan } from '../compile/index.js';
+import type { ConnectorCatalog } from '../catalog/index.js';
+import { resolveInputs, type Plan } from '../compile/index.js';
 import type { Diagnostic } from '../errors/index.js';
+import { checkRecipe, type CheckedRecipe, type CheckResult } from '../run/index.js';
 import { escapePointer } from '../expr/index.js';
 import { validateTestDocument } from '../schema/index.js';
 import { didYouMean, loadSource, sortDiagnostics } from '../source/index.js';
@@ -15,8 +17,12 @@ import type { CaseExpectations, DataSource, TestCase, TestFile } from './test-fi
 export interface LoadTestOptions {
   /** True under --record: a named cassette need not exist yet. */
   readonly recording?: boolean;
-  /** Plans of recipes already loaded, by absolute path (several test files may test one recipe). */
-  readonly plans?: Map<string, Promise<{ plan?: Plan; diagnostics: Diagnostic[] }>>;
+  /** Recipes already checked, by absolute path (several test files may test one recipe). */
+  readonly plans?: Map<string, Promise<CheckResult>>;
+  /** The catalog tested recipes' connector calls are checked against, as a run checks them (validate's checks). */
+  readonly catalog?: ConnectorCatalog;
+  /** Warnings of the tested recipe make it invalid (--strict). */
+  readonly strict?: boolean;
 }
 
 /** The test file when it is valid, and every problem found in it otherwise. */
@@ -46,15 +52,23 @@ export async function loadTestFile(file: string, opts: LoadTestOptions = {}): Pr
   const dir = path.dirname(absolute);
   const ctx = new Checker(display, source.locator, diagnostics);
 
-  const plan = await loadTestedRecipe(path.resolve(dir, String(doc.recipe)), ctx, opts);
+  const checked = await loadTestedRecipe(path.resolve(dir, String(doc.recipe)), ctx, opts);
+  const plan = checked?.plan;
   const data = dataSource(doc, dir, ctx);
   const cases = plan ? buildCases(doc, plan, dir, ctx, opts) : [];
-  if (diagnostics.length > 0 || !plan || !data) return { diagnostics: sortDiagnostics(diagnostics) };
+  if (diagnostics.length > 0 || !checked || !plan || !data) return { diagnostics: sortDiagnostics(diagnostics) };
   const dataAt = ctx.at(doc.fixtures !== undefined ? '/fixtures' : doc.seed !== undefined ? '/seed' : '');
-  return { file: { path: absolute, display, text: source.text, recipe: plan, data, dataAt, cases }, diagnostics: [] };
+  return {
+    file: { path: absolute, display, text: source.text, recipe: plan, checked, data, dataAt, cases },
+    diagnostics: [],
+  };
 }
 
-async function loadTestedRecipe(recipe: string, ctx: Checker, opts: LoadTestOptions): Promise<Plan | undefined> {
+async function loadTestedRecipe(
+  recipe: string,
+  ctx: Checker,
+  opts: LoadTestOptions,
+): Promise<CheckedRecipe | undefined> {
   const shown = displayNameOf(recipe);
   if (!existsSync(recipe)) {
     ctx.report('T001', { path: shown }, '/recipe');
@@ -62,11 +76,15 @@ async function loadTestedRecipe(recipe: string, ctx: Checker, opts: LoadTestOpti
   }
   let loading = opts.plans?.get(recipe);
   if (!loading) {
-    loading = loadRecipe(recipe, { displayName: shown });
+    loading = checkRecipe(recipe, {
+      displayName: shown,
+      ...(opts.catalog ? { catalog: opts.catalog } : {}),
+      ...(opts.strict !== undefined ? { strict: opts.strict } : {}),
+    });
     opts.plans?.set(recipe, loading);
   }
-  const { plan, diagnostics } = await loading;
-  if (plan) return plan;
+  const { recipe: checked, diagnostics } = await loading;
+  if (checked) return checked;
   ctx.report('T002', { path: shown, problems: count(diagnostics.length, 'problem') }, '/recipe');
   ctx.diagnostics.push(...diagnostics);
   return undefined;

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { resolveInputs } from '../compile/index.js';
-import { runPlan, type RunReport } from '../run/index.js';
+import { startRun, type RunReport } from '../run/index.js';
 import { CassettePlayer, CassetteRecorder, readCassette } from './cassette.js';
 import { seededRandom, type TestClock } from './clock.js';
 import { HitCounter, type StepHits } from './coverage.js';
@@ -74,7 +74,7 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
   const signal = AbortSignal.timeout(c.timeoutMs);
   let report: RunReport;
   try {
-    report = await runPlan(file.recipe, {
+    report = await startRun(file.checked, {
       client,
       redactor: client.redactor,
       inputs,

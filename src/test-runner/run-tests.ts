@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
 import type { Plan } from '../compile/plan.js';
+import type { CheckResult } from '../run/index.js';
+import { testCatalog } from './test-catalog.js';
 import { RecipeError, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, sortDiagnostics } from '../source/index.js';
 import { computeCoverage } from './coverage.js';
@@ -30,6 +32,10 @@ export interface RunTestsOptions {
   /** Parallel workers, each with its own embedded service (default 1: all in this process). */
   readonly jobs?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Warnings (W codes) stop a tested recipe's cases, as `recipe validate --strict` fails it. */
+  readonly strict?: boolean;
+  /** Told each tested recipe's warnings, once, before any case runs. */
+  readonly onWarning?: (warning: Diagnostic) => void;
   /** Told about each file's results as soon as they are all in, in file order. */
   readonly onFile?: (results: CaseResult[]) => void;
 }
@@ -51,12 +57,25 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
     return { results: [], diagnostics, files: 0, durationMs: 0, updated: [] };
   }
   const live = options.record ? liveConfig(options.env ?? process.env) : undefined;
-  const plans = new Map<string, Promise<{ plan?: Plan; diagnostics: Diagnostic[] }>>();
+  const plans = new Map<string, Promise<CheckResult>>();
+  // Tested recipes are checked as a run checks them: connector calls against the catalog of the service.
+  const catalog = await testCatalog(live);
   const files: TestFile[] = [];
+  const warned = new Set<string>();
   for (const f of found) {
-    const loaded = await loadTestFile(f, { recording: options.record === true, plans });
+    const loaded = await loadTestFile(f, {
+      recording: options.record === true,
+      plans,
+      ...(catalog ? { catalog } : {}),
+      ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    });
     if (loaded.file) files.push(loaded.file);
     else diagnostics.push(...loaded.diagnostics);
+    const recipe = loaded.file?.checked;
+    if (recipe && !warned.has(recipe.plan.file)) {
+      warned.add(recipe.plan.file);
+      for (const w of recipe.warnings) options.onWarning?.(w);
+    }
   }
   const tmp = mkdtempSync(path.join(tmpdir(), 'recipe-test-'));
   const templates = new Templates(tmp);

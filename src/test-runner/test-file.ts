@@ -1,3 +1,4 @@
+import type { CheckedRecipe } from '../run/index.js';
 import type { Plan } from '../compile/plan.js';
 import type { SourceLoc } from '../errors/index.js';
 import type { Expected } from './expected.js';
@@ -72,6 +73,8 @@ export interface TestFile {
   readonly display: string;
   readonly text: string;
   readonly recipe: Plan;
+  /** The recipe as checked for running (startRun takes only a checked recipe). */
+  readonly checked: CheckedRecipe;
   readonly data: DataSource;
   /** Where the data source is named (`fixtures:` or `seed:`), for problems found when it is loaded. */
   readonly dataAt: SourceLoc;
