@@ -14,6 +14,7 @@ import { readCommandEnv } from './env-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { serviceCatalog } from './connector-catalog.js';
 import { formatDryRunWrites } from './dry-run-output.js';
+import { collect } from './options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
 import { JOURNAL_HELP, openRunJournal, reuseRun, type RunEdges } from './run-journal.js';
@@ -84,10 +85,6 @@ async function dryRunCatalog(serviceUrl: string | undefined): Promise<ConnectorC
     process.stderr.write(`dry run: writes are not checked (${(err as Error).message})\n`);
     return undefined;
   }
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /** A progress view on stderr and an error printer that keeps --json's promise of one report on stdout. */

@@ -8,6 +8,7 @@ import { isValidRunId, newRunId, type RunReport } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { collect } from './options.js';
 import { readGivenInputs } from './run-inputs.js';
 import { printReport } from './run.js';
 
@@ -58,10 +59,6 @@ Examples:
     .action(async (file: string, flags: SubmitFlags) => {
       process.exitCode = await submitCommand(file, flags);
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 async function submitCommand(file: string, flags: SubmitFlags): Promise<number> {
