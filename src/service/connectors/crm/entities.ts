@@ -573,6 +573,9 @@ export const ENTITIES: Readonly<Record<RecordEntity, EntitySpec>> = {
   tasks,
 };
 
+/** The entity whose records link two records (list, create, delete); the catalog flags it for the engine. */
+export const ASSOCIATIONS_ENTITY = 'associations';
+
 /** True when the name is one of the nine standard record entities. */
 export function isRecordEntity(name: string): name is RecordEntity {
   return (RECORD_ENTITIES as readonly string[]).includes(name);
