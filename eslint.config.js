@@ -110,6 +110,13 @@ export default tseslint.config(
             ),
             zone('expr', 'compile', 'compile → expr: expr/ owns the types it needs (compile/plan.ts re-exports them).'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
+            // Leaves that both halves (and the console) import: they import nothing else of src/.
+            ...['sqlite', 'cursor'].map((dir) => ({
+              target: `./src/${dir}`,
+              from: './src',
+              except: [`./${dir}`],
+              message: `${dir}/ is a leaf the engine and the service share: it imports nothing else of src/.`,
+            })),
             ...serviceZones,
             ...engine.map((dir) => zone(dir, 'console', 'cli/ → console/: nothing below the console imports it.')),
             zone('console', 'service', 'The console reads the service over HTTP, like any client.'),

@@ -1,26 +1,23 @@
 #!/usr/bin/env node
 // Precompiles schemas/recipe.schema.json (the single source of truth) into dist/schema/recipe-validator.js with
 // ajv's standalone code generation, so `recipe validate` and `recipe run` do not compile the schema on every
-// start (250–450 ms). Run by `npm run build` after tsc. The options must stay those of src/schema/ajv.ts
-// (RECIPE_AJV_OPTIONS), so the precompiled validator reports exactly the errors the runtime compile would.
+// start (250–450 ms). Run by `npm run build` after tsc. The ajv comes from the runtime's own factory
+// (newRecipeAjv in src/schema/ajv-options.ts), so the precompiled validator reports exactly the errors the runtime
+// compile would.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
 
 const root = new URL('../', import.meta.url);
 /** @type {typeof import('../src/schema/ajv-options.js')} */
-const { RECIPE_AJV_OPTIONS } = await import(new URL('dist/schema/ajv-options.js', root).href);
+const { newRecipeAjv } = await import(new URL('dist/schema/ajv-options.js', root).href);
 const standaloneCode = standaloneModule.default ?? standaloneModule;
-const addFormats = addFormatsModule.default ?? addFormatsModule;
 
 const schemaText = readFileSync(new URL('schemas/recipe.schema.json', root), 'utf8');
 const schema = JSON.parse(schemaText);
 // The runtime compares this with the schema it ships, so a validator left over from an older schema is never used.
 const schemaSha256 = createHash('sha256').update(schemaText).digest('hex');
-const ajv = new Ajv2020({ ...RECIPE_AJV_OPTIONS, code: { source: true, esm: true } });
-addFormats(ajv);
+const ajv = await newRecipeAjv({ code: { source: true, esm: true } });
 const code = standaloneCode(ajv, ajv.compile(schema));
 
 // ajv's ESM output still `require`s its runtime helpers (e.g. ucs2length); give the module a require of its own.

@@ -1,11 +1,11 @@
 import type { Value } from '../expr/index.js';
 import { describePath, membersOf, type ParamPath, type ParamProblem } from './check-params.js';
 import { hintFor } from './names.js';
-import type { AssociationType, CatalogAction, CatalogType } from './types.js';
+import type { AssociationType, CatalogAction, CatalogType, JsonSchema } from './types.js';
 
 /**
- * Association type ids and names (deal_to_company) in associations create and in an activity's create-time
- * associations, checked against the type's association table where the pair is known before the run.
+ * Association type ids and names (deal_to_company) in the association entity's create and in an activity's
+ * create-time associations, checked against the type's association table where the pair is known before the run.
  */
 export function checkAssociations(type: CatalogType, action: CatalogAction, params: Value): ParamProblem[] {
   const table = type.associationTypes;
@@ -14,7 +14,7 @@ export function checkAssociations(type: CatalogType, action: CatalogAction, para
   const out: ParamProblem[] = [];
   const report = (path: ParamPath, reason: string) =>
     out.push({ code: 'A009', params: { where: describePath(action, path), reason }, path, at: 'value' });
-  if (action.entity === 'associations') {
+  if (action.entity === type.associationEntity) {
     const from = literalString(members.get('fromObjectType'));
     const to = literalString(members.get('toObjectType'));
     const rows = table.filter((r) => r.from === from && r.to === to);
@@ -22,19 +22,28 @@ export function checkAssociations(type: CatalogType, action: CatalogAction, para
     checkRef(members, rows.length > 0 ? rows : table, pair, ['associationTypeId'], report);
     return out;
   }
-  // An activity's create: associations[i].types[j]; the target's type is known only at run time.
+  // An activity's create: <param>[i].types[j]; the target's type is known only at run time.
   const rows = table.filter((r) => r.from === action.entity);
-  const list = members.get('associations');
-  if (rows.length === 0 || !list) return out;
-  itemsOf(list).forEach((item, i) => {
-    const types = membersOf(item)?.get('types');
-    if (!types) return;
-    itemsOf(types).forEach((t, j) => {
-      const m = membersOf(t);
-      if (m) checkRef(m, rows, `from ${action.entity}`, ['associations', i, 'types', j, 'associationTypeId'], report);
+  if (rows.length === 0) return out;
+  for (const param of linkParams(action)) {
+    const list = members.get(param);
+    if (!list) continue;
+    itemsOf(list).forEach((item, i) => {
+      const types = membersOf(item)?.get('types');
+      if (!types) return;
+      itemsOf(types).forEach((t, j) => {
+        const m = membersOf(t);
+        if (m) checkRef(m, rows, `from ${action.entity}`, [param, i, 'types', j, 'associationTypeId'], report);
+      });
     });
-  });
+  }
   return out;
+}
+
+/** The params in which a create links the new record to others: those whose schema holds an associationTypeId. */
+function linkParams(action: CatalogAction): string[] {
+  const props = (action.params.properties ?? {}) as Record<string, JsonSchema>;
+  return Object.keys(props).filter((k) => JSON.stringify(props[k]).includes('"associationTypeId"'));
 }
 
 /** One associationTypeId (with its associationCategory beside it) against the rows that may apply. */

@@ -1,7 +1,7 @@
 import type { Value } from '../expr/index.js';
 import { describePath, membersOf, type ParamPath, type ParamProblem } from './check-params.js';
 import { hintFor } from './names.js';
-import type { CatalogAction, CatalogEntity, JsonSchema } from './types.js';
+import type { CatalogAction, CatalogEntity, CatalogType, JsonSchema } from './types.js';
 
 /**
  * Property names a read asks for (`properties` and `propertiesWithHistory` lists, api_search's `properties`,
@@ -10,14 +10,21 @@ import type { CatalogAction, CatalogEntity, JsonSchema } from './types.js';
  * Writes need no check here: create and update schemas list the writable properties, so an unknown one is
  * already an error.
  */
-export function checkReadProperties(entity: CatalogEntity, action: CatalogAction, params: Value): ParamProblem[] {
+export function checkReadProperties(
+  type: CatalogType,
+  entity: CatalogEntity,
+  action: CatalogAction,
+  params: Value,
+): ParamProblem[] {
   const readable = entity.properties?.readable;
   const members = membersOf(params);
   if (!readable || !members || action.write) return [];
   const out: ParamProblem[] = [];
   const known = new Set(readable);
+  // `<association entity>.<object type>` filters on associations rather than naming a property.
+  const linkPrefix = type.associationEntity === undefined ? undefined : `${type.associationEntity}.`;
   const check = (name: string, path: ParamPath, offset?: number) => {
-    if (name === '' || known.has(name) || name.startsWith('associations.')) return;
+    if (name === '' || known.has(name) || (linkPrefix !== undefined && name.startsWith(linkPrefix))) return;
     out.push({
       code: 'W007',
       params: { where: describePath(action, path), entity: entity.name, name, hint: hintFor(name, readable) },

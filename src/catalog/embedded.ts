@@ -14,6 +14,7 @@ interface DataFile {
     actions: { entity: string; action: string; summary: string; write: boolean; limits?: ParamLimit[] }[];
     properties?: Record<string, { readable: string[]; writable: string[] }>;
     association_types?: AssociationType[];
+    association_entity?: string;
   }[];
 }
 
@@ -58,6 +59,7 @@ function buildEmbeddedCatalog(): ConnectorCatalog {
         return { name, actions, ...(properties ? { properties } : {}) };
       }),
       ...(t.association_types ? { associationTypes: t.association_types } : {}),
+      ...(t.association_entity ? { associationEntity: t.association_entity } : {}),
     };
   });
   return { source: 'embedded', complete: false, types };

@@ -34,11 +34,14 @@ export function renderEntity(type: CatalogType, entity: CatalogEntity): string {
   }
   if (
     type.associationTypes &&
-    (entity.name === 'associations' || type.associationTypes.some((r) => r.from === entity.name))
+    (entity.name === type.associationEntity || type.associationTypes.some((r) => r.from === entity.name))
   )
     lines.push(
       '',
-      ...renderAssociationTypes(type.associationTypes, entity.name === 'associations' ? undefined : entity.name),
+      ...renderAssociationTypes(
+        type.associationTypes,
+        entity.name === type.associationEntity ? undefined : entity.name,
+      ),
     );
   lines.push('', `recipe docs ${entity.name}.ACTION shows an action's params and an example.`);
   return `${lines.join('\n')}\n`;
@@ -77,7 +80,10 @@ export function renderAction(type: CatalogType, action: CatalogAction): string {
   if (type.associationTypes && action.action === 'create' && JSON.stringify(params).includes('associationTypeId'))
     lines.push(
       '',
-      ...renderAssociationTypes(type.associationTypes, action.entity === 'associations' ? undefined : action.entity),
+      ...renderAssociationTypes(
+        type.associationTypes,
+        action.entity === type.associationEntity ? undefined : action.entity,
+      ),
     );
   lines.push('', 'Example:', ...exampleStep(type, action).map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;

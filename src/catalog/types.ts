@@ -31,6 +31,12 @@ export interface CatalogType {
   readonly entities: readonly CatalogEntity[];
   /** Association types between standard object types, where the type has them (the CRM). */
   readonly associationTypes?: readonly AssociationType[];
+  /**
+   * The entity whose records link two records (its create takes fromObjectType, toObjectType and an
+   * associationTypeId), as the connector's descriptor flags it; its name and a dot also begin the names a read
+   * may give to filter on associations (`<entity>.company`). The engine learns it here, never by name.
+   */
+  readonly associationEntity?: string;
 }
 
 export interface CatalogEntity {

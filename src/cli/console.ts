@@ -18,6 +18,7 @@ import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget } from './fleet-flags.js';
+import { collect } from './options.js';
 import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run-embedded.js';
 import { version } from './version.js';
 
@@ -102,10 +103,6 @@ async function journalSource(flags: ConsoleFlags): Promise<JournalSource> {
       return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
     },
   };
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 async function runConsole(flags: ConsoleFlags): Promise<number> {

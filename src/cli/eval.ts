@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { evaluateExpression } from '../expr/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { collect } from './options.js';
 
 interface EvalFlags {
   input?: string;
@@ -40,10 +41,6 @@ Examples:
     .action(async (expression: string, flags: EvalFlags) => {
       process.exitCode = await evalCommand(expression, flags);
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 async function evalCommand(raw: string, flags: EvalFlags): Promise<number> {

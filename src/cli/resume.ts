@@ -3,6 +3,7 @@ import { RecipeError } from '../errors/index.js';
 import { openFleet, type FleetClient } from '../fleet/queue.js';
 import { journalPath } from '../journal/index.js';
 import { fleetTarget } from './fleet-flags.js';
+import { collect } from './options.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
 import { readGivenInputs } from './run-inputs.js';
@@ -72,10 +73,6 @@ Examples:
     .action(async (runId: string, flags: ResumeFlags) => {
       process.exitCode = await resumeCommand(runId, flags);
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number> {

@@ -11,6 +11,7 @@ import { clockFrom, parseNow } from './clock.js';
 import { useColor } from './color.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { formatDryRunWrites } from './dry-run-output.js';
+import { collect } from './options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
 import { JOURNAL_HELP, openRunJournal, reuseRun, type RunEdges } from './run-journal.js';
@@ -69,10 +70,6 @@ Examples:
     .action(async (file: string, flags: RunFlags) => {
       process.exitCode = await runCommand(file, flags);
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /** A progress view on stderr and an error printer that keeps --json's promise of one report on stdout. */

@@ -7,6 +7,7 @@ import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { collect } from './options.js';
 import { readGivenInputs } from './run-inputs.js';
 import { configuredCatalog } from './run-target.js';
 import { checkRecipe } from '../run/index.js';
@@ -94,10 +95,6 @@ Examples:
         return ExitCode.ok;
       });
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /** Runs `fn` with the fleet open; `check` first, so that flag and recipe errors need no Redis. */

@@ -8,6 +8,7 @@ import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../run/inde
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { collect } from './options.js';
 import { readGivenInputs } from './run-inputs.js';
 import { configuredCatalog } from './run-target.js';
 import { printReport } from './run.js';
@@ -63,10 +64,6 @@ Examples:
     .action(async (file: string, flags: SubmitFlags) => {
       process.exitCode = await submitCommand(file, flags);
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 async function submitCommand(file: string, flags: SubmitFlags): Promise<number> {

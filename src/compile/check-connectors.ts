@@ -110,7 +110,7 @@ class CallChecker {
     const problems = [
       ...checkParams(action, step.params, entity),
       ...checkAssociations(type, action, step.params),
-      ...checkReadProperties(entity, action, step.params),
+      ...checkReadProperties(type, entity, action, step.params),
     ];
     for (const p of problems) this.out.push(this.diagnostic(p, `${base}/params`));
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { RECIPE_AJV_OPTIONS } from './ajv-options.js';
+import { newRecipeAjv } from './ajv-options.js';
 
 /** Where the recipe schema lives: schemas/ at the package root (the same from src/schema and dist/schema). */
 export const RECIPE_SCHEMA_URL = new URL('../../schemas/recipe.schema.json', import.meta.url);
@@ -37,11 +37,7 @@ export function recipeSchema(): Record<string, unknown> {
 
 /** Compiles the schema with ajv now (what the build precompiles); loads ajv only when called. */
 export async function compileRecipeValidator(): Promise<ValidateFunction> {
-  const [{ Ajv2020 }, addFormatsModule] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
-  // ajv-formats is CommonJS; under NodeNext its default export is the module object.
-  const addFormats = addFormatsModule.default as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;
-  const ajv = new Ajv2020({ ...RECIPE_AJV_OPTIONS });
-  addFormats(ajv);
+  const ajv = await newRecipeAjv();
   return ajv.compile(recipeSchema());
 }
 

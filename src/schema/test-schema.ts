@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
-import { RECIPE_AJV_OPTIONS } from './ajv-options.js';
+import { newRecipeAjv } from './ajv-options.js';
 import { at, describeNodeAt } from './describe.js';
 import { jsonType, mapError } from './map-errors.js';
 
@@ -14,11 +14,7 @@ let validator: Promise<ValidateFunction> | undefined;
 /** The test-file validator, compiled once per process on first use (a small schema: a few ms). */
 function testValidator(): Promise<ValidateFunction> {
   validator ??= (async () => {
-    const [{ Ajv2020 }, addFormatsModule] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
-    // ajv-formats is CommonJS; under NodeNext its default export is the module object.
-    const addFormats = addFormatsModule.default as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;
-    const ajv = new Ajv2020({ ...RECIPE_AJV_OPTIONS });
-    addFormats(ajv);
+    const ajv = await newRecipeAjv();
     return ajv.compile(JSON.parse(readFileSync(RECIPE_TEST_SCHEMA_URL, 'utf8')) as Record<string, unknown>);
   })();
   return validator;

@@ -1,3 +1,4 @@
+import { decodePageCursor, encodePageCursor } from '../../cursor/page-cursor.js';
 import type { RunCursor } from '../../journal/index.js';
 
 /**
@@ -5,19 +6,15 @@ import type { RunCursor } from '../../journal/index.js';
  * to the browser; anything that does not decode is a 400 (never a 500, never "everything").
  */
 export function encodeCursor(c: RunCursor): string {
-  return Buffer.from(JSON.stringify([c.started_at, c.run_id]), 'utf8').toString('base64url');
+  return encodePageCursor([c.started_at, c.run_id]);
 }
 
 /** The cursor a `before` parameter holds, or undefined when it is not one. */
 export function decodeCursor(text: string): RunCursor | undefined {
-  try {
-    const v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 2) return undefined;
-    const [started_at, run_id] = v as unknown[];
-    if (typeof started_at !== 'string' || typeof run_id !== 'string' || Number.isNaN(Date.parse(started_at)))
-      return undefined;
-    return { started_at, run_id };
-  } catch {
+  const v = decodePageCursor(text);
+  if (!Array.isArray(v) || v.length !== 2) return undefined;
+  const [started_at, run_id] = v as unknown[];
+  if (typeof started_at !== 'string' || typeof run_id !== 'string' || Number.isNaN(Date.parse(started_at)))
     return undefined;
-  }
+  return { started_at, run_id };
 }

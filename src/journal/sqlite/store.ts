@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { RecipeError } from '../../errors/index.js';
+import { openSqliteDatabase, SQLITE_BUSY_TIMEOUT_MS } from '../../sqlite/open-database.js';
 import { isWriteInDoubt } from '../in-doubt.js';
 import type {
   AttemptRecord,
@@ -33,9 +34,6 @@ import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatemen
 import { RunLocks } from './run-locks.js';
 import { isCurrent, migrate } from './schema.js';
 import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
-
-/** How long a journal write waits for another process's transaction (runs sharing one journal file). */
-const BUSY_TIMEOUT_MS = 5000;
 
 /** A run's counters are its attempts' sums; correlated, so only the rows a listing returns pay for them. */
 const RUN_COLUMNS = `r.*,
@@ -71,7 +69,8 @@ export class SqliteJournalStore implements JournalStore {
   static openReadOnly(path: string): SqliteJournalStore {
     let db: Database.Database | undefined;
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+      // Read-only: the house pragmas are the writer's to set (WAL is a property of the file); only the wait applies.
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
       if (!isCurrent(db)) throw new Error('it was written by another version of recipe');
     } catch (err) {
       db?.close();
@@ -85,11 +84,9 @@ export class SqliteJournalStore implements JournalStore {
     let db: Database.Database | undefined;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-      db.pragma('journal_mode = WAL');
-      // NORMAL: a commit survives the process being killed (the WAL is in the OS's hands); only a power
-      // loss can take the last commits, and a write re-sent then still carries the same Idempotency-Key.
-      db.pragma('synchronous = NORMAL');
+      // synchronous NORMAL may lose the last commits to a power loss; a write re-sent then still carries the
+      // same Idempotency-Key. Runs sharing one journal file wait SQLITE_BUSY_TIMEOUT_MS for each other.
+      db = openSqliteDatabase(path);
       migrate(db);
     } catch (err) {
       db?.close();
@@ -313,7 +310,8 @@ export class SqliteJournalStore implements JournalStore {
   private owner(): HeldRunOwner {
     this.reader ??= prepareReader(this.db);
     // A file journal is written by a worker thread; an in-memory one can only be written on this connection.
-    this.sink ??= this.path === ':memory:' ? new InThreadSink(this.db) : new WorkerSink(this.path, BUSY_TIMEOUT_MS);
+    this.sink ??=
+      this.path === ':memory:' ? new InThreadSink(this.db) : new WorkerSink(this.path, SQLITE_BUSY_TIMEOUT_MS);
     return {
       reader: this.reader,
       sink: this.sink,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { SQLITE_HOUSE_PRAGMAS } from '../../sqlite/open-database.js';
 import { APPEND_SQL, type Append, type AppendName } from './append-sql.js';
 
 /**
@@ -69,8 +70,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
 const db = new Database(workerData.path, { timeout: workerData.busyMs });
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
+for (const pragma of workerData.pragmas) db.pragma(pragma);
 const statements = {};
 for (const [name, sql] of Object.entries(workerData.sql)) statements[name] = db.prepare(sql);
 const apply = db.transaction((batch) => { for (const [name, ...params] of batch) statements[name].run(...params); });
@@ -98,7 +98,12 @@ export class WorkerSink implements WriteSink {
 
   constructor(path: string, busyMs: number) {
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, busyMs, sqlite, sql: APPEND_SQL } });
+    // The house pragmas (src/sqlite/) as data: the worker's plain JavaScript cannot import the module.
+    const pragmas = SQLITE_HOUSE_PRAGMAS;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, busyMs, pragmas, sqlite, sql: APPEND_SQL },
+    });
     this.worker.unref();
     this.worker.on('message', (m: { sync?: number; error?: string | null; written?: number }) => {
       if (m.written !== undefined) {

@@ -21,6 +21,8 @@ export interface ConnectorData {
   readonly properties?: Readonly<Record<string, { readonly readable: string[]; readonly writable: string[] }>>;
   /** The association types between standard object types, with the names accepted in place of their ids. */
   readonly association_types?: readonly AssociationTypeData[];
+  /** The entity whose records link two records (the engine keys association checks and docs on it). */
+  readonly association_entity?: string;
 }
 
 export interface ActionData {
@@ -50,6 +52,7 @@ export interface ConnectorDataExtras {
   readonly limits?: (entity: string, action: string) => ActionData['limits'];
   readonly properties?: ConnectorData['properties'];
   readonly associationTypes?: readonly AssociationTypeData[];
+  readonly associationEntity?: string;
 }
 
 /** The data file: every connector type, with what `extrasOf` adds to each. */
@@ -80,5 +83,6 @@ function connectorData(type: ConnectorType, extras: ConnectorDataExtras): Connec
     }),
     ...(extras.properties ? { properties: extras.properties } : {}),
     ...(extras.associationTypes ? { association_types: extras.associationTypes } : {}),
+    ...(extras.associationEntity ? { association_entity: extras.associationEntity } : {}),
   };
 }

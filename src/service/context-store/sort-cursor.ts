@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
+import { decodePageCursor, encodePageCursor } from '../../cursor/page-cursor.js';
 import type { ServiceErrorItem } from '../core/errors.js';
 import type { FieldCatalog } from './fields.js';
 import type { SortKey } from './filter-ast.js';
@@ -56,7 +57,7 @@ export function queryFingerprint(query: unknown): string {
 
 /** Encodes a cursor (opaque base64url JSON). */
 export function encodeCursor(pos: CursorPosition, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ v: pos.values, i: pos.id, q: fingerprint }), 'utf8').toString('base64url');
+  return encodePageCursor({ v: pos.values, i: pos.id, q: fingerprint });
 }
 
 /** Decodes a cursor made by encodeCursor for the same query; anything else is a problem at params.cursor. */
@@ -73,12 +74,8 @@ export function decodeCursor(
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string' || raw.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(raw))
     return fail('cursor must be the meta.cursor string of a previous response');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    return fail('cursor is not a cursor this service issued');
-  }
+  const parsed = decodePageCursor(raw);
+  if (parsed === undefined) return fail('cursor is not a cursor this service issued');
   const c = parsed as { v?: unknown; i?: unknown; q?: unknown };
   const valid =
     typeof c === 'object' &&

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { decodePageCursor, encodePageCursor } from '../../cursor/page-cursor.js';
 import { ServiceError } from '../core/errors.js';
 import {
   countWorkspaces,
@@ -43,17 +44,13 @@ const updateBody = {
 
 /** The opaque cursor: base64url of the last item's sort key. */
 function encodeCursor(c: WorkspaceCursor): string {
-  return Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
+  return encodePageCursor([c.created_at, c.id]);
 }
 
 function decodeCursor(s: string): WorkspaceCursor {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
-      return { created_at: v[0], id: v[1] };
-  } catch {
-    // fall through to the error below
-  }
+  const v = decodePageCursor(s);
+  if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+    return { created_at: v[0], id: v[1] };
   throw new ServiceError(
     'H400_INVALID_CURSOR',
     { message: 'cursor is not one this service issued; use the "next" URL of the previous page' },

@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { openSqliteDatabase } from '../../sqlite/open-database.js';
 import type { SqlFunction } from '../core/store.js';
-
-/** How long a writer waits for a lock held by another connection before SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 5000;
 
 /** An open SQLite database: the Kysely handle (no tables known yet) and its change token. */
 export interface SqliteHandle {
@@ -17,13 +15,11 @@ export interface SqliteHandle {
  * SQLite-specific settings; a PostgreSQL store would get its own file next to this one.
  */
 export function openSqlite(path: string, functions: readonly SqlFunction[] = []): SqliteHandle {
-  const raw = new Database(path);
+  // The house pragmas and busy timeout (src/sqlite/), shared with the run journal.
+  const raw = openSqliteDatabase(path);
   for (const f of functions) raw.function(f.name, { deterministic: f.deterministic, varargs: true }, f.fn);
-  // WAL lets readers go on while one writer writes; :memory: databases silently stay in "memory" mode.
-  raw.pragma('journal_mode = WAL');
+  // The service's own: its tables delete a connector's rows by ON DELETE CASCADE (the journal has no foreign keys).
   raw.pragma('foreign_keys = ON');
-  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  raw.pragma('synchronous = NORMAL');
   const db = new Kysely<object>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return { db, changeToken: changeTokenReader(raw) };
 }

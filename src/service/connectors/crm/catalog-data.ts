@@ -1,7 +1,7 @@
 import type { AssociationTypeData, ConnectorDataExtras } from '../catalog-data.js';
 import { LIST_MAX_WITH_HISTORY } from './actions/list.js';
 import { standardTypeDefs, v3TypeName } from './association-types.js';
-import { ENTITIES, RECORD_ENTITIES, knownProperties } from './entities.js';
+import { ASSOCIATIONS_ENTITY, ENTITIES, RECORD_ENTITIES, knownProperties } from './entities.js';
 import { standardType } from './object-types.js';
 
 /** The association types between standard object types, with their names. */
@@ -21,7 +21,10 @@ function crmAssociationTypes(): AssociationTypeData[] {
   });
 }
 
-/** What the CRM's data file adds: property lists, the propertiesWithHistory page maximum, association types. */
+/**
+ * What the CRM's data file adds: property lists, the propertiesWithHistory page maximum, association types and
+ * the entity that holds associations.
+ */
 export function crmDataExtras(): ConnectorDataExtras {
   const properties: Record<string, { readable: string[]; writable: string[] }> = {};
   for (const name of RECORD_ENTITIES) {
@@ -31,6 +34,7 @@ export function crmDataExtras(): ConnectorDataExtras {
   return {
     properties,
     associationTypes: crmAssociationTypes(),
+    associationEntity: ASSOCIATIONS_ENTITY,
     limits: (entity, action) =>
       action === 'list' && (entity === 'objects' || (RECORD_ENTITIES as readonly string[]).includes(entity))
         ? [{ param: 'limit', maximum: LIST_MAX_WITH_HISTORY, when: 'propertiesWithHistory' }]

@@ -1,4 +1,4 @@
-import { ENTITIES, type RecordEntity } from './entities.js';
+import { ENTITIES, RECORD_ENTITIES, type RecordEntity } from './entities.js';
 
 /** One property of a custom object schema (the fields upstream lists that we keep). */
 export interface CustomPropertyDef {
@@ -43,17 +43,7 @@ export function portalIdFor(connectorId: string): number {
 }
 
 /** The standard objects a custom object type associates with, in the order that fixes their type ids. */
-export const CUSTOM_ASSOCIATION_TARGETS: readonly RecordEntity[] = [
-  'contacts',
-  'companies',
-  'deals',
-  'tickets',
-  'notes',
-  'calls',
-  'emails',
-  'meetings',
-  'tasks',
-];
+export const CUSTOM_ASSOCIATION_TARGETS: readonly RecordEntity[] = RECORD_ENTITIES;
 
 /** The association type id custom→target (target→custom is this + 1); account-specific upstream, derived here. */
 export function customAssociationTypeId(schemaId: number, target: RecordEntity): number {

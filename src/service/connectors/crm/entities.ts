@@ -4,7 +4,10 @@
  * connector reads this table instead of switching on entity names.
  */
 
-/** The nine standard record entities. */
+/**
+ * The nine standard record entities: the one list the connector's other files import. The order is data: custom
+ * object types derive their association type ids from it (custom-schema.ts), so a new entity goes at the end.
+ */
 export const RECORD_ENTITIES = [
   'contacts',
   'companies',
@@ -570,15 +573,19 @@ export const ENTITIES: Readonly<Record<RecordEntity, EntitySpec>> = {
   tasks,
 };
 
+/** The entity whose records link two records (list, create, delete); the catalog flags it for the engine. */
+export const ASSOCIATIONS_ENTITY = 'associations';
+
 /** True when the name is one of the nine standard record entities. */
 export function isRecordEntity(name: string): name is RecordEntity {
   return (RECORD_ENTITIES as readonly string[]).includes(name);
 }
 
 /** Entities with api_search (the four business objects). */
-export const SEARCHABLE_ENTITIES: readonly RecordEntity[] = ['contacts', 'companies', 'deals', 'tickets'];
+export const SEARCHABLE_ENTITIES = ['contacts', 'companies', 'deals', 'tickets'] as const satisfies RecordEntity[];
+export type SearchableEntity = (typeof SEARCHABLE_ENTITIES)[number];
 /** Entities with delete (archive). */
-export const ACTIVITY_ENTITIES: readonly RecordEntity[] = ['notes', 'calls', 'emails', 'meetings', 'tasks'];
+export const ACTIVITY_ENTITIES = ['notes', 'calls', 'emails', 'meetings', 'tasks'] as const satisfies RecordEntity[];
 
 /** Automatic properties of an entity (set by the store, never by callers). */
 export function automaticProperties(spec: { createDateProp: string; modifiedDateProp: string }): string[] {

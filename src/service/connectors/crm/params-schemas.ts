@@ -1,4 +1,4 @@
-import { ENTITIES, RECORD_ENTITIES, SEARCHABLE_ENTITIES, type EntitySpec } from './entities.js';
+import { ASSOCIATIONS_ENTITY, ENTITIES, RECORD_ENTITIES, SEARCHABLE_ENTITIES, type EntitySpec } from './entities.js';
 import { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from '../../context-store/params-schema.js';
 import {
   DRAFT,
@@ -448,7 +448,7 @@ function otherActions(): CrmActionSpec[] {
       result: record,
     },
     {
-      entity: 'associations',
+      entity: ASSOCIATIONS_ENTITY,
       action: 'list',
       write: false,
       summary: 'List the associations of one record to an object type.',
@@ -489,7 +489,7 @@ function otherActions(): CrmActionSpec[] {
       ),
     },
     {
-      entity: 'associations',
+      entity: ASSOCIATIONS_ENTITY,
       action: 'create',
       write: true,
       summary: 'Associate two records (idempotent).',
@@ -532,7 +532,7 @@ function otherActions(): CrmActionSpec[] {
       ),
     },
     {
-      entity: 'associations',
+      entity: ASSOCIATIONS_ENTITY,
       action: 'delete',
       write: true,
       summary: 'Remove every association between two records (both directions).',

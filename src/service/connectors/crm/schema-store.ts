@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { ServiceError } from '../../core/errors.js';
 import { portalIdFor, type CustomPropertyDef, type CustomSchema } from './custom-schema.js';
 import { crmDb } from './db.js';
-import type { RecordEntity } from './entities.js';
+import { RECORD_ENTITIES, type RecordEntity } from './entities.js';
 import { schemaFromRow } from './object-types.js';
 import type { CoreTables } from '../../core/tables.js';
 
@@ -80,17 +80,7 @@ export async function insertSchema(
     primaryDisplayProperty: input.primaryDisplayProperty ?? first,
     secondaryDisplayProperties: input.secondaryDisplayProperties ?? [],
     properties,
-    associatedObjects: input.associatedObjects ?? [
-      'contacts',
-      'companies',
-      'deals',
-      'tickets',
-      'notes',
-      'calls',
-      'emails',
-      'meetings',
-      'tasks',
-    ],
+    associatedObjects: input.associatedObjects ?? [...RECORD_ENTITIES],
   };
   const row = {
     connector_id: connectorId,

@@ -15,12 +15,14 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Migration, SqlFunction, SqlValue } from '../../core/store.js';
-import { ENTITIES, type PropertyKind, type RecordEntity } from './entities.js';
+import {
+  ENTITIES,
+  SEARCHABLE_ENTITIES,
+  type PropertyKind,
+  type RecordEntity,
+  type SearchableEntity,
+} from './entities.js';
 import { compareValues, containsToken, foldedKey, numericValue, tokensOf } from './search-semantics.js';
-
-/** The entities api_search serves. */
-export const SEARCHABLE_ENTITIES = ['contacts', 'companies', 'deals', 'tickets'] as const satisfies RecordEntity[];
-type SearchableEntity = (typeof SEARCHABLE_ENTITIES)[number];
 
 const isSearchable = (t: string): t is SearchableEntity => (SEARCHABLE_ENTITIES as readonly string[]).includes(t);
 

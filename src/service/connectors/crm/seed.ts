@@ -3,7 +3,7 @@ import type { ActionContext, SeedOptions } from '../../core/connector-type.js';
 import { defaultType, platformTypes } from './association-types.js';
 import { customAssociationTypeId, type CustomSchema } from './custom-schema.js';
 import { bulkInsert, withBulkLoadCache } from './bulk-insert.js';
-import { DEAL_STAGES, type RecordEntity } from './entities.js';
+import { ACTIVITY_ENTITIES, DEAL_STAGES, type RecordEntity } from './entities.js';
 import { customType, findSchema, standardType } from './object-types.js';
 import { Prng } from './prng.js';
 import { reserveRecordIds } from './records-store.js';
@@ -268,7 +268,7 @@ async function seedInto(ctx: ActionContext, opts: SeedOptions): Promise<void> {
     await w.maybeFlush();
   }
   const targets: RecordEntity[] = ['contacts', 'contacts', 'companies', 'deals', 'tickets'];
-  for (const kind of ['notes', 'calls', 'emails', 'meetings', 'tasks'] as const) {
+  for (const kind of ACTIVITY_ENTITIES) {
     for (let k = 0; k < count[kind]; k++) {
       const id = idOf(kind, k);
       const [c, u] = times(365);

@@ -1,0 +1,29 @@
+/**
+ * sqlite/: the house settings of a SQLite database that one process writes while others read it: the run
+ * journal (src/journal/sqlite/) and the embedded service's store (src/service/store/) open theirs here. A leaf
+ * both halves may import: it imports nothing of src/.
+ */
+import Database from 'better-sqlite3';
+
+/** How long a connection waits for a lock another connection holds before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The house pragmas, in order. WAL lets readers go on while one writer writes (a `:memory:` database silently
+ * stays in "memory" mode). synchronous NORMAL: a commit survives the process being killed (the WAL is in the
+ * OS's hands); only a power loss can take the last commits. Plain strings, so the journal's writer thread
+ * (plain JavaScript) applies the same list.
+ */
+export const SQLITE_HOUSE_PRAGMAS: readonly string[] = ['journal_mode = WAL', 'synchronous = NORMAL'];
+
+/** Opens (creating if needed) a read-write database with the busy timeout and the house pragmas. */
+export function openSqliteDatabase(path: string): Database.Database {
+  const db = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  try {
+    for (const pragma of SQLITE_HOUSE_PRAGMAS) db.pragma(pragma);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
