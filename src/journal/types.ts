@@ -6,6 +6,20 @@
  * SQLite (src/journal/sqlite/) is the first backend; a PostgreSQL or Redis one implements the same two
  * interfaces for a fleet of workers, where a worker that dies mid-run leaves a run another worker resumes.
  *
+ * Every backend is one folder with the same files for the same roles, so a new one copies this list:
+ *   store.ts        the JournalStore: begin, resume, the reads, prune, close
+ *   run-journal.ts  one held run (or part) as a RunJournal: batched appends, `intend` durable before it returns
+ *   records.ts      the stored form (rows, JSON) ⇄ this file's types (ExchangeRecord, RunRecord, ...)
+ *   schema.ts       where things are stored: tables and migrations (SQLite), the key layout (Redis)
+ *   locks.ts        who holds a run or a part: an OS file lock (SQLite), a lease with an expiry (Redis)
+ *   statements.ts   the backend's writes as statements: named SQL (SQLite), Lua scripts (Redis)
+ * and, where only one backend needs them:
+ *   client.ts       the commands sent through a connection the caller brings (Redis: journal/ uses no driver)
+ *   write-sink.ts   where batches are written off the run's thread (SQLite: a writer thread); Redis sends
+ *                   each batch from run-journal.ts, as one script call
+ * Shared by every backend: in-doubt.ts (the rule of a write in doubt), flush-timer.ts (when batches go).
+ * One contract suite checks them all (test/journal/store-contract.ts); a backend's own test file runs it.
+ *
  * The journal knows call keys and answers, not step semantics: run/ computes keys, decides what to replay
  * and redacts every value before handing it over. A backend stores what it is given, never a secret.
  *

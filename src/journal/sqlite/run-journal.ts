@@ -9,9 +9,9 @@ import type {
   RunJournal,
   StepEvent,
 } from '../types.js';
-import type { Append } from './append-sql.js';
-import { toExchange, type ExchangeRow } from './rows.js';
-import type { RunLock } from './run-locks.js';
+import type { Append } from './statements.js';
+import { toExchange, type ExchangeRow } from './records.js';
+import type { RunLock } from './locks.js';
 import type { WriteSink } from './write-sink.js';
 import { FlushTimer } from '../flush-timer.js';
 

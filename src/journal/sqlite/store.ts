@@ -28,9 +28,9 @@ import {
   type ExchangeRow,
   type RunRow,
   type StepRow,
-} from './rows.js';
+} from './records.js';
 import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatements } from './run-journal.js';
-import { RunLocks } from './run-locks.js';
+import { RunLocks } from './locks.js';
 import { isCurrent, migrate } from './schema.js';
 import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
 
