@@ -18,7 +18,8 @@
  *   write-sink.ts   where batches are written off the run's thread (SQLite: a writer thread); Redis sends
  *                   each batch from run-journal.ts, as one script call
  * Shared by every backend: in-doubt.ts (the rule of a write in doubt), flush-timer.ts (when batches go).
- * One contract suite checks them all (test/journal/store-contract.ts); a backend's own test file runs it.
+ * One contract suite checks them all (test/journal/store-contract.ts); each backend's test file runs it
+ * (test/journal/<backend>-store.test.ts) and adds what only that backend has.
  *
  * The journal knows call keys and answers, not step semantics: run/ computes keys, decides what to replay
  * and redacts every value before handing it over. A backend stores what it is given, never a secret.

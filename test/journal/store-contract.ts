@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
 import type { CallEntry, CallOutcome, JournalStore, RunStart, StepEvent } from '../../src/journal/index.js';
+import { listRunsPagingContract } from './list-runs-paging-contract.js';
 
 /**
- * What every journal backend must do, whatever it stores in: the cases the SQLite store (test/journal/
- * store.test.ts) and the Redis store (test/fleet/redis-journal.test.ts) both run. Each backend adds its own
+ * What every journal backend must do, whatever it stores in: the one suite each backend's test file runs
+ * (test/journal/<backend>-store.test.ts: sqlite-, redis-), listRuns' paging included. Each backend adds its own
  * cases for what only it has (process locks and read-only files; leases and fencing).
  */
 export interface JournalBackend {
@@ -92,6 +93,8 @@ export const end = {
 
 /** Registers the contract's cases (call inside a describe). */
 export function journalStoreContract(backend: JournalBackend): void {
+  listRunsPagingContract(() => backend.fresh().open());
+
   it('records a run, its exchanges in order, and its end; lists it with its counters', async () => {
     const journal = backend.fresh();
     const store = journal.open();

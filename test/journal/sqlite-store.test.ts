@@ -22,6 +22,8 @@ function tempJournal(): string {
   return join(mkdtempSync(join(tmpdir(), 'recipe-journal-')), 'runs.db');
 }
 
+// The journal's contract (store-contract.ts, which every backend runs) on SQLite files, and what only the
+// SQLite store has: OS locks that go with the process, parts held with their run, read-only files.
 describe('SQLite journal store', () => {
   journalStoreContract({
     fresh: () => {
