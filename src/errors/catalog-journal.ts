@@ -34,4 +34,9 @@ export const journalCodes = {
       'run {runId}: input "{name}" held a secret value, which the journal keeps only masked; {problem} again: `recipe resume {runId} -i {name}=VALUE`',
     class: 'invalid',
   },
+  J011: {
+    template:
+      'run {runId}: its part {part} can be held only by the process that holds the run on the journal {journal}, and this one does not',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -3,7 +3,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import type { RedisJournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
+import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
 import { declaredSecrets, recipeFiles } from '../run/index.js';
 import { jobIdOf, JobName, runIdOfJob, type RunJobData } from './job.js';
 import { hashFile, pinnedPath } from './recipe-pin.js';
@@ -15,7 +15,7 @@ import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
  */
 export interface FleetClient {
   readonly queue: Queue;
-  readonly journal: RedisJournalStore;
+  readonly journal: JournalStore;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ConnectorCatalog } from '../catalog/index.js';
 import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
-import type { RedisJournalStore } from '../journal/index.js';
+import type { JournalStore } from '../journal/index.js';
 import type { RunTracer } from '../telemetry/index.js';
 import type { SpareSlots } from './distribute/spare-slots.js';
 
@@ -15,8 +15,8 @@ export interface WorkerContext {
   readonly queue: string;
   /** The recipes directory jobs name their recipe in. */
   readonly recipesDir: string;
-  /** The fleet's run journal (on the same Redis). */
-  readonly journal: RedisJournalStore;
+  /** The fleet's run journal (on the same Redis); the interface only, so that any backend can serve. */
+  readonly journal: JournalStore;
   /** Where secret values and settings come from: this worker's environment, never Redis. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The connector service this worker talks to. */

@@ -9,7 +9,8 @@
  * - a fleet of workers implements JournalStore on a shared database (PostgreSQL, Redis): `resume` must refuse
  *   a run another live worker holds (J003) and let go of one whose worker died (a lease, an advisory lock),
  *   `RunStatus` 'interrupted' is "running, held by nobody", and appends may be asynchronous as long as
- *   `intend` resolves only once durable.
+ *   `intend` resolves only once durable. A distributed foreach's chunks journal through `holdPart`, and a
+ *   worker taking over a dead one's run waits `leaseMs` at most.
  * - a console reads through JournalReader only (openJournalReader: no file created, nothing written): listRuns (newest first, by status/recipe,
  *   paged with `before` = the last row of the previous page), getRun (inputs,
  *   outputs, error with file:line, the report), listAttempts (resumes), listSteps and listExchanges (step

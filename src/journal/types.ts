@@ -6,6 +6,21 @@
  * SQLite (src/journal/sqlite/) is the first backend; a PostgreSQL or Redis one implements the same two
  * interfaces for a fleet of workers, where a worker that dies mid-run leaves a run another worker resumes.
  *
+ * Every backend is one folder with the same files for the same roles, so a new one copies this list:
+ *   store.ts        the JournalStore: begin, resume, holdPart, the reads, prune, close
+ *   run-journal.ts  one held run (or part) as a RunJournal: batched appends, `intend` durable before it returns
+ *   records.ts      the stored form (rows, JSON) ⇄ this file's types (ExchangeRecord, RunRecord, ...)
+ *   schema.ts       where things are stored: tables and migrations (SQLite), the key layout (Redis)
+ *   locks.ts        who holds a run or a part: an OS file lock (SQLite), a lease with an expiry (Redis)
+ *   statements.ts   the backend's writes as statements: named SQL (SQLite), Lua scripts (Redis)
+ * and, where only one backend needs them:
+ *   client.ts       the commands sent through a connection the caller brings (Redis: journal/ uses no driver)
+ *   write-sink.ts   where batches are written off the run's thread (SQLite: a writer thread); Redis sends
+ *                   each batch from run-journal.ts, as one script call
+ * Shared by every backend: in-doubt.ts (the rule of a write in doubt), flush-timer.ts (when batches go).
+ * One contract suite checks them all (test/journal/store-contract.ts); each backend's test file runs it
+ * (test/journal/<backend>-store.test.ts) and adds what only that backend has.
+ *
  * The journal knows call keys and answers, not step semantics: run/ computes keys, decides what to replay
  * and redacts every value before handing it over. A backend stores what it is given, never a secret.
  *
@@ -299,6 +314,19 @@ export interface JournalStore extends JournalReader {
   begin(start: RunStart): Promise<RunJournal>;
   /** Takes hold of an existing run for a new attempt. J001 unknown id, J003 held by a live process. */
   resume(runId: string, attempt: AttemptStart): Promise<RunJournal>;
+  /**
+   * Holds a part of a run beside the run's own holder (a chunk of a distributed foreach, src/fleet/distribute/):
+   * its calls join the run's exchanges and its counters the run's totals, but its finish ends the part, not the
+   * run. It is always `resuming`: a part that runs again replays what its earlier holder recorded.
+   * J001 unknown id, J003 the part is held by a live holder; J011 where the backend keeps parts with their run's
+   * holder (SQLite: a run's order of events lives in the process that holds it) and this one does not hold it.
+   */
+  holdPart(runId: string, part: string): Promise<RunJournal>;
   /** Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. */
   prune(before: number): Promise<number>;
+  /**
+   * How long a run (or part) may still show as held after its holder died: a lease's period; 0 where the hold
+   * ends with the process (SQLite's OS lock). Whoever takes over a dead holder's run waits this long at most.
+   */
+  readonly leaseMs: number;
 }

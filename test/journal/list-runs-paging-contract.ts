@@ -3,8 +3,8 @@ import type { JournalStore, RunSummary } from '../../src/journal/index.js';
 
 /**
  * RunFilter.before: keyset paging through listRuns, as a console pages the runs list. Written against the
- * JournalStore interface only: the SQLite store (list-runs-paging.test.ts) and the Redis store
- * (test/fleet/redis-journal.test.ts) run the same cases. `fresh` gives an empty store the caller closes.
+ * JournalStore interface only; part of the store contract (store-contract.ts), which every backend runs.
+ * `fresh` gives an empty store the caller closes.
  */
 async function seeded(fresh: () => JournalStore): Promise<JournalStore> {
   const store = fresh();

@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
 import type { CallEntry, CallOutcome, JournalStore, RunStart, StepEvent } from '../../src/journal/index.js';
+import { listRunsPagingContract } from './list-runs-paging-contract.js';
 
 /**
- * What every journal backend must do, whatever it stores in: the cases the SQLite store (test/journal/
- * store.test.ts) and the Redis store (test/fleet/redis-journal.test.ts) both run. Each backend adds its own
+ * What every journal backend must do, whatever it stores in: the one suite each backend's test file runs
+ * (test/journal/<backend>-store.test.ts: sqlite-, redis-), listRuns' paging included. Each backend adds its own
  * cases for what only it has (process locks and read-only files; leases and fencing).
  */
 export interface JournalBackend {
@@ -92,6 +93,8 @@ export const end = {
 
 /** Registers the contract's cases (call inside a describe). */
 export function journalStoreContract(backend: JournalBackend): void {
+  listRunsPagingContract(() => backend.fresh().open());
+
   it('records a run, its exchanges in order, and its end; lists it with its counters', async () => {
     const journal = backend.fresh();
     const store = journal.open();
@@ -186,6 +189,44 @@ export function journalStoreContract(backend: JournalBackend): void {
     expect(await store.prune(1_000)).toBe(1);
     expect((await store.listRuns()).map((r) => r.run_id).sort()).toEqual(['kept', 'live']);
     await held.release();
+  });
+
+  it("holds a part of a run beside it: the part's calls join the run's, its counters the run's totals", async () => {
+    const store = backend.fresh().open();
+    const run = await store.begin(start('p'));
+    await expect(store.holdPart('nope', 'chunk-0')).rejects.toMatchObject({ code: 'J001' });
+    const part = await store.holdPart('p', 'chunk-0');
+    expect([part.run_id, part.attempt, part.resuming]).toEqual(['p', 1, true]);
+    await expect(store.holdPart('p', 'chunk-0')).rejects.toMatchObject({ code: 'J003' });
+    const other = await store.holdPart('p', 'chunk-1');
+    await other.release();
+    await part.intend(entry('items[0].w#0', true));
+    await part.record(entry('items[0].w#0', true), outcome('items[0].w#0'));
+    part.step({ ...stepEvent('ok', 2), step_path: 'items[0].w', step_id: 'w' });
+    part.progress({ requests: 1, writes: 1, replayed_calls: 0 });
+    // A part's finish ends the part, not the run; its counters stay.
+    await part.finish({ ...end, requests: 1, writes: 1 });
+    expect((await store.getRun('p'))?.status).toBe('running');
+    // Held again (a chunk that runs again): what the part recorded replays.
+    const again = await store.holdPart('p', 'chunk-0');
+    expect((await again.lookup('items[0].w#0'))?.state).toBe('answered');
+    await again.release();
+    await run.record(entry('a#0'), outcome('a#0'));
+    await run.finish(end);
+    expect(await store.getRun('p')).toMatchObject({ status: 'succeeded', requests: 3, writes: 2, attempts: 1 });
+    const calls = await store.listExchanges('p');
+    expect(calls.map((c) => [c.call_key, c.attempt])).toEqual([
+      ['items[0].w#0', 1],
+      ['a#0', 1],
+    ]);
+    // One order for the run's events, whoever appended them.
+    const seqs = [...calls, ...(await store.listSteps('p'))].map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect((await store.listAttempts('p')).map((a) => [a.attempt, a.requests, a.writes])).toEqual([[1, 2, 1]]);
+  });
+
+  it('says how long a dead holder may still hold a run (leaseMs)', () => {
+    expect(backend.fresh().open().leaseMs).toBeGreaterThanOrEqual(0);
   });
 
   it('records step events and effects, readable in append order; follows a run with after_seq', async () => {

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Redactor } from '../../client/index.js';
 import { loadRecipe, type Plan } from '../../compile/index.js';
 import { RecipeError } from '../../errors/index.js';
-import type { ExchangeRecord, RunJournal } from '../../journal/index.js';
+import type { JournalStore, RunJournal } from '../../journal/index.js';
 import {
   planSettlement,
   runForeachChunk,
@@ -20,12 +20,9 @@ import { loadVisit, visitHash } from './visit-store.js';
 /**
  * The part of the fleet's journal store a chunk needs: a hold on a part of a run (its calls join the run's
  * exchanges, its counters the run's totals) and the run's writes in doubt (settled before a chunk that runs
- * again sends anything). The Redis journal implements it (src/journal/redis/).
+ * again sends anything). Every journal backend has both (JournalStore).
  */
-export interface PartJournalStore {
-  holdPart(runId: string, part: string, opts: { readonly resuming: boolean }): Promise<RunJournal>;
-  writesInDoubt(runId: string): Promise<ExchangeRecord[]>;
-}
+export type PartJournalStore = Pick<JournalStore, 'holdPart' | 'writesInDoubt'>;
 
 /** What a worker gives processChunkJob: its own connections, client, environment and journal. */
 export interface ChunkWorkerDeps {
@@ -85,7 +82,7 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
 
   let journal: RunJournal | undefined;
   try {
-    journal = await holdPart(deps, data, resuming);
+    journal = await holdPart(deps, data);
     const replay = resuming && deps.journal ? await replayPolicy(deps, plan, data) : undefined;
     const outcome = await runForeachChunk({
       plan,
@@ -124,13 +121,13 @@ const HOLD_WAIT_MS = 60_000;
  * The chunk's part of the run's journal. A worker that died in this chunk still holds it until its lease runs
  * out (J003): wait for that, as the queue waited for the job's lock, rather than fail the chunk for good.
  */
-async function holdPart(deps: ChunkWorkerDeps, data: ChunkJobData, resuming: boolean): Promise<RunJournal | undefined> {
+async function holdPart(deps: ChunkWorkerDeps, data: ChunkJobData): Promise<RunJournal | undefined> {
   if (!deps.journal) return undefined;
   const part = `chunk-${visitHash(data.step_path)}-${data.chunk}`;
   const deadline = Date.now() + HOLD_WAIT_MS;
   for (;;) {
     try {
-      return await deps.journal.holdPart(data.run_id, part, { resuming });
+      return await deps.journal.holdPart(data.run_id, part);
     } catch (err) {
       const held = err instanceof RecipeError && err.code === 'J003';
       if (!held) throw err;

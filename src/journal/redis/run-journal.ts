@@ -9,10 +9,10 @@ import type {
   StepEvent,
 } from '../types.js';
 import { fieldsOf, type RedisCommands } from './client.js';
-import type { JournalKeys } from './keys.js';
-import type { Lease } from './lease.js';
+import type { JournalKeys } from './schema.js';
+import type { Lease } from './locks.js';
 import { exchangeJson, inDoubt, stepJson, toExchange, type PathCodec } from './records.js';
-import { APPEND } from './scripts.js';
+import { APPEND } from './statements.js';
 import { FlushTimer } from '../flush-timer.js';
 
 /** Appends go to Redis at once past these, else at the end of the event loop's turn or after FLUSH_MS. */

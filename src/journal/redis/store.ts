@@ -14,11 +14,11 @@ import type {
   StepEventRecord,
 } from '../types.js';
 import { fieldsOf, type RedisCommands } from './client.js';
-import { JournalKeys } from './keys.js';
-import { Lease } from './lease.js';
+import { JournalKeys } from './schema.js';
+import { Lease } from './locks.js';
 import { PathCodec, statusOf, toAttempts, toExchange, toRun, toStep, toSummary, type RunKeys } from './records.js';
 import { RedisRunJournal, type RedisRunOwner } from './run-journal.js';
-import { BEGIN, HOLD_PART, RESUME } from './scripts.js';
+import { BEGIN, HOLD_PART, RESUME } from './statements.js';
 
 /** How the Redis journal is set up. */
 export interface RedisJournalOptions {

@@ -9,9 +9,8 @@ import type {
   RunJournal,
   StepEvent,
 } from '../types.js';
-import type { Append } from './append-sql.js';
-import { toExchange, type ExchangeRow } from './rows.js';
-import type { RunLock } from './run-locks.js';
+import type { Append } from './statements.js';
+import { toExchange, type ExchangeRow } from './records.js';
 import type { WriteSink } from './write-sink.js';
 import { FlushTimer } from '../flush-timer.js';
 
@@ -38,17 +37,27 @@ export function prepareReader(db: Database.Database): ReaderStatements {
   };
 }
 
+/**
+ * The last `seq` given to one of a run's appends. Appends are numbered here, as they are batched, so a run's
+ * journal and its parts' journals (JournalStore.holdPart) share one counter: that is why a part is held only
+ * in the process that holds its run.
+ */
+export interface RunSeq {
+  last: number;
+}
+
 /** What a held run needs from its store. */
 export interface HeldRunOwner {
   readonly reader: ReaderStatements;
   readonly sink: WriteSink;
   now(): number;
-  /** The run ended or was let go of: drop the lock (and its file when the run ended). */
-  letGo(runId: string, ended: boolean): void;
+  /** The run (or part) ended or was let go of: the store drops its hold (and the lock file once the run ended). */
+  letGo(journal: SqliteRunJournal, ended: boolean): void;
 }
 
 /**
- * A run held by this process on the SQLite journal. Appends wait in memory and go to the writer (a worker
+ * A run held by this process on the SQLite journal (or a part of one: its calls join the run's exchanges, its
+ * counters go to the `parts` table, and its finish ends the part, not the run). Appends wait in memory and go to the writer (a worker
  * thread with its own connection, see write-sink.ts) in batches, one transaction each (WAL); a write intent
  * goes at once, with everything before it, and `intend` resolves only once it is committed, so it is durable
  * before the write is sent. A process killed between batches loses at most FLUSH_MS of reads and answers,
@@ -57,21 +66,19 @@ export interface HeldRunOwner {
 export class SqliteRunJournal implements RunJournal {
   private pending: Append[] = [];
   private pendingBytes = 0;
-  private seq: number;
   private counters: AttemptCounters | null = null;
   private readonly flushTimer = new FlushTimer(() => this.handOver(), FLUSH_MS);
   private done = false;
 
   constructor(
     private readonly owner: HeldRunOwner,
-    private readonly lock: RunLock,
     readonly run_id: string,
     readonly attempt: number,
     readonly resuming: boolean,
-    lastSeq: number,
-  ) {
-    this.seq = lastSeq;
-  }
+    private readonly seq: RunSeq,
+    /** For a part: its name, the key of its counters in `parts`. */
+    readonly part?: string,
+  ) {}
 
   async lookup(callKey: string): Promise<ExchangeRecord | undefined> {
     if (!this.resuming) return undefined;
@@ -95,7 +102,7 @@ export class SqliteRunJournal implements RunJournal {
       this.run_id,
       this.attempt,
       e.step_path,
-      ++this.seq,
+      ++this.seq.last,
       e.step_id,
       e.kind,
       e.file,
@@ -138,6 +145,10 @@ export class SqliteRunJournal implements RunJournal {
 
   async finish(end: RunEnd): Promise<void> {
     if (this.done) return;
+    if (this.part !== undefined) {
+      this.counters = end;
+      return this.release();
+    }
     const status = end.status === 'ok' ? 'succeeded' : end.status === 'failed' ? 'failed' : 'cancelled';
     this.pending.push(
       [
@@ -195,8 +206,7 @@ export class SqliteRunJournal implements RunJournal {
   private stop(ended: boolean): void {
     this.done = true;
     this.flushTimer.clear();
-    this.lock.release();
-    this.owner.letGo(this.run_id, ended);
+    this.owner.letGo(this, ended);
   }
 
   private exchange(call: CallEntry, outcome: CallOutcome | null): Append {
@@ -204,7 +214,7 @@ export class SqliteRunJournal implements RunJournal {
       'exchange',
       this.run_id,
       call.call_key,
-      ++this.seq,
+      ++this.seq.last,
       this.attempt,
       call.step_path,
       call.file,
@@ -252,11 +262,24 @@ export class SqliteRunJournal implements RunJournal {
     this.pendingBytes = 0;
     this.counters = null;
     const now = this.owner.now();
-    batch.push(
-      counters
-        ? ['progress', counters.requests, counters.writes, counters.replayed_calls, now, this.run_id, this.attempt]
-        : ['touch', now, this.run_id, this.attempt],
-    );
+    // A part keeps its own counters and leaves the attempt's row (and its liveness) to the run's holder.
+    if (this.part !== undefined) {
+      if (counters)
+        batch.push([
+          'partProgress',
+          this.run_id,
+          this.part,
+          counters.requests,
+          counters.writes,
+          counters.replayed_calls,
+        ]);
+      if (batch.length === 0) return;
+    } else
+      batch.push(
+        counters
+          ? ['progress', counters.requests, counters.writes, counters.replayed_calls, now, this.run_id, this.attempt]
+          : ['touch', now, this.run_id, this.attempt],
+      );
     this.owner.sink.write(batch, bytes);
   }
 }

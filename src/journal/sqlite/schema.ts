@@ -100,6 +100,16 @@ const MIGRATIONS: readonly string[] = [
      value TEXT NOT NULL,
      PRIMARY KEY (run_id, name)
    ) WITHOUT ROWID;`,
+  // A part of a run held beside it (JournalStore.holdPart): its counters join the run's totals. Its own rows
+  // because the run's attempt row is overwritten with the attempt's counters at every flush.
+  `CREATE TABLE parts (
+     run_id TEXT NOT NULL,
+     part TEXT NOT NULL,
+     requests INTEGER NOT NULL DEFAULT 0,
+     writes INTEGER NOT NULL DEFAULT 0,
+     replayed_calls INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (run_id, part)
+   ) WITHOUT ROWID;`,
 ];
 
 /** True when the journal's schema is the one this code knows (a read-only opener cannot migrate). */

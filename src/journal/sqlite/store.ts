@@ -29,27 +29,54 @@ import {
   type ExchangeRow,
   type RunRow,
   type StepRow,
-} from './rows.js';
-import { prepareReader, SqliteRunJournal, type HeldRunOwner, type ReaderStatements } from './run-journal.js';
-import { RunLocks } from './run-locks.js';
+} from './records.js';
+import {
+  prepareReader,
+  SqliteRunJournal,
+  type HeldRunOwner,
+  type ReaderStatements,
+  type RunSeq,
+} from './run-journal.js';
+import { RunLocks, type RunLock } from './locks.js';
 import { isCurrent, migrate } from './schema.js';
 import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
 
-/** A run's counters are its attempts' sums; correlated, so only the rows a listing returns pay for them. */
+/**
+ * A run's counters are its attempts' sums, plus its parts' (holdPart); correlated, so only the rows a listing
+ * returns pay for them.
+ */
 const RUN_COLUMNS = `r.*,
-  (SELECT SUM(a.requests) FROM attempts a WHERE a.run_id = r.run_id) AS requests,
-  (SELECT SUM(a.writes) FROM attempts a WHERE a.run_id = r.run_id) AS writes,
+  (SELECT SUM(a.requests) FROM attempts a WHERE a.run_id = r.run_id)
+    + COALESCE((SELECT SUM(p.requests) FROM parts p WHERE p.run_id = r.run_id), 0) AS requests,
+  (SELECT SUM(a.writes) FROM attempts a WHERE a.run_id = r.run_id)
+    + COALESCE((SELECT SUM(p.writes) FROM parts p WHERE p.run_id = r.run_id), 0) AS writes,
   (SELECT SUM(COALESCE(a.ended_at, a.updated_at) - a.started_at) FROM attempts a WHERE a.run_id = r.run_id)
     AS duration_ms`;
 
 /**
+ * A run this store holds: its lock, the seq counter its journals share, and who uses the hold: the run's own
+ * journal and its parts' (a part may outlive the run's journal; the lock goes when the last of them does).
+ */
+interface HeldRun {
+  readonly lock: RunLock;
+  readonly seq: RunSeq;
+  main: SqliteRunJournal | null;
+  readonly parts: Set<string>;
+  /** The run's journal recorded its end: the lock file goes with the hold. */
+  ended: boolean;
+}
+
+/**
  * The run journal on one SQLite file (WAL: readers such as `recipe runs` or a console never wait for a
  * running recipe, and appends are batched into few transactions). Several processes may share the file:
- * each run is held by one of them (see RunLocks).
+ * each run is held by one of them (see RunLocks), with its parts (holdPart).
  */
 export class SqliteJournalStore implements JournalStore {
+  /** A dead process's runs are free at once: the OS drops its locks (RunLocks). */
+  readonly leaseMs = 0;
   private readonly locks: RunLocks;
-  private readonly open = new Set<RunJournal>();
+  private readonly open = new Set<SqliteRunJournal>();
+  private readonly held = new Map<string, HeldRun>();
   private reader: ReaderStatements | undefined;
   private sink: WriteSink | undefined;
 
@@ -125,12 +152,15 @@ export class SqliteJournalStore implements JournalStore {
       lock.release();
       throw err;
     }
-    return this.held(new SqliteRunJournal(this.owner(), lock, start.run_id, 1, false, 0));
+    const hold = this.hold(start.run_id, lock, 0);
+    return this.track((hold.main = new SqliteRunJournal(this.owner(), start.run_id, 1, false, hold.seq)));
   }
 
   async resume(runId: string, a: AttemptStart): Promise<RunJournal> {
     this.writable();
-    const lock = this.locks.acquire(runId);
+    // Parts this process holds keep the run's lock after its journal let go: the resume takes it over.
+    const kept = this.held.get(runId);
+    const lock = kept ? (kept.main ? null : kept.lock) : this.locks.acquire(runId);
     if (!lock) {
       const row = this.runRow(runId);
       throw new RecipeError('J003', { runId, holder: describeHolder(row?.holder ?? null) });
@@ -158,11 +188,32 @@ export class SqliteJournalStore implements JournalStore {
         lastSeq = seqs.s ?? 0;
       })();
     } catch (err) {
+      if (kept) throw err;
       lock.release();
       if (err instanceof RecipeError && err.code === 'J001') this.locks.remove(runId);
       throw err;
     }
-    return this.held(new SqliteRunJournal(this.owner(), lock, runId, attempt, true, lastSeq));
+    // With parts held here, their counter is ahead of the database (their last appends may still be pending).
+    const hold = kept ?? this.hold(runId, lock, lastSeq);
+    hold.ended = false;
+    return this.track((hold.main = new SqliteRunJournal(this.owner(), runId, attempt, true, hold.seq)));
+  }
+
+  /**
+   * A part of a run this process holds (JournalStore.holdPart). Appends are numbered as they are batched, so
+   * a part shares its run's counter and is held only where its run is: J011 anywhere else. A part is held
+   * once at a time (J003); the run's lock is kept until the run's journal and its parts have all let go.
+   */
+  async holdPart(runId: string, part: string): Promise<RunJournal> {
+    this.writable();
+    const row = this.runRow(runId);
+    if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+    const hold = this.held.get(runId);
+    if (!hold) throw new RecipeError('J011', { runId, part, journal: this.path });
+    if (hold.parts.has(part))
+      throw new RecipeError('J003', { runId: `${runId} (${part})`, holder: `this process, pid ${process.pid}` });
+    hold.parts.add(part);
+    return this.track(new SqliteRunJournal(this.owner(), runId, row.attempts, true, hold.seq, part));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
@@ -278,7 +329,7 @@ export class SqliteJournalStore implements JournalStore {
       )
       .all(before, before) as { run_id: string; status: string }[];
     const ids = candidates.filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id)).map((c) => c.run_id);
-    const tables = ['exchanges', 'steps', 'effects', 'attempts', 'runs'];
+    const tables = ['exchanges', 'steps', 'effects', 'parts', 'attempts', 'runs'];
     const statements = tables.map((t) => this.db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
     // Chunks keep each transaction short: runs being recorded by other processes wait for none of them long.
     for (let i = 0; i < ids.length; i += 50) {
@@ -302,9 +353,31 @@ export class SqliteJournalStore implements JournalStore {
     if (this.readOnly) throw new RecipeError('J007', { journal: this.path, reason: 'it was opened read-only' });
   }
 
-  private held(j: SqliteRunJournal): SqliteRunJournal {
+  private track(j: SqliteRunJournal): SqliteRunJournal {
     this.open.add(j);
     return j;
+  }
+
+  private hold(runId: string, lock: RunLock, lastSeq: number): HeldRun {
+    const hold: HeldRun = { lock, seq: { last: lastSeq }, main: null, parts: new Set(), ended: false };
+    this.held.set(runId, hold);
+    return hold;
+  }
+
+  /** A journal let go: the run's lock goes with the last journal (run or part) that used it. */
+  private letGo(j: SqliteRunJournal, ended: boolean): void {
+    this.open.delete(j);
+    const hold = this.held.get(j.run_id);
+    if (!hold) return;
+    if (j.part !== undefined) hold.parts.delete(j.part);
+    else if (hold.main === j) {
+      hold.main = null;
+      hold.ended ||= ended;
+    }
+    if (hold.main !== null || hold.parts.size > 0) return;
+    this.held.delete(j.run_id);
+    hold.lock.release();
+    if (hold.ended) this.locks.remove(j.run_id);
   }
 
   private owner(): HeldRunOwner {
@@ -316,10 +389,7 @@ export class SqliteJournalStore implements JournalStore {
       reader: this.reader,
       sink: this.sink,
       now: Date.now,
-      letGo: (runId, ended) => {
-        for (const j of this.open) if (j.run_id === runId) this.open.delete(j);
-        if (ended) this.locks.remove(runId);
-      },
+      letGo: (journal, ended) => this.letGo(journal, ended),
     };
   }
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { SQLITE_HOUSE_PRAGMAS } from '../../sqlite/open-database.js';
-import { APPEND_SQL, type Append, type AppendName } from './append-sql.js';
+import { APPEND_SQL, type Append, type AppendName } from './statements.js';
 
 /**
  * Where a held run's appends go. `write` hands over a batch (one transaction, in order); `sync` resolves once

@@ -27,6 +27,9 @@ export const APPEND_SQL = {
   progress:
     'UPDATE attempts SET requests = ?, writes = ?, replayed_calls = ?, updated_at = ? WHERE run_id = ? AND attempt = ?',
   touch: 'UPDATE attempts SET updated_at = ? WHERE run_id = ? AND attempt = ?',
+  partProgress: `INSERT INTO parts (run_id, part, requests, writes, replayed_calls) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (run_id, part) DO UPDATE SET requests = excluded.requests, writes = excluded.writes,
+      replayed_calls = excluded.replayed_calls`,
   honoured: `UPDATE runs SET idempotency = 'honoured' WHERE run_id = ?`,
   endAttempt: `UPDATE attempts SET ended_at = ?, updated_at = ?, status = ?, requests = ?, writes = ?, replayed_calls = ?
     WHERE run_id = ? AND attempt = ?`,

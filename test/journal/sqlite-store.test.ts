@@ -22,6 +22,8 @@ function tempJournal(): string {
   return join(mkdtempSync(join(tmpdir(), 'recipe-journal-')), 'runs.db');
 }
 
+// The journal's contract (store-contract.ts, which every backend runs) on SQLite files, and what only the
+// SQLite store has: OS locks that go with the process, parts held with their run, read-only files.
 describe('SQLite journal store', () => {
   journalStoreContract({
     fresh: () => {
@@ -67,6 +69,32 @@ describe('SQLite journal store', () => {
       [2, 'resume', 'succeeded'],
     ]);
     expect(existsSync(`${path}-locks/held`)).toBe(false);
+  });
+
+  it("holds a run's parts only in the process that holds the run (J011); they keep it held after its journal lets go", async () => {
+    const path = tempJournal();
+    const store = open(path);
+    const run = await store.begin(start('p'));
+    // Another process (another store on the file) cannot number the run's appends: J011.
+    await expect(open(path).holdPart('p', 'chunk-0')).rejects.toMatchObject({ code: 'J011' });
+    const part = await store.holdPart('p', 'chunk-0');
+    await run.release();
+    expect((await store.getRun('p'))?.status).toBe('running');
+    await expect(open(path).resume('p', { kind: 'resume', started_at: 2, options: {} })).rejects.toMatchObject({
+      code: 'J003',
+    });
+    // This process resumes it beside its part, on the same order of events.
+    const again = await store.resume('p', { kind: 'resume', started_at: 2, options: {} });
+    await part.intend(entry('items[0].w#0', true));
+    await again.intend(entry('a#0', true));
+    await part.release();
+    await again.release();
+    expect((await store.getRun('p'))?.status).toBe('interrupted');
+    expect((await store.listExchanges('p')).map((e) => [e.call_key, e.seq])).toEqual([
+      ['items[0].w#0', 1],
+      ['a#0', 2],
+    ]);
+    await expect(store.holdPart('p', 'chunk-0')).rejects.toMatchObject({ code: 'J011' });
   });
 
   it('says why it cannot open a journal (J007)', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisCommands } from './client.js';
-import { RELEASE, RENEW } from './scripts.js';
+import { RELEASE, RENEW } from './statements.js';
 
 /**
  * A hold on a run (or a part of one) that works across machines: a key with an expiry that only its holder

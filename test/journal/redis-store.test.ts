@@ -3,12 +3,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import type { JournalStore } from '../../src/journal/index.js';
-import { listRunsPagingContract } from '../journal/list-runs-paging-contract.js';
-import { end, entry, journalStoreContract, start } from '../journal/store-contract.js';
+import { end, entry, journalStoreContract, start } from './store-contract.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
-// The journal's contract (test/journal/store-contract.ts, which the SQLite store passes too) against a real
-// redis-server, and what only the Redis store has: leases that run out, fencing, paths under the recipes dir.
+// The journal's contract (store-contract.ts, which every backend runs) against a real redis-server, and what
+// only the Redis store has: leases that run out, fencing, paths under the recipes dir.
 let server: RedisServer;
 let redis: Redis;
 let queue = 0;
@@ -34,7 +33,6 @@ function open(name = `q${++queue}`, leaseMs?: number): JournalStore {
 }
 
 describe('Redis journal store', () => {
-  listRunsPagingContract(() => open());
   journalStoreContract({
     fresh: () => {
       const name = `q${++queue}`;
