@@ -4,10 +4,12 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Redactor } from '../../client/index.js';
-import { loadRecipe, type Plan } from '../../compile/index.js';
+import type { ConnectorCatalog } from '../../catalog/index.js';
+import type { Plan } from '../../compile/index.js';
 import { RecipeError } from '../../errors/index.js';
 import type { JournalStore, RunJournal } from '../../journal/index.js';
 import {
+  checkRecipe,
   planSettlement,
   runForeachChunk,
   type ConnectorApi,
@@ -28,6 +30,8 @@ export type PartJournalStore = Pick<JournalStore, 'holdPart' | 'writesInDoubt'>;
 export interface ChunkWorkerDeps {
   readonly connection: Redis;
   readonly recipesDir: string;
+  /** The catalog the chunk's recipe is checked against, as its run's was (WorkerContext.catalog). */
+  readonly catalog?: () => Promise<ConnectorCatalog | undefined>;
   /** The worker's connector client (with its rate limiter, if any). */
   readonly client: ConnectorApi;
   /** Masks the client's secrets; the recipe's declared secrets are added as the chunk reads them. */
@@ -58,7 +62,7 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
   if ((await redis.exists(cancelKey)) === 1) throw unrecoverable(cancelled(data));
   const visit = await loadVisit(redis, data.visit);
   if (!visit) throw unrecoverable(new RecipeError('F052', { jobId: job.id, reason: 'its foreach is gone from Redis' }));
-  const plan = await loadPlan(deps.recipesDir, data, job.id);
+  const plan = await loadPlan(deps, data, job.id);
   const startedKey = data.visit.replace(/:visit$/, `:started:${data.chunk}`);
   const firstTime = (await redis.set(startedKey, String(job.attemptsMade), 'EX', 7 * 24 * 3600, 'NX')) === 'OK';
   const resuming = !firstTime || job.attemptsMade > 0;
@@ -163,7 +167,8 @@ function inChunk(callKey: string, data: ChunkJobData): boolean {
   return index >= data.start && index < data.end;
 }
 
-async function loadPlan(recipesDir: string, data: ChunkJobData, jobId: string | undefined): Promise<Plan> {
+async function loadPlan(deps: ChunkWorkerDeps, data: ChunkJobData, jobId: string | undefined): Promise<Plan> {
+  const recipesDir = deps.recipesDir;
   const path = resolve(recipesDir, data.file);
   const rel = relative(resolve(recipesDir), path);
   if (rel.startsWith('..') || isAbsolute(rel))
@@ -177,7 +182,9 @@ async function loadPlan(recipesDir: string, data: ChunkJobData, jobId: string | 
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== data.sha256)
     throw unrecoverable(new RecipeError('F051', { file: data.file, actual, expected: data.sha256 }));
-  const { plan, diagnostics } = await loadRecipe(path);
+  const catalog = await deps.catalog?.();
+  const { recipe, diagnostics } = await checkRecipe(path, catalog ? { catalog } : {});
+  const plan = recipe?.plan;
   if (!plan)
     throw unrecoverable(
       new RecipeError('F052', { jobId, reason: `${data.file}: ${diagnostics[0]?.message ?? 'invalid recipe'}` }),

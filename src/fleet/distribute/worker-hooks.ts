@@ -16,6 +16,7 @@ export async function processChunkForWorker(
     return await processChunkJob(job, {
       connection: ctx.redis,
       recipesDir: ctx.recipesDir,
+      catalog: ctx.catalog,
       client,
       redactor: client.redactor,
       env: ctx.env,
