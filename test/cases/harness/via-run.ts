@@ -117,6 +117,7 @@ export async function runRunRoute(c: RoutedCase): Promise<RunRouteResult> {
       const list = await match(exp, actual, what, { outputs: report.outputs });
       if (list.length) problems.push(describeMismatches(list));
     };
+    if (report.status === 'invalid') problems.push(`the recipe is invalid: ${JSON.stringify(report)}`);
     const status = (expected.status as string | undefined) ?? (expected.error ? 'failed' : 'succeeded');
     await check('status', status === 'succeeded' ? 'ok' : 'failed', report.status);
     await check('exit_code', expected.exit_code ?? (status === 'succeeded' ? 0 : 1), code);
