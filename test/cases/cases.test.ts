@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverCaseFiles, routeOf, type RoutedCase } from './harness/case-file.js';
 import { missingLabels, readStepLanguage, requiredLabels } from './harness/step-coverage.js';
-import { runRunRoute } from './harness/via-run.js';
+import { runRunRoute, ServicePool } from './harness/via-run.js';
 import { runTestRoute, testRouteKey, type TestRouteResult } from './harness/via-test.js';
 
 const files = discoverCaseFiles();
@@ -19,6 +19,7 @@ const viaTest = cases.filter((c) => c.route === 'test');
 const viaRun = cases.filter((c) => c.route === 'run');
 
 const runTimes: number[] = [];
+const services = new ServicePool();
 
 /** At most two CLI processes at once (the batch of `recipe test` is one of them): the machine has two cores. */
 let running = 0;
@@ -50,11 +51,11 @@ describe.concurrent('cases through `recipe run --json`', () => {
   it.each(viaRun.map((c) => [title(c), c] as const))(
     '%s',
     async (_t, c) => {
-      const { problems, ms } = await slot(() => runRunRoute(c));
+      const { problems, ms } = await slot(() => runRunRoute(c, services));
       runTimes.push(ms);
       expect(problems.join('\n\n')).toBe('');
     },
-    90_000,
+    600_000,
   );
 });
 
@@ -95,7 +96,8 @@ describe('coverage of the step language', () => {
   });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await services.close();
   const perKind = new Map<string, number>();
   for (const c of cases) perKind.set(c.file.kind, (perKind.get(c.file.kind) ?? 0) + 1);
   const lines = [...perKind].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k.padEnd(10)} ${n}`);

@@ -1,10 +1,11 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../cli/cli-process.js';
-import type { RoutedCase, ServerAnswer, ServerRoute } from './case-file.js';
+import { RECIPE_BIN, runCli } from '../../cli/cli-process.js';
+import type { CaseFile, RoutedCase, ServerAnswer, ServerRoute } from './case-file.js';
 import { describeMismatches, match } from './match.js';
 import { writeRecipe } from './via-test.js';
 
@@ -58,6 +59,58 @@ async function startScriptedServer(routes: readonly ServerRoute[]) {
   return { url: `http://127.0.0.1:${port}`, port, received, close };
 }
 
+const CREDENTIALS = { CONNECTOR_CLIENT_ID: 'cases-client', CONNECTOR_CLIENT_SECRET: 'cases-secret-0123456789' };
+
+/**
+ * One `recipe serve` per dataset (a fixture file, or the demo seed), started on first use and shared by the
+ * `run`-route cases on that data: starting the embedded service costs each `recipe run` about twice the rest
+ * of its work. A shared service keeps what a case writes, so these cases must not change connector data (the
+ * `test` route gives every case fresh data).
+ */
+export class ServicePool {
+  private readonly started = new Map<string, Promise<{ url: string; child: ChildProcess }>>();
+
+  /** The base URL of the service holding this case file's data. */
+  async urlFor(file: CaseFile): Promise<string> {
+    const key = file.fixtures ?? `seed:${file.seed ?? 'none'}`;
+    let entry = this.started.get(key);
+    if (!entry) {
+      entry = this.start(file.fixtures ? ['--fixtures', file.fixtures] : ['--seed', file.seed ?? 'none']);
+      this.started.set(key, entry);
+    }
+    return (await entry).url;
+  }
+
+  private start(data: string[]): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, [RECIPE_BIN, 'serve', '--port', '0', '--db', ':memory:', ...data], {
+      env: { ...process.env, ...CREDENTIALS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url) resolve({ url, child });
+      });
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', (code) => reject(new Error(`recipe serve ${data.join(' ')} exited (${code}):\n${out}`)));
+    });
+  }
+
+  /** Stops every service this pool started. */
+  async close(): Promise<void> {
+    for (const entry of this.started.values()) {
+      const { child } = await entry.catch(() => ({ child: undefined }));
+      if (child && child.exitCode === null) {
+        const gone = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGTERM');
+        await gone;
+      }
+    }
+  }
+}
+
 /** Replaces @SERVER@ and @PORT@ in every string of a value. */
 function fill(value: unknown, vars: Record<string, string>): unknown {
   if (typeof value === 'string') return Object.entries(vars).reduce((s, [k, v]) => s.replaceAll(k, v), value);
@@ -74,11 +127,11 @@ export interface RunRouteResult {
 }
 
 /**
- * Runs one case through `recipe run RECIPE --json --no-journal` on an embedded service holding the case file's
- * fixtures (or the demo seed), and checks every expectation against the exit code, the JSON report, the log
+ * Runs one case through `recipe run RECIPE --json --no-journal` against the embedded service (`recipe serve`)
+ * holding the case file's fixtures (or the demo seed), and checks every expectation against the exit code, the JSON report, the log
  * (stderr), the files on disk and the scripted server's requests.
  */
-export async function runRunRoute(c: RoutedCase): Promise<RunRouteResult> {
+export async function runRunRoute(c: RoutedCase, services: ServicePool): Promise<RunRouteResult> {
   const { file, spec } = c;
   const dir = mkdtempSync(join(tmpdir(), 'recipe-case-'));
   const server = spec.server ? await startScriptedServer(spec.server) : undefined;
@@ -86,9 +139,7 @@ export async function runRunRoute(c: RoutedCase): Promise<RunRouteResult> {
   try {
     writeRecipe(dir, file, (t) => fill(t, vars) as string);
     const args = ['run', 'recipe.yaml', '--json', '--no-journal', '--no-env-file'];
-    if (file.fixtures) args.push('--fixtures', file.fixtures);
-    else if (file.seed === 'demo') args.push('--db', ':memory:');
-    else throw new Error(`${file.id}: the run route needs fixtures or seed: demo`);
+    args.push('--base-url', await services.urlFor(file));
     const now = spec.now ?? file.now;
     if (now) args.push('--now', now);
     const inputs = { ...file.inputs, ...spec.inputs };
@@ -100,8 +151,8 @@ export async function runRunRoute(c: RoutedCase): Promise<RunRouteResult> {
     const started = Date.now();
     const { code, stdout, stderr } = await runCli(args, {
       cwd: dir,
-      env: { ...file.secrets, ...spec.secrets },
-      timeoutMs: 60_000,
+      env: { ...file.secrets, ...spec.secrets, ...CREDENTIALS },
+      timeoutMs: 120_000,
     });
     const ms = Date.now() - started;
     const expected = fill(spec.expect, { ...vars, '@DIR@': dir }) as Record<string, unknown>;
