@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, executes, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
+import { envelope, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
 import { abortableSleep, type ConnectorClient } from '../../src/client/index.js';
 import { runYaml, tempDir, testClient } from './helpers.js';
 
@@ -57,59 +57,6 @@ outputs:
     expect(maxInFlight).toBe(3);
     expect(report.steps[0]).toMatchObject({ id: 'got', requests: 6 });
     expect(report.steps[1]).toMatchObject({ id: 'c', runs: 6, depth: 1 });
-  });
-});
-
-describe('dry run', () => {
-  it('reads are sent, writes are recorded with the exact request and get placeholders', async () => {
-    server.seen.length = 0;
-    server.handle = (_req, res) => json(res, 200, envelope([{ id: '11' }, { id: '12' }]));
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: dry
-connector: { id: c-1 }
-steps:
-  - id: deals
-    execute: { entity: deals, action: list }
-  - id: tasks
-    foreach: "\${ $deals }"
-    as: d
-    steps:
-      - id: t
-        execute: { entity: tasks, action: create, params: { properties: { hs_task_subject: "Follow up \${ $d.id }" } } }
-    collect: "\${ $t.id }"
-outputs:
-  tasks: "\${ $tasks }"
-`,
-      client,
-      { dryRun: true },
-    );
-    expect(report.status).toBe('ok');
-    expect(executes(server).map((s) => body(s).action)).toEqual(['list']);
-    expect(report.outputs.tasks).toEqual(['dry-run-1', 'dry-run-2']);
-    expect(report.dry_run_writes).toEqual([
-      {
-        step: 't',
-        line: 11,
-        column: 9,
-        file: expect.stringMatching(/main\.yaml$/),
-        loop_index: [0],
-        method: 'POST',
-        path: '/api/v1/integrations/connectors/c-1/execute',
-        body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 11' } } },
-      },
-      {
-        step: 't',
-        line: 11,
-        column: 9,
-        file: expect.stringMatching(/main\.yaml$/),
-        loop_index: [1],
-        method: 'POST',
-        path: '/api/v1/integrations/connectors/c-1/execute',
-        body: { entity: 'tasks', action: 'create', params: { properties: { hs_task_subject: 'Follow up 12' } } },
-      },
-    ]);
   });
 });
 
