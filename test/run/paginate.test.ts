@@ -160,18 +160,6 @@ describe('paginate: automatic paging keys', () => {
     expect(report.outputs).toEqual({ ids, n: 25 });
     expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10', '20']);
   });
-
-  it('a custom next expression over $response', async () => {
-    serve('offset');
-    const { report } = await runYaml(
-      tempDir(),
-      recipe(
-        `{ entity: files, action: list, params: { limit: 10 }, next: "\${ $response.connector_metadata.has_more ? { 'offset': $response.connector_metadata.next_offset } : null }" }`,
-      ),
-      client,
-    );
-    expect(report.outputs).toEqual({ ids, n: 25 });
-  });
 });
 
 describe('paginate: limits and guards', () => {
