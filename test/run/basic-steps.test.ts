@@ -16,91 +16,6 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('transform, set, log, assert, fail, when, outputs', () => {
-  it('binds step ids, set names and assign names for later steps, and evaluates outputs', async () => {
-    const { report, logs } = await runYaml(
-      tempDir(),
-      `version: 1
-name: basics
-inputs:
-  n: { type: integer, default: 3 }
-steps:
-  - id: nums
-    transform: "\${ [1..$inputs.n] }"
-    assign: { first: "\${ $result[0] }" }
-  - set: { total: "\${ $sum($nums) }", label: "sum \${ $sum($nums) }" }
-  - log: "total is \${ $total }, first \${ $first }"
-  - id: never
-    when: "\${ $total > 100 }"
-    fail: "not reached"
-  - assert: "\${ $total = 6 }"
-    message: "sum is 6"
-outputs:
-  total: "\${ $total }"
-  label: "\${ $label }"
-  skipped: "\${ $never }"
-`,
-      client,
-    );
-    expect(report.status).toBe('ok');
-    expect(report.outputs).toEqual({ total: 6, label: 'sum 6' });
-    expect(logs).toContain('info: total is 6, first 1');
-    expect(report.steps.map((s) => [s.id, s.status, s.skipped])).toEqual([
-      ['nums', 'ok', false],
-      ['set@9', 'ok', false],
-      ['log@10', 'ok', false],
-      ['never', 'skipped', true],
-      ['assert@14', 'ok', false],
-    ]);
-  });
-
-  it('a false assert fails the run with X002 at the step', async () => {
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: bad-assert
-steps:
-  - transform: "\${ 1 }"
-  - assert: "\${ 1 = 2 }"
-    message: "one is not two"
-`,
-      client,
-    );
-    expect(report.status).toBe('failed');
-    expect(report.error).toMatchObject({ code: 'X002', line: 5, message: 'assertion failed: one is not two' });
-    expect(report.steps[1]?.status).toBe('failed');
-  });
-
-  it('fail stops the run (X003) and later steps are not_run', async () => {
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: failing
-steps:
-  - fail: "stop \${ 1 + 1 }"
-  - log: "after"
-`,
-      client,
-    );
-    expect(report.error).toMatchObject({ code: 'X003', message: 'stop 2', line: 4 });
-    expect(report.steps.map((s) => s.status)).toEqual(['failed', 'not_run']);
-  });
-
-  it('a JSONata runtime error is X008 at the expression', async () => {
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: eval-error
-steps:
-  - transform: "\${ 'a' + 1 }"
-`,
-      client,
-    );
-    expect(report.error?.code).toBe('X008');
-    expect(report.error?.line).toBe(4);
-  });
-});
-
 describe('execute', () => {
   it('sends entity/action/params, outputs the result, binds $response in assign, counts requests', async () => {
     server.handle = (req, res) => json(res, 200, envelope({ id: '42', echo: req.body }));
@@ -131,53 +46,6 @@ outputs:
     });
     expect(server.seen.at(-1)?.path).toBe('/api/v1/integrations/connectors/c-9/execute');
     expect(report.steps[0]).toMatchObject({ id: 'contact', requests: 1, retries: 0 });
-  });
-
-  it('on_error continue turns a failure into {error: {code, message, status}} and goes on', async () => {
-    server.handle = (_req, res) =>
-      json(res, 404, {
-        message: 'contact 7 not found',
-        errors: [{ field: null, message: 'x', error_code: 'not_found', details: null }],
-      });
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: cont
-connector: { id: c-9 }
-steps:
-  - id: missing
-    execute: { entity: contacts, action: get, params: { contactId: "7" } }
-    on_error: continue
-  - log: "still here"
-outputs:
-  err: "\${ $missing.error }"
-`,
-      client,
-    );
-    expect(report.status).toBe('ok');
-    expect(report.outputs.err).toMatchObject({ code: 'C005', status: 404 });
-    expect(report.steps[0]?.status).toBe('continued');
-  });
-
-  it('a failing request fails the run with HTTP context and the step location', async () => {
-    server.handle = (_req, res) =>
-      json(res, 400, {
-        message: 'unknown property "foo"',
-        errors: [{ field: 'params.properties.foo', message: 'x', error_code: 'validation_error', details: null }],
-      });
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1
-name: fails
-connector: { id: c-9 }
-steps:
-  - execute: { entity: contacts, action: create, params: { properties: { foo: bar } } }
-`,
-      client,
-    );
-    expect(report.status).toBe('failed');
-    expect(report.error).toMatchObject({ code: 'C005', status: 400, line: 5 });
-    expect(report.error?.message).toContain('contacts.create: HTTP 400 validation_error');
   });
 
   it('step retry policy and retries are counted per step', async () => {
@@ -226,16 +94,6 @@ outputs:
     expect(logs).toContain('info: key is ***');
     expect(String(report.outputs.err)).toContain('***');
     expect(JSON.stringify(executes(server).at(-1)?.body)).toContain('sk-very-secret-123');
-  });
-
-  it('a missing secret is a configuration error (X013)', async () => {
-    const { report } = await runYaml(
-      tempDir(),
-      `version: 1\nname: nosecret\nsecrets: [NOPE_NOT_SET]\nsteps:\n  - log: "x"\n`,
-      client,
-      { env: {} },
-    );
-    expect(report.error?.code).toBe('X013');
   });
 
   it('timeout_ms fails a step that takes too long (X005)', async () => {
