@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
@@ -146,6 +147,31 @@ export async function resumeRecorded(
       };
     },
   });
+}
+
+/**
+ * `recipe run FILE --run-id ID` for a run of FILE that already finished (a retried CI job): its recorded
+ * report, printed before anything else is done (nothing runs, so not even the service's catalog is read).
+ * Undefined when there is no such run; every problem is left to the command's own path to report.
+ */
+export async function printFinished(
+  file: string,
+  flags: RunFlags,
+  out: CommandOutput,
+  edges: RunEdges,
+): Promise<number | undefined> {
+  if (flags.runId === undefined || flags.journal === false || !isValidRunId(flags.runId)) return undefined;
+  let store: JournalStore | undefined;
+  try {
+    store = await openRunJournal(flags);
+    const record = await store?.getRun(flags.runId);
+    if (!record || (record.status !== 'succeeded' && record.status !== 'failed')) return undefined;
+    return record.file === resolve(file) ? printRecorded(record, flags, out, edges) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await store?.close();
+  }
 }
 
 /** The run's recorded report, printed as `recipe run` printed it; its exit code. Nothing is sent. */

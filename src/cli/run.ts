@@ -14,7 +14,7 @@ import { formatDryRunWrites } from './dry-run-output.js';
 import { collect } from './options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
-import { JOURNAL_HELP, openRunJournal, reuseRun, type RunEdges } from './run-journal.js';
+import { JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
 import { checkForTarget, embeddedAsked, runTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, RunChoice, RunFlags } from './run-types.js';
 import { formatOutputs, ProgressView } from './run-output.js';
@@ -117,6 +117,10 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     target = runTarget(flags);
   } catch (err) {
     targetError = err;
+  }
+  if (target && !inMemoryService(flags)) {
+    const printed = await printFinished(file, flags, out, runEdges);
+    if (printed !== undefined) return printed;
   }
   const checked = await checkForTarget(file, target, flags, (message) => out.view.note(message));
   if (!checked.recipe) return invalid(checked.diagnostics, flags);
