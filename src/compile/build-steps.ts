@@ -158,6 +158,7 @@ export class StepBuilder {
           action: typeof b.action === 'string' ? b.action : DEFAULTS.downloadAction,
           params: this.value(b.params ?? {}, `${at}/params`),
           to: this.value(b.to, `${at}/to`),
+          allowOutside: b.allow_outside === true,
         };
       }
       case 'http': {

@@ -135,6 +135,8 @@ export interface DownloadStep extends StepCommon {
   readonly params: Value;
   /** Path template of the file to write, relative to the working directory. */
   readonly to: Value;
+  /** `to` may leave the working directory (an absolute path, `..`, a symbolic link out). */
+  readonly allowOutside: boolean;
 }
 
 /** Methods an http step may use; GET and HEAD are reads, the others writes (--dry-run does not send them). */

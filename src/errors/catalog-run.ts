@@ -50,6 +50,11 @@ export const runCodes = {
     class: 'run',
   },
   X019: { template: 'expression too deep: {reason}', class: 'run' },
+  X020: {
+    template:
+      'download: {path} is outside the working directory ({reason}); write under it, or set allow_outside: true on the step',
+    class: 'run',
+  },
 
   C001: { template: 'configuration: {reason}', class: 'config' },
   C002: { template: 'authentication failed: the token exchange answered HTTP {status}{detail}', class: 'config' },

@@ -1,6 +1,6 @@
-import { isAbsolute, resolve } from 'node:path';
 import type { DownloadStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
+import { confinePath } from '../frame/confined-path.js';
 import { locationOf } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
@@ -24,7 +24,11 @@ export async function runDownload(step: DownloadStep, scope: Scope, stepCtx: Ste
       locationOf(step.loc),
     );
   }
-  const path = isAbsolute(to) ? to : resolve(stepCtx.ctx.cwd, to);
+  // Refused before the download starts: a name from an input or a connector must not write anywhere.
+  const confined = confinePath(stepCtx.ctx.cwd, to);
+  if ('outside' in confined && !step.allowOutside)
+    throw new RecipeError('X020', { path: to, reason: confined.outside }, locationOf(step.loc));
+  const path = confined.path;
   const connectorId = await stepConnectorId(stepCtx, scope, step);
   const file = await callService(stepCtx, downloadCall(stepCtx, connectorId, step.entity, step.action, params));
   if (!stepCtx.ctx.dryRun) {
