@@ -1,4 +1,7 @@
 import {
+  connectorsPath,
+  executePath,
+  inspectPath,
   isKnownActionName,
   isWriteAction,
   toEnvelope,
@@ -14,9 +17,6 @@ import { evaluate } from '../frame/eval.js';
 import type { Scope } from '../frame/scope.js';
 import { callService, type ServiceCall } from './call-service.js';
 import type { StepContext } from './step-context.js';
-
-const executePath = (connectorId: string): string =>
-  `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
 
 /**
  * POST .../execute as a journaled call; `write` from actionWrites. A write under --dry-run answers the
@@ -111,7 +111,7 @@ export async function inspect(
   const info = await callService(stepCtx, {
     kind: 'inspect',
     method: 'GET',
-    path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
+    path: inspectPath(connectorId),
     entity: null,
     action: 'inspect',
     write: false,
@@ -206,7 +206,7 @@ export function resolveConnector(
   return callService(stepCtx, {
     kind: 'resolve',
     method: 'GET',
-    path: '/api/v1/integrations/connectors',
+    path: connectorsPath(),
     entity: null,
     action: 'resolve',
     write: false,

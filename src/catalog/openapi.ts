@@ -1,4 +1,5 @@
 import { isWriteAction } from '../client/actions.js';
+import { isExecuteTemplate } from '../client/index.js';
 import { pagingOf } from './paging.js';
 import type { CatalogAction, CatalogType, ConnectorCatalog, JsonSchema } from './types.js';
 
@@ -45,11 +46,11 @@ export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
   };
 }
 
-/** The variants of the execute request body (the POST operation whose path ends with /execute). */
+/** The variants of the execute request body (the POST operation of execute's path). */
 function executeVariants(doc: Obj): Obj[] {
   const paths = (doc.paths ?? {}) as Record<string, Obj>;
   for (const [path, item] of Object.entries(paths)) {
-    if (!path.endsWith('/execute')) continue;
+    if (!isExecuteTemplate(path)) continue;
     const body = ((item.post as Obj | undefined)?.requestBody as Obj | undefined)?.content as Obj | undefined;
     const schema = (body?.['application/json'] as Obj | undefined)?.schema as Obj | undefined;
     if (Array.isArray(schema?.oneOf)) return schema.oneOf as Obj[];

@@ -10,7 +10,7 @@ import { fetchOpenApiDocument } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 
 /**
- * The connector catalog a service publishes (its /api/v1/openapi.json), cached per service in
+ * The connector catalog a service publishes (its OpenAPI document, fetchOpenApiDocument), cached per service in
  * .recipe/catalogs/. When the service cannot be reached the cached copy is used, with a note on stderr;
  * without one, the error says why (C012 and friends: exit 3).
  */

@@ -16,6 +16,7 @@ import {
 import { HttpTransport, TransportError, type HttpRequest, type HttpResponse } from './http.js';
 import { Redactor } from './redact.js';
 import { ConnectorResolver, type ConnectorLookup } from './resolve.js';
+import { apiUrl, executePath, inspectPath, isExecuteTemplate, openapiPath, tokenPath } from './routes.js';
 import {
   DEFAULT_RETRY,
   MAX_RETRY_AFTER_MS,
@@ -71,7 +72,7 @@ export interface ClientOptions extends ConnectionConfig {
 /** What one logical call needs: the route, and what to say in errors. */
 interface CallSpec {
   readonly method: HttpRequest['method'];
-  /** Relative to the service's base URL. */
+  /** A path of the connector API (routes.ts), under the service's base URL. */
   readonly path: string;
   /** An absolute URL instead of `path` (http steps, outside the connector API). */
   readonly url?: URL;
@@ -165,12 +166,7 @@ export class ConnectorClient {
 
   /** GET .../inspect: the connector's description, including context store readiness. */
   async inspect(connectorId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
-    const body = await this.getJson(
-      `api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
-      {},
-      'inspect',
-      opts,
-    );
+    const body = await this.getJson(inspectPath(connectorId), {}, 'inspect', opts);
     this.learnActions(connectorId, body);
     return asObject(body);
   }
@@ -230,7 +226,7 @@ export class ConnectorClient {
    */
   async probeIdempotencyKeys(opts: CallOptions = {}): Promise<boolean> {
     if (this.idempotencyHonoured) return true;
-    this.idempotencyProbe ??= this.getJson('api/v1/openapi.json', {}, 'openapi', opts).then(
+    this.idempotencyProbe ??= this.getJson(openapiPath(), {}, 'openapi', opts).then(
       (doc) => declaresIdempotencyKey(doc),
       () => false,
     );
@@ -247,7 +243,7 @@ export class ConnectorClient {
   private executeSpec(connectorId: string, req: ExecuteRequest): CallSpec {
     return {
       method: 'POST',
-      path: `api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`,
+      path: executePath(connectorId),
       body: { entity: req.entity, action: req.action, params: req.params ?? {} },
       auth: true,
       entity: req.entity,
@@ -266,7 +262,7 @@ export class ConnectorClient {
   private async exchangeToken(signal?: AbortSignal): Promise<TokenAnswer> {
     const spec: CallSpec = {
       method: 'POST',
-      path: 'api/v1/account/applications/token',
+      path: tokenPath(),
       body: { client_id: this.options.clientId, client_secret: this.options.clientSecret },
       auth: false,
       entity: 'token',
@@ -401,13 +397,13 @@ export class ConnectorClient {
   /** The URL of a connector API call; one without a query is parsed once per path and reused (never changed). */
   private urlOf(spec: CallSpec): URL {
     if (spec.query !== undefined && Object.keys(spec.query).length > 0) {
-      const url = new URL(spec.path, this.base);
+      const url = apiUrl(this.base, spec.path);
       for (const [k, v] of Object.entries(spec.query)) url.searchParams.set(k, v);
       return url;
     }
     let url = this.urls.get(spec.path);
     if (!url) {
-      url = new URL(spec.path, this.base);
+      url = apiUrl(this.base, spec.path);
       this.urls.set(spec.path, url);
     }
     return url;
@@ -479,7 +475,7 @@ export function toEnvelope(body: unknown, where: { entity: string; action: strin
 /** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */
 function declaresIdempotencyKey(doc: unknown): boolean {
   const paths = asObject(asObject(doc).paths);
-  const execute = Object.entries(paths).find(([path]) => /\/connectors\/\{[^}]+\}\/execute$/.test(path))?.[1];
+  const execute = Object.entries(paths).find(([path]) => isExecuteTemplate(path))?.[1];
   const params = asObject(asObject(execute).post).parameters;
   return (
     Array.isArray(params) &&

@@ -7,6 +7,20 @@ export { actionWritesOf, isKnownActionName, isSafeToRepeat, isWriteAction } from
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
 export { fetchOpenApiDocument } from './openapi.js';
+export {
+  apiUrl,
+  connectorsPath,
+  definitionsPath,
+  executePath,
+  inspectPath,
+  isExecutePath,
+  isExecuteTemplate,
+  isTokenPath,
+  openapiPath,
+  routeTemplateOf,
+  tokenPath,
+  workspacesPath,
+} from './routes.js';
 export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js';
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';

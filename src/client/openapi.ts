@@ -1,8 +1,9 @@
 import { RecipeError } from '../errors/index.js';
 import { HttpTransport, TransportError } from './http.js';
+import { apiUrl, openapiPath } from './routes.js';
 
 /**
- * GET <base>/api/v1/openapi.json: the service's OpenAPI document (public, no token), whose execute body
+ * GET <base>/api/v1/openapi.json (routes.ts): the service's OpenAPI document (public, no token), whose execute body
  * lists every connector type's entities, actions and params schemas. One exchange, no retry: `recipe
  * validate --against` falls back to its cached copy when the service cannot be reached.
  * Throws C012 when the service cannot be reached, C010 when the answer is not a JSON document.
@@ -12,7 +13,7 @@ export async function fetchOpenApiDocument(
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Record<string, unknown>> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const url = new URL('api/v1/openapi.json', base);
+  const url = apiUrl(base, openapiPath());
   const transport = new HttpTransport();
   try {
     const res = await transport.send({
