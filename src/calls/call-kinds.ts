@@ -3,8 +3,8 @@ import {
   executePath,
   inspectPath,
   isKnownActionName,
-  isWriteAction,
   toEnvelope,
+  writes,
   type Download,
   type Envelope,
   type HttpAnswer,
@@ -155,7 +155,9 @@ export function actionWrites(
   action: string,
 ): boolean | Promise<boolean> {
   const client = stepCtx.ctx.client;
-  const isWrite = (): boolean => client.isWriteAction?.(connectorId, entity, action) ?? isWriteAction(entity, action);
+  // A client without learned facts (a test's fake) has no word from the service: the client's rule decides.
+  const isWrite = (): boolean =>
+    client.isWriteAction?.(connectorId, entity, action) ?? writes(undefined, entity, action);
   const ask =
     client.isWriteAction !== undefined &&
     client.knowsActions?.(connectorId) !== true &&

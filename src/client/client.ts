@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './call-options.js';
-import { actionWritesOf, isSafeToRepeat, isWriteAction } from './actions.js';
+import { ActionFacts } from './action-facts.js';
 import type { ConnectionConfig } from './config.js';
 import type { RequestLimiter } from './limiter.js';
 import { errorForResponse } from './errors.js';
@@ -119,8 +119,8 @@ export class ConnectorClient {
   private idempotencyProbe: Promise<boolean> | undefined;
   /** Parsed request URLs of the connector API by path (execute, inspect): a URL is parsed once, not per request. */
   private readonly urls = new Map<string, URL>();
-  /** Per connector: entity.action → write, as its inspect answers said (learnActions). */
-  private readonly actionWrites = new Map<string, ReadonlyMap<string, boolean>>();
+  /** Per connector: what its inspect answers said of its actions (learnActions). */
+  private readonly actionFacts = new ActionFacts();
 
   constructor(
     private readonly options: ClientOptions,
@@ -172,23 +172,23 @@ export class ConnectorClient {
   }
 
   /**
-   * Learns which of a connector's actions write from an inspect answer (`actions[].write`): the client's own
+   * Learns which of a connector's actions write (`actions[].write`) and which writes may be repeated
+   * (`actions[].idempotent`) from an inspect answer: the client's own
    * inspect calls, and answers a resume replays from the journal. Actions the answer says nothing of keep
    * the name rule.
    */
   learnActions(connectorId: string, inspectAnswer: unknown): void {
-    const writes = actionWritesOf(inspectAnswer);
-    if (writes.size > 0) this.actionWrites.set(connectorId, writes);
+    this.actionFacts.learn(connectorId, inspectAnswer);
   }
 
   /** True when the connector's entity.action writes: what its service said, else the name rule. */
   isWriteAction(connectorId: string, entity: string, action: string): boolean {
-    return this.actionWrites.get(connectorId)?.get(`${entity}.${action}`) ?? isWriteAction(entity, action);
+    return this.actionFacts.writes(connectorId, entity, action);
   }
 
   /** True once an inspect answer of the connector said which of its actions write. */
   knowsActions(connectorId: string): boolean {
-    return this.actionWrites.has(connectorId);
+    return this.actionFacts.knows(connectorId);
   }
 
   /**
@@ -248,7 +248,7 @@ export class ConnectorClient {
       auth: true,
       entity: req.entity,
       action: req.action,
-      safeToRepeat: isSafeToRepeat(req.entity, req.action, this.isWriteAction(connectorId, req.entity, req.action)),
+      safeToRepeat: this.actionFacts.safeToRepeat(connectorId, req.entity, req.action),
       limitKey: connectorId,
     };
   }

@@ -3,7 +3,9 @@ export { ConnectorClient, abortableSleep, filenameFrom, toEnvelope } from './cli
 export type { CallObserver, CallOptions, ExchangeEnd, ExchangeStart } from './call-options.js';
 export type { RequestLimiter } from './limiter.js';
 export type { ClientDeps, ClientOptions, Download, Envelope, ExecuteRequest } from './client.js';
-export { actionWritesOf, isKnownActionName, isSafeToRepeat, isWriteAction } from './actions.js';
+export { isKnownActionName, isSafeToRepeat, isWriteAction, writes } from './actions.js';
+export { actionFactsOf, actionWritesOf } from './action-facts.js';
+export type { ActionFact } from './action-facts.js';
 export { isIdempotentMethod, isSuccessStatus } from './http-exchange.js';
 export type { HttpAnswer, HttpCallRequest } from './http-exchange.js';
 export { fetchOpenApiDocument } from './openapi.js';
