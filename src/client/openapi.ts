@@ -1,6 +1,7 @@
 import { RecipeError } from '../errors/index.js';
 import { HttpTransport, TransportError } from './http.js';
-import { apiUrl, openapiPath } from './routes.js';
+import { asObject } from './envelope.js';
+import { apiUrl, isExecuteTemplate, openapiPath } from './routes.js';
 
 /**
  * GET <base>/api/v1/openapi.json (routes.ts): the service's OpenAPI document (public, no token), whose execute body
@@ -41,4 +42,18 @@ export async function fetchOpenApiDocument(
   } finally {
     await transport.close();
   }
+}
+
+/** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */
+export function declaresIdempotencyKey(doc: unknown): boolean {
+  const paths = asObject(asObject(doc).paths);
+  const execute = Object.entries(paths).find(([path]) => isExecuteTemplate(path))?.[1];
+  const params = asObject(asObject(execute).post).parameters;
+  return (
+    Array.isArray(params) &&
+    params.some((p) => {
+      const o = asObject(p);
+      return o.in === 'header' && typeof o.name === 'string' && o.name.toLowerCase() === 'idempotency-key';
+    })
+  );
 }
