@@ -1,7 +1,10 @@
 import {
+  connectorsPath,
+  executePath,
+  inspectPath,
   isKnownActionName,
-  isWriteAction,
   toEnvelope,
+  writes,
   type Download,
   type Envelope,
   type HttpAnswer,
@@ -14,9 +17,6 @@ import { evaluate } from '../frame/eval.js';
 import type { Scope } from '../frame/scope.js';
 import { callService, type ServiceCall } from './call-service.js';
 import type { StepContext } from './step-context.js';
-
-const executePath = (connectorId: string): string =>
-  `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`;
 
 /**
  * POST .../execute as a journaled call; `write` from actionWrites. A write under --dry-run answers the
@@ -111,7 +111,7 @@ export async function inspect(
   const info = await callService(stepCtx, {
     kind: 'inspect',
     method: 'GET',
-    path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/inspect`,
+    path: inspectPath(connectorId),
     entity: null,
     action: 'inspect',
     write: false,
@@ -155,7 +155,9 @@ export function actionWrites(
   action: string,
 ): boolean | Promise<boolean> {
   const client = stepCtx.ctx.client;
-  const isWrite = (): boolean => client.isWriteAction?.(connectorId, entity, action) ?? isWriteAction(entity, action);
+  // A client without learned facts (a test's fake) has no word from the service: the client's rule decides.
+  const isWrite = (): boolean =>
+    client.isWriteAction?.(connectorId, entity, action) ?? writes(undefined, entity, action);
   const ask =
     client.isWriteAction !== undefined &&
     client.knowsActions?.(connectorId) !== true &&
@@ -206,7 +208,7 @@ export function resolveConnector(
   return callService(stepCtx, {
     kind: 'resolve',
     method: 'GET',
-    path: '/api/v1/integrations/connectors',
+    path: connectorsPath(),
     entity: null,
     action: 'resolve',
     write: false,

@@ -8,7 +8,7 @@ import {
   type ConnectorCatalog,
   type ParamProblem,
 } from '../catalog/index.js';
-import type { HttpCallRequest } from '../client/index.js';
+import { executePath, type HttpCallRequest } from '../client/index.js';
 import { catalog as codes, formatTemplate } from '../errors/index.js';
 import type { DryRunProblem, DryRunSite, DryRunWrite, ExecuteDryRunWrite } from '../frame/report.js';
 
@@ -46,7 +46,7 @@ export class DryRunLog {
     const write: ExecuteDryRunWrite = {
       ...site,
       method: 'POST',
-      path: `/api/v1/integrations/connectors/${encodeURIComponent(connectorId)}/execute`,
+      path: executePath(connectorId),
       body: { entity, action, params },
     };
     this.writes.push(write);

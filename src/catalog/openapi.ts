@@ -1,4 +1,6 @@
-import { isWriteAction } from '../client/actions.js';
+// actions.js and routes.js, not the client's index: `recipe validate` reads catalogs without loading undici.
+import { writes } from '../client/actions.js';
+import { isExecuteTemplate } from '../client/routes.js';
 import { pagingOf } from './paging.js';
 import type { CatalogAction, CatalogType, ConnectorCatalog, JsonSchema } from './types.js';
 
@@ -18,8 +20,8 @@ export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
     const typeName = variant['x-connector-type'];
     if (typeof entity !== 'string' || typeof action !== 'string' || typeof typeName !== 'string') continue;
     const params = (props.params ?? { type: 'object' }) as JsonSchema;
-    // The service's word (x-write), else the client's one name rule for a service that does not say.
-    const write = typeof variant['x-write'] === 'boolean' ? variant['x-write'] : isWriteAction(entity, action);
+    // The client's one definition: the service's word (x-write), else its name rule.
+    const write = writes(variant['x-write'], entity, action);
     const entry = types.get(typeName) ?? { actions: [] };
     if (typeof variant['x-source-definition-id'] === 'string') entry.definitionId = variant['x-source-definition-id'];
     entry.actions.push({
@@ -45,11 +47,11 @@ export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
   };
 }
 
-/** The variants of the execute request body (the POST operation whose path ends with /execute). */
+/** The variants of the execute request body (the POST operation of execute's path). */
 function executeVariants(doc: Obj): Obj[] {
   const paths = (doc.paths ?? {}) as Record<string, Obj>;
   for (const [path, item] of Object.entries(paths)) {
-    if (!path.endsWith('/execute')) continue;
+    if (!isExecuteTemplate(path)) continue;
     const body = ((item.post as Obj | undefined)?.requestBody as Obj | undefined)?.content as Obj | undefined;
     const schema = (body?.['application/json'] as Obj | undefined)?.schema as Obj | undefined;
     if (Array.isArray(schema?.oneOf)) return schema.oneOf as Obj[];

@@ -15,7 +15,7 @@ export type CatalogNote = (message: string) => void;
 const toStderr: CatalogNote = (message) => process.stderr.write(`${message}\n`);
 
 /**
- * The connector catalog a service publishes (its /api/v1/openapi.json), cached per service in
+ * The connector catalog a service publishes (its OpenAPI document, fetchOpenApiDocument), cached per service in
  * .recipe/catalogs/. When the service cannot be reached the cached copy is used, with a note; without one,
  * the error says why (C012 and friends: exit 3).
  */

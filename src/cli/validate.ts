@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { embeddedCatalog, type ConnectorCatalog } from '../catalog/index.js';
-// config.js, not the client's index: validate must not load the HTTP client (undici) unless it fetches a catalog.
+// config.js and routes.js, not the client's index: validate must not load the HTTP client (undici) unless it
+// fetches a catalog.
 import { ENV, readConnectionConfig } from '../client/config.js';
+import { openapiPath } from '../client/routes.js';
 import { validateFiles } from '../compile/index.js';
 import { githubAnnotation } from '../errors/github-annotation.js';
 import { formatLocation, RecipeError } from '../errors/index.js';
@@ -35,7 +37,7 @@ export function registerValidate(program: Command): void {
       `
 Connector calls (execute, paginate, download) are checked against the embedded service's connector types
 (schemas/connectors/), or with --against URL / --online against the catalog the service publishes in
-/api/v1/openapi.json (cached per service in .recipe/catalogs/, used when the service cannot be reached).
+${openapiPath()} (cached per service in .recipe/catalogs/, used when the service cannot be reached).
 
 Output (text): one line per problem, FILE:LINE:COL: CODE message, then a summary line on stderr.
 Codes starting with W are warnings: printed, but they fail the validation only with --strict.

@@ -1,7 +1,8 @@
 /**
- * Which connector actions write. The service says so per action (inspect's `actions[].write`); the client
- * learns that from inspect answers (ConnectorClient.learnActions) and asks the name rule below only for
- * what the service did not say (an older service, or a connector it has not inspected).
+ * Which connector actions write, decided here only (house rule 14). The service says so per action (inspect's
+ * `actions[].write`, the OpenAPI document's `x-write`); `writes` takes its word and falls back to the name
+ * rule below only for what it did not say (an older service, or a connector the client has not inspected).
+ * No entity names: a fact about one connector's entity comes from its service.
  */
 
 /** Action names that only read. */
@@ -20,6 +21,15 @@ const READ_ACTIONS = new Set([
 const WRITE_ACTIONS = new Set(['create', 'update', 'delete', 'upsert', 'archive', 'merge']);
 
 /**
+ * The one definition of "this action writes": what the service said of it (`said`: inspect's
+ * `actions[].write` or an OpenAPI variant's `x-write`, as it came; anything but a boolean is no word), else
+ * the name rule.
+ */
+export function writes(said: unknown, entity: string, action: string): boolean {
+  return typeof said === 'boolean' ? said : isWriteAction(entity, action);
+}
+
+/**
  * The name rule: true when entity.action may change data (create, update, delete, ...). Anything not known
  * to read is treated as a write (unknown actions included: the safe side).
  */
@@ -34,24 +44,16 @@ export function isKnownActionName(action: string): boolean {
 }
 
 /**
- * True when repeating the call cannot change the outcome: reads, and the writes the spec calls idempotent
- * (associations create: "repeating it has no effect"; associations delete removes whatever is there).
- * `write` is what the service said of the action; without it, the name rule decides.
+ * True when repeating the call cannot change the outcome: reads, and the writes the service calls idempotent
+ * (`idempotent`: inspect's `actions[].idempotent`, e.g. an association create that "has no effect" when
+ * repeated). `write` is what the service said of the action; without it, the name rule decides. A write the
+ * service said nothing of is never safe: repeating it could apply it twice.
  */
-export function isSafeToRepeat(entity: string, action: string, write = isWriteAction(entity, action)): boolean {
-  if (!write) return true;
-  return entity === 'associations' && (action === 'create' || action === 'delete');
-}
-
-/** `entity.action` → write, for each action of an inspect answer that says `write: true|false`. */
-export function actionWritesOf(inspectAnswer: unknown): Map<string, boolean> {
-  const writes = new Map<string, boolean>();
-  const actions = (inspectAnswer as { actions?: unknown } | null)?.actions;
-  if (!Array.isArray(actions)) return writes;
-  for (const a of actions as unknown[]) {
-    const { entity, action, write } = (a ?? {}) as { entity?: unknown; action?: unknown; write?: unknown };
-    if (typeof entity === 'string' && typeof action === 'string' && typeof write === 'boolean')
-      writes.set(`${entity}.${action}`, write);
-  }
-  return writes;
+export function isSafeToRepeat(
+  entity: string,
+  action: string,
+  write = isWriteAction(entity, action),
+  idempotent = false,
+): boolean {
+  return !write || idempotent;
 }

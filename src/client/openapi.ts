@@ -1,8 +1,10 @@
 import { RecipeError } from '../errors/index.js';
 import { HttpTransport, TransportError } from './http.js';
+import { asObject } from './envelope.js';
+import { apiUrl, isExecuteTemplate, openapiPath } from './routes.js';
 
 /**
- * GET <base>/api/v1/openapi.json: the service's OpenAPI document (public, no token), whose execute body
+ * GET <base>/api/v1/openapi.json (routes.ts): the service's OpenAPI document (public, no token), whose execute body
  * lists every connector type's entities, actions and params schemas. One exchange, no retry: `recipe
  * validate --against` falls back to its cached copy when the service cannot be reached.
  * Throws C012 when the service cannot be reached, C010 when the answer is not a JSON document.
@@ -12,7 +14,7 @@ export async function fetchOpenApiDocument(
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Record<string, unknown>> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const url = new URL('api/v1/openapi.json', base);
+  const url = apiUrl(base, openapiPath());
   const transport = new HttpTransport();
   try {
     const res = await transport.send({
@@ -40,4 +42,18 @@ export async function fetchOpenApiDocument(
   } finally {
     await transport.close();
   }
+}
+
+/** True when an OpenAPI document declares an Idempotency-Key header on POST .../connectors/{id}/execute. */
+export function declaresIdempotencyKey(doc: unknown): boolean {
+  const paths = asObject(asObject(doc).paths);
+  const execute = Object.entries(paths).find(([path]) => isExecuteTemplate(path))?.[1];
+  const params = asObject(asObject(execute).post).parameters;
+  return (
+    Array.isArray(params) &&
+    params.some((p) => {
+      const o = asObject(p);
+      return o.in === 'header' && typeof o.name === 'string' && o.name.toLowerCase() === 'idempotency-key';
+    })
+  );
 }

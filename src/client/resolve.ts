@@ -1,5 +1,6 @@
 import { RecipeError } from '../errors/index.js';
 import type { CallOptions } from './call-options.js';
+import { connectorsPath, definitionsPath } from './routes.js';
 
 /** A connector named by id, or by workspace (defaulted) and definition (name or id). */
 export type ConnectorLookup = { readonly id: string } | { readonly workspace?: string; readonly definition: string };
@@ -38,12 +39,7 @@ export class ConnectorResolver {
     const def = await this.findDefinition(definition, opts);
     let body: unknown;
     try {
-      body = await this.getJson(
-        'api/v1/integrations/connectors',
-        { workspace_name: workspace, definition_id: def.id },
-        'lookup',
-        opts,
-      );
+      body = await this.getJson(connectorsPath(), { workspace_name: workspace, definition_id: def.id }, 'lookup', opts);
     } catch (err) {
       // An unknown workspace (404) or a refused lookup (400) is a configuration problem, not a run failure.
       if (
@@ -76,12 +72,10 @@ export class ConnectorResolver {
     const match = (defs: DefinitionRow[]): DefinitionRow[] =>
       defs.filter((d) => d.id.toLowerCase() === target || d.name.toLowerCase() === target);
     // The name filter narrows the answer; an id does not match it, so fall back to the whole catalog.
-    let defs = definitions(
-      await this.getJson('api/v1/integrations/definitions/sources', { name: wanted }, 'definitions', opts),
-    );
+    let defs = definitions(await this.getJson(definitionsPath(), { name: wanted }, 'definitions', opts));
     let hits = match(defs);
     if (hits.length === 0) {
-      defs = definitions(await this.getJson('api/v1/integrations/definitions/sources', {}, 'definitions', opts));
+      defs = definitions(await this.getJson(definitionsPath(), {}, 'definitions', opts));
       hits = match(defs);
     }
     if (hits.length === 1 && hits[0]) return hits[0];

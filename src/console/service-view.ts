@@ -1,3 +1,4 @@
+import { connectorsPath, inspectPath, workspacesPath } from '../client/index.js';
 import type { ConnectorView, EntityReadiness, ServiceView, WorkspaceView } from './api-types.js';
 
 /** The one thing the service page needs from the engine's connector client: authenticated GETs of JSON. */
@@ -29,7 +30,7 @@ export async function readServiceView(
   let cursor: string | undefined;
   for (let page = 0; page < MAX_WORKSPACE_PAGES; page++) {
     const body = obj(
-      await reader.getJson('api/v1/workspaces', { limit: '100', ...(cursor ? { cursor } : {}) }, 'workspaces', opts),
+      await reader.getJson(workspacesPath(), { limit: '100', ...(cursor ? { cursor } : {}) }, 'workspaces', opts),
     );
     for (const w of arr(body.data)) {
       const row = obj(w);
@@ -41,9 +42,7 @@ export async function readServiceView(
   }
   const views: WorkspaceView[] = [];
   for (const w of workspaces) {
-    const body = obj(
-      await reader.getJson('api/v1/integrations/connectors', { workspace_id: w.id }, 'connectors', opts),
-    );
+    const body = obj(await reader.getJson(connectorsPath(), { workspace_id: w.id }, 'connectors', opts));
     const rows = arr(body.data).map(obj);
     const connectors = await mapLimited(rows, INSPECT_CONCURRENCY, (row) => connectorView(reader, row, opts));
     views.push({ ...w, connectors });
@@ -59,9 +58,7 @@ async function connectorView(
   const id = str(row.id) ?? '';
   const base = { id, name: str(row.name) ?? id, type: str(row.definition_name) ?? '' };
   try {
-    const inspect = obj(
-      await reader.getJson(`api/v1/integrations/connectors/${encodeURIComponent(id)}/inspect`, {}, 'inspect', opts),
-    );
+    const inspect = obj(await reader.getJson(inspectPath(id), {}, 'inspect', opts));
     const readiness = obj(inspect.context_store_readiness);
     const entities: EntityReadiness[] = arr(readiness.configured_cache_entities).map((e) => {
       const r = obj(e);

@@ -11,6 +11,7 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { routeTemplateOf } from '../client/index.js';
 import {
   NO_SPAN,
   type ExchangeInfo,
@@ -153,7 +154,7 @@ class OtelSpan implements TraceSpan {
     // The connector API's paths have a template (the connector id left out); an http step's URL is the
     // recipe's own, so its span is named by the method alone, as the HTTP conventions say without a template.
     const connectorApi = info.entity !== 'http';
-    const template = connectorApi ? info.url.pathname.replace(/\/connectors\/[^/]+\//, '/connectors/{id}/') : undefined;
+    const template = connectorApi ? routeTemplateOf(info.url.pathname) : undefined;
     const port = info.url.port !== '' ? Number(info.url.port) : info.url.protocol === 'https:' ? 443 : 80;
     const span = this.tracer.startSpan(
       this.redact(template !== undefined ? `${info.method} ${template}` : info.method),

@@ -1,3 +1,4 @@
+import { isExecutePath, isTokenPath } from '../client/index.js';
 import type { OutgoingRequest } from './interceptor.js';
 
 /** What a request to the connector service is, read from its path and body. */
@@ -6,14 +7,11 @@ export type RequestKind =
   | { readonly kind: 'execute'; readonly entity: string; readonly action: string; readonly params: unknown }
   | { readonly kind: 'other' };
 
-const TOKEN_PATH = /\/api\/v1\/account\/applications\/token$/;
-const EXECUTE_PATH = /\/api\/v1\/integrations\/connectors\/[^/]+\/execute$/;
-
 /** Classifies a request: the token exchange, an execute call (with its entity, action and params), or other. */
 export function classify(req: OutgoingRequest): RequestKind {
   const pathname = req.path.split('?')[0] ?? '';
-  if (req.method === 'POST' && TOKEN_PATH.test(pathname)) return { kind: 'token' };
-  if (req.method === 'POST' && EXECUTE_PATH.test(pathname)) {
+  if (req.method === 'POST' && isTokenPath(pathname)) return { kind: 'token' };
+  if (req.method === 'POST' && isExecutePath(pathname)) {
     const body = parseJson(req.body) as { entity?: unknown; action?: unknown; params?: unknown } | undefined;
     if (body && typeof body.entity === 'string' && typeof body.action === 'string')
       return { kind: 'execute', entity: body.entity, action: body.action, params: body.params ?? {} };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { apiUrl, connectorsPath, inspectPath, tokenPath, workspacesPath } from '../client/index.js';
 import { TEST_CREDENTIALS } from './service-slot.js';
 import type { DataSource } from './test-file.js';
 
@@ -58,22 +59,21 @@ export class Templates {
 
 /** Polls inspect for every connector of every workspace until each context store is Ready. */
 async function waitUntilIndexed(url: string): Promise<void> {
-  const api = `${url}/api/v1`;
-  const tokenRes = await fetch(`${api}/account/applications/token`, {
+  const tokenRes = await fetch(apiUrl(url, tokenPath()), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: TEST_CREDENTIALS.clientId, client_secret: TEST_CREDENTIALS.clientSecret }),
   });
   const { access_token: token } = (await tokenRes.json()) as { access_token: string };
   const get = async (p: string) =>
-    (await (await fetch(`${api}/${p}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
+    (await (await fetch(apiUrl(url, p), { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
       string,
       unknown
     >;
-  const workspaces = ((await get('workspaces?limit=100')).data as { name: string }[]).map((w) => w.name);
+  const workspaces = ((await get(`${workspacesPath()}?limit=100`)).data as { name: string }[]).map((w) => w.name);
   const connectors: string[] = [];
   for (const w of workspaces) {
-    const list = (await get(`integrations/connectors?workspace_name=${encodeURIComponent(w)}`)).data as {
+    const list = (await get(`${connectorsPath()}?workspace_name=${encodeURIComponent(w)}`)).data as {
       id: string;
     }[];
     connectors.push(...list.map((c) => c.id));
@@ -81,7 +81,7 @@ async function waitUntilIndexed(url: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (const id of connectors) {
     for (;;) {
-      const info = await get(`integrations/connectors/${id}/inspect`);
+      const info = await get(inspectPath(id));
       if (info.context_store_readiness === null || info.context_store_status === 'Ready') break;
       if (Date.now() > deadline)
         throw new TemplateError(`the context store of connector ${id} did not finish indexing`);

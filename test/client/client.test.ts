@@ -134,11 +134,23 @@ describe('retry policy', () => {
   });
 
   it('retries idempotent association writes after a reset', async () => {
+    // The connector's service says the write is idempotent (inspect's actions[].idempotent): the client knows
+    // no entity names of its own.
+    client.learnActions('c1', {
+      actions: [{ entity: 'associations', action: 'create', write: true, idempotent: true }],
+    });
     let n = 0;
     server.handle = (_req, res) =>
       ++n === 1 ? res.socket?.destroy() : json(res, 200, envelope({ status: 'COMPLETE' }));
     await client.execute('c1', { entity: 'associations', action: 'create', params: {} });
     expect(executes(server)).toHaveLength(2);
+  });
+
+  it('never repeats a write its service did not call idempotent after a reset', async () => {
+    server.handle = (_req, res) => res.socket?.destroy();
+    const err = await caught(client.execute('c1', { entity: 'associations', action: 'create', params: {} }));
+    expect(err.code).toBe('C006');
+    expect(executes(server)).toHaveLength(1);
   });
 
   it('uses a step retry policy instead of the default', async () => {
