@@ -111,7 +111,7 @@ export class ServicePool {
   }
 }
 
-/** Replaces @SERVER@ and @PORT@ in every string of a value. */
+/** Replaces @SERVER@, @PORT@ and @DIR@ in every string of a value. */
 function fill(value: unknown, vars: Record<string, string>): unknown {
   if (typeof value === 'string') return Object.entries(vars).reduce((s, [k, v]) => s.replaceAll(k, v), value);
   if (Array.isArray(value)) return value.map((v) => fill(v, vars));
@@ -137,7 +137,7 @@ export async function runRunRoute(c: RoutedCase, services: ServicePool): Promise
   const server = spec.server ? await startScriptedServer(spec.server) : undefined;
   const vars: Record<string, string> = server ? { '@SERVER@': server.url, '@PORT@': String(server.port) } : {};
   try {
-    writeRecipe(dir, file, (t) => fill(t, vars) as string);
+    writeRecipe(dir, file, (t) => fill(t, { ...vars, '@DIR@': dir }) as string);
     const args = ['run', 'recipe.yaml', '--json', '--no-journal', '--no-env-file'];
     args.push('--base-url', await services.urlFor(file));
     const now = spec.now ?? file.now;
