@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceErrorItem } from '../core/errors.js';
-import type { FieldCatalog } from './fields.js';
+import { fieldTypeOf, type FieldCatalog } from './fields.js';
 import type { SortKey } from './filter-ast.js';
 
 const MAX_SORT_KEYS = 5;
@@ -23,7 +23,7 @@ export function parseSort(raw: unknown, catalog: FieldCatalog, path: string, pro
     if (entries.length !== 1)
       return fail(at, 'each sort condition is an object with exactly one field: {"<field>": "asc" | "desc"}');
     const [field, dir] = entries[0] as [string, unknown];
-    const type = catalog.fields[field];
+    const type = fieldTypeOf(catalog, field);
     if (!type)
       return fail(
         `${at}[${JSON.stringify(field)}]`,

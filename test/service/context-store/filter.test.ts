@@ -249,6 +249,34 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
     expect((await problem({}))[0]!.field).toBe('params.query');
   });
 
+  it('knows no field by a prototype name: filters, sorts and fields on constructor, toString, ... are unknown', async () => {
+    // (A "__proto__" key never gets this far: the JSON parser refuses it as a body problem.)
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__']) {
+      const [filter] = await problem({ query: { filter: { eq: { [name]: 'x' } } } });
+      expect(filter).toMatchObject({
+        field: `params.query.filter.eq[${JSON.stringify(name)}]`,
+        error_code: 'invalid_filter',
+      });
+      expect(filter!.message).toMatch(/unknown field/);
+      const [sort] = await problem({ query: { sort: [{ [name]: 'asc' }] } });
+      expect(sort).toMatchObject({
+        field: `params.query.sort[0][${JSON.stringify(name)}]`,
+        error_code: 'invalid_sort',
+      });
+    }
+    for (const name of ['constructor', 'toString', 'valueOf', '__proto__', 'constructor.prototype']) {
+      const [fields] = await problem({ query: {}, fields: [name] });
+      expect(fields).toMatchObject({ field: 'params.fields[0]', error_code: 'invalid_fields' });
+    }
+    // Paths under an array field are the elements' keys: a prototype name there is a key no element has.
+    const res = await search(svc, id, {
+      query: { filter: { eq: { id: '1' } } },
+      fields: ['id', 'companies.constructor'],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result.data).toEqual([{ id: '1', companies: { constructor: [null, null] } }]);
+  });
+
   it('collects every problem of a query, not only the first', async () => {
     const errors = await problem({
       query: { filter: { and: [{ eq: { nope: 1 } }, { gt: { archived: true } }, { zz: {} }] } },
