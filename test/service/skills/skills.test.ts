@@ -153,6 +153,13 @@ describe('GET /skills/docs', () => {
     expect(badSection.statusCode).toBe(404);
     expect(badSection.json().errors[0].field).toBe('query.section');
     expect((await get('/api/v1/skills/docs?id=agent:recipes&section=nope')).statusCode).toBe(404);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      for (const id of ['agent:recipes', `connector-source:${filesId}`]) {
+        const res = await get(`/api/v1/skills/docs?id=${id}&section=${name}`);
+        expect(res.statusCode, `${id} ${name}: ${res.body}`).toBe(404);
+        expect(res.json().errors[0]).toMatchObject({ field: 'query.section', error_code: 'not_found' });
+      }
+    }
     const other = await svc.createOrg();
     expect((await get(`/api/v1/skills/docs?id=connector-source:${filesId}`, other)).statusCode).toBe(404);
     expect((await get('/api/v1/skills/docs')).statusCode).toBe(400);
