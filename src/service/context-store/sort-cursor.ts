@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import type { ServiceErrorItem } from '../core/errors.js';
 import { fieldTypeOf, type FieldCatalog } from './fields.js';
 import type { SortKey } from './filter-ast.js';
@@ -54,13 +55,14 @@ export function queryFingerprint(query: unknown): string {
     .slice(0, 16);
 }
 
-/** Encodes a cursor (opaque base64url JSON). */
-export function encodeCursor(pos: CursorPosition, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ v: pos.values, i: pos.id, q: fingerprint }), 'utf8').toString('base64url');
+/** Encodes a cursor: its JSON, sealed (opaque base64url that only this service can open). */
+export function encodeCursor(cursors: CursorSeal, pos: CursorPosition, fingerprint: string): string {
+  return cursors.seal(JSON.stringify({ v: pos.values, i: pos.id, q: fingerprint }));
 }
 
 /** Decodes a cursor made by encodeCursor for the same query; anything else is a problem at params.cursor. */
 export function decodeCursor(
+  cursors: CursorSeal,
   raw: unknown,
   keys: number,
   fingerprint: string,
@@ -73,9 +75,11 @@ export function decodeCursor(
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string' || raw.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(raw))
     return fail('cursor must be the meta.cursor string of a previous response');
+  const opened = cursors.open(raw);
+  if (opened === null) return fail('cursor is not a cursor this service issued');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    parsed = JSON.parse(opened);
   } catch {
     return fail('cursor is not a cursor this service issued');
   }

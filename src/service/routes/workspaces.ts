@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ServiceError } from '../core/errors.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import {
   countWorkspaces,
   findWorkspaceById,
@@ -41,14 +42,14 @@ const updateBody = {
   additionalProperties: false,
 } as const;
 
-/** The opaque cursor: base64url of the last item's sort key. */
-function encodeCursor(c: WorkspaceCursor): string {
-  return Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
+/** The opaque cursor: the last item's sort key, sealed (a cursor the service did not issue opens to nothing). */
+function encodeCursor(cursors: CursorSeal, c: WorkspaceCursor): string {
+  return cursors.seal(JSON.stringify([c.created_at, c.id]));
 }
 
-function decodeCursor(s: string): WorkspaceCursor {
+function decodeCursor(cursors: CursorSeal, s: string): WorkspaceCursor {
   try {
-    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+    const v: unknown = JSON.parse(cursors.open(s) ?? 'null');
     if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
       return { created_at: v[0], id: v[1] };
   } catch {
@@ -92,7 +93,7 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: ListQuery }>('/workspaces', { schema: { querystring: listQuery } }, async (request) => {
     const q = request.query;
     const limit = parseLimit(q.limit);
-    const after = q.cursor !== undefined ? decodeCursor(q.cursor) : null;
+    const after = q.cursor !== undefined ? decodeCursor(app.service.cursors, q.cursor) : null;
     const { rows, more } = await listWorkspaces(db(), request.organizationId, {
       limit,
       after,
@@ -102,7 +103,7 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
     const last = rows[rows.length - 1];
     return {
       data: rows.map(toWorkspaceItem),
-      next: more && last ? nextUrl(request, q, limit, encodeCursor(last)) : null,
+      next: more && last ? nextUrl(request, q, limit, encodeCursor(app.service.cursors, last)) : null,
     };
   });
 

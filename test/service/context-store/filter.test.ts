@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, search, searchIds, waitForStatus } from './support/harness.js';
@@ -306,5 +307,20 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
     expect((await problem({ query: { sort: [{ createdAt: 'desc' }] }, cursor, limit: 2 }))[0]!.field).toBe(
       'params.cursor',
     );
+    // Well-formed but not issued: the position of the first page's last record, written by hand with the
+    // query's fingerprint, is refused like any other cursor this service did not issue.
+    const query = { sort: [{ createdAt: 'asc' }] };
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify({ s: query.sort }))
+      .digest('base64url')
+      .slice(0, 16);
+    const position = { v: [[2, 0, '2026-01-02T00:00:00.000Z']], i: '2', q: fingerprint };
+    const forged = Buffer.from(JSON.stringify(position)).toString('base64url');
+    for (const c of [forged, forged + cursor.slice(-22), cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A')]) {
+      const [err] = await problem({ query, cursor: c, limit: 2 });
+      expect(err).toMatchObject({ field: 'params.cursor', error_code: 'invalid_cursor' });
+    }
+    const next = await searchIds(svc, id, { query, cursor, limit: 2 });
+    expect(next.ids).toEqual(['3', '4']);
   });
 });

@@ -66,6 +66,14 @@ describe('GET /skills and /skills/search', () => {
     expect((await get('/api/v1/skills?cursor=bogus!')).statusCode).toBe(400);
   });
 
+  it('refuses a well-formed cursor it did not issue (an offset written by hand)', async () => {
+    for (const offset of ['o:1', 'o:2', 'o:999']) {
+      const res = await get(`/api/v1/skills?limit=1&cursor=${Buffer.from(offset).toString('base64url')}`);
+      expect(res.statusCode, offset).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ field: 'query.cursor', error_code: 'invalid_cursor' });
+    }
+  });
+
   it('searches by word prefixes over id, title, summary and tags', async () => {
     const body = (await get('/api/v1/skills/search?query=folders')).json();
     expect(body.data.map((s: any) => s.id)).toEqual([`connector-source:${filesId}`]);
