@@ -35,8 +35,11 @@ function getPath(doc: unknown, parts: readonly string[]): unknown {
   let cur = doc;
   for (const p of parts) {
     if (Array.isArray(cur)) return cur.map((el) => getPath(el, [p]));
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p)) return undefined;
-    cur = (cur as Record<string, unknown>)[p];
+    cur =
+      cur !== null && typeof cur === 'object' && Object.hasOwn(cur, p)
+        ? (cur as Record<string, unknown>)[p]
+        : undefined;
+    if (cur === undefined) return undefined;
   }
   return cur;
 }
@@ -50,11 +53,11 @@ export function project(doc: Record<string, unknown>, fields: readonly string[] 
     const parts = f.startsWith('properties.') ? ['properties', f.slice(11)] : f.split('.');
     const value = getPath(doc, parts);
     let target = out;
-    parts.slice(0, -1).forEach((p) => {
-      if (!Object.hasOwn(target, p) || typeof target[p] !== 'object' || target[p] === null)
-        target[p] = Object.create(null) as Record<string, unknown>;
-      target = target[p] as Record<string, unknown>;
-    });
+    for (const p of parts.slice(0, -1)) {
+      const next = Object.hasOwn(target, p) ? target[p] : undefined;
+      if (typeof next === 'object' && next !== null) target = next as Record<string, unknown>;
+      else target = target[p] = Object.create(null) as Record<string, unknown>;
+    }
     target[parts[parts.length - 1] as string] = value ?? null;
   }
   return out;

@@ -24,10 +24,10 @@ function pick(record: Json, paths: readonly string[]): Json {
     for (const p of parts) src = own(src, p);
     if (src === undefined) continue;
     let dst = out;
-    parts.slice(0, -1).forEach((p) => {
-      if (!isObject(own(dst, p))) dst[p] = Object.create(null) as Json;
-      dst = dst[p] as Json;
-    });
+    for (const p of parts.slice(0, -1)) {
+      const next = own(dst, p);
+      dst = isObject(next) ? next : (dst[p] = Object.create(null) as Json);
+    }
     dst[parts[parts.length - 1]!] = src;
   }
   return out;
