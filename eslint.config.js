@@ -110,8 +110,8 @@ export default tseslint.config(
             ),
             zone('expr', 'compile', 'compile → expr: expr/ owns the types it needs (compile/plan.ts re-exports them).'),
             zone('service', 'cli', 'Only the CLI edge imports cli/.'),
-            // Leaves that both halves (and the console) import: they import nothing else of src/.
-            ...['sqlite', 'cursor'].map((dir) => ({
+            // A leaf that both halves import: it imports nothing else of src/.
+            ...['sqlite'].map((dir) => ({
               target: `./src/${dir}`,
               from: './src',
               except: [`./${dir}`],

@@ -69,10 +69,24 @@ function cookie(request: FastifyRequest): string | undefined {
 }
 
 function redirectWithCookie(request: FastifyRequest, reply: FastifyReply, token: string): FastifyReply {
-  const url = new URL(request.url, 'http://console.invalid');
-  url.searchParams.delete('token');
   return reply
     .header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
     .header('cache-control', 'no-store')
-    .redirect(url.pathname + url.search, 303);
+    .redirect(sameOriginPath(request.url), 303);
+}
+
+/**
+ * The request's path and query without the token, as a Location that stays on the console. The URL parser
+ * turns `/.//evil.example/x` into the path `//evil.example/x`, which a browser reads as another host (and
+ * `/\evil.example` likewise): leading slashes are folded into one, so the redirect can name no other host.
+ */
+function sameOriginPath(requestUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(requestUrl, 'http://console.invalid');
+  } catch {
+    return '/';
+  }
+  url.searchParams.delete('token');
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
 }

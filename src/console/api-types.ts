@@ -38,7 +38,10 @@ export interface GraphNode {
   readonly when?: string;
   /** Nested steps of foreach and streaming paginate (a group). */
   readonly steps?: readonly GraphNode[];
-  /** A `call`: the called file (its ref when the console can open it) and its steps. */
+  /**
+   * A `call`: the called file and its steps. Inside the console's folders: `file` and `ref` are its ref and
+   * its steps are drawn; elsewhere: `file` is its file name only, no ref, no steps.
+   */
   readonly call?: {
     readonly file: string;
     readonly ref?: string;
@@ -50,7 +53,6 @@ export interface GraphNode {
 /** GET /api/recipes/graph?ref=...: the compiled plan of a recipe, or its problems. */
 export interface RecipeGraph {
   readonly ref: string;
-  readonly file: string;
   readonly name?: string;
   readonly description?: string;
   readonly source: string;

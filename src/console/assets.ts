@@ -32,7 +32,8 @@ export function loadAssets(dir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   if (!existsSync(dir)) return assets;
   for (const name of readdirSync(dir)) {
-    const type = TYPES[path.extname(name)];
+    const ext = path.extname(name);
+    const type = Object.hasOwn(TYPES, ext) ? TYPES[ext] : undefined;
     if (type) assets.set(name, { body: readFileSync(path.join(dir, name)), type });
   }
   return assets;

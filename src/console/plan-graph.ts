@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Plan, RetryPolicy, Step, Value } from '../compile/index.js';
 import type { GraphNode } from './api-types.js';
 
@@ -57,15 +58,15 @@ function stepNode(step: Step, refOf: (file: string) => string | undefined): Grap
       if (step.message) facts.message = valueText(step.message);
       break;
     case 'call': {
+      // Only a recipe inside the console's folders is drawn; one elsewhere is named (its file name, never
+      // its absolute path) and its steps are not read out.
       const ref = refOf(step.path);
       summary = step.plan.name;
       for (const [name, v] of Object.entries(step.with)) facts[`with.${name}`] = valueText(v);
-      call = {
-        file: step.path,
-        ...(ref !== undefined ? { ref } : {}),
-        name: step.plan.name,
-        steps: planGraph(step.plan, refOf),
-      };
+      call =
+        ref !== undefined
+          ? { file: ref, ref, name: step.plan.name, steps: planGraph(step.plan, refOf) }
+          : { file: basename(step.path), name: step.plan.name, steps: [] };
       break;
     }
     case 'download':

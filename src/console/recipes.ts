@@ -24,11 +24,15 @@ export class RecipeCatalog {
     this.roots = roots.map((r) => realOrSelf(path.resolve(this.cwd, r)));
   }
 
-  /** The folders recipes are read from, as the user named them: relative to the working directory when inside it. */
+  /**
+   * The folders recipes are read from: relative to the working directory when inside it, else `…/<name>`
+   * (the console's answers carry no absolute path of this machine).
+   */
   get folders(): readonly string[] {
     return this.roots.map((root) => {
       const rel = path.relative(this.cwd, root);
-      return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? root : rel.split(path.sep).join('/');
+      if (rel === '') return '.';
+      return rel.startsWith('..') || path.isAbsolute(rel) ? `…/${path.basename(root)}` : rel.split(path.sep).join('/');
     });
   }
 
@@ -86,7 +90,6 @@ export class RecipeCatalog {
     const { plan, diagnostics } = await (await compiler()).loadRecipe(abs, { displayName: ref });
     const graph: RecipeGraph = {
       ref,
-      file: abs,
       ...(plan ? { name: plan.name } : { name: nameFromSource(source) }),
       ...(plan?.description !== undefined ? { description: plan.description } : {}),
       source,

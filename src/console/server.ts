@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { installAccess, isLoopback } from './access.js';
 import { defaultAssetsDir, loadAssets } from './assets.js';
 import { ConsoleError } from './errors.js';
+import { consoleClientErrors, consoleFrameworkErrors } from './malformed.js';
 import { RecipeCatalog } from './recipes.js';
 import { infoRoutes } from './routes/info.js';
 import { pageRoutes } from './routes/pages.js';
@@ -51,7 +52,13 @@ export const MIN_TOKEN_LENGTH = 16;
 
 /** Builds the console's Fastify app (not listening; use inject in tests or startConsole). */
 export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024,
+    // Malformed requests (a bad URL, a request line Node cannot parse) answer in the console's shape too.
+    frameworkErrors: consoleFrameworkErrors,
+    clientErrorHandler: consoleClientErrors,
+  });
   installAccess(app, opts.token);
   app.addHook('onSend', async (_request, reply, payload) => {
     void reply.header(

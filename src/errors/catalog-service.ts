@@ -109,6 +109,12 @@ export const serviceCodes = {
     errorCode: 'headers_too_large',
     template: 'the request headers are larger than the server accepts',
   },
+  H400_LONE_SURROGATE: {
+    status: 400,
+    errorCode: 'validation_error',
+    template:
+      '{field} is not well-formed Unicode: it holds a lone surrogate (\\u{code}), which has no UTF-8 form; send whole characters',
+  },
   H400_JSON_TOO_DEEP: {
     status: 400,
     errorCode: 'json_too_deep',

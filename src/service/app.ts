@@ -3,6 +3,7 @@ import { installAuth } from './auth/hook.js';
 import { defaultConnectorTypes } from './compose.js';
 import { createContextStore, type ContextStore, type ContextStoreTimings } from './context-store/index.js';
 import type { ConnectorType } from './core/connector-type.js';
+import { createCursorSeal } from './core/cursor-seal.js';
 import { createServiceContext } from './core/service-context.js';
 import type { Store } from './core/store.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -71,17 +72,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installJsonParser(app);
   const signingKey = await loadOrCreateSigningKey(opts.store.db, now());
   const types = opts.connectorTypes ?? defaultConnectorTypes;
+  const cursors = createCursorSeal(signingKey);
   // The composition root: the context store indexes the connector types' sources, the connectors reach
   // its search through the service context, and it follows the service's change events.
   const contextStore = createContextStore(opts.store, {
     ...opts.contextStore,
     types,
+    cursors,
     onError: (err) => app.log.error({ err }, 'context store step failed'),
   });
   const service = createServiceContext({
     store: opts.store,
     now,
     signingKey,
+    cursors,
     types,
     contextStore,
     outbox: contextStore.outbox,

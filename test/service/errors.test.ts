@@ -104,3 +104,72 @@ describe('JSON bodies', () => {
     expect(res.json().errors[0].error_code).toBe('validation_error');
   });
 });
+
+describe('strings that are not well-formed Unicode', () => {
+  it('refuses a lone surrogate anywhere in a body with 400 naming its path, on every route', async () => {
+    svc = await createTestService();
+    const headers = { ...(await svc.auth()), 'content-type': 'application/json' };
+    const post = (url: string, payload: string, method: 'POST' | 'PUT' = 'POST') =>
+      svc!.app.inject({ method, url: `/api/v1${url}`, headers, payload });
+    const cases: [string, string, string][] = [
+      ['/integrations/connectors', '{"workspace_name":"default","connector_type":"crm","name":"\\uD800x"}', 'name'],
+      ['/integrations/connectors', '{"workspace_name":"default","connector_type":"crm","name":"x\\udc00"}', 'name'],
+      [
+        '/integrations/connectors',
+        '{"workspace_name":"default","connector_type":"crm","name":"\\udc00\\ud800"}',
+        'name',
+      ],
+      ['/account/applications/token', '{"client_id":"a\\ud83d","client_secret":"b"}', 'client_id'],
+    ];
+    const id = await svc.createConnector('crm');
+    cases.push(
+      [
+        `/integrations/connectors/${id}/execute`,
+        '{"entity":"contacts","action":"create","params":{"properties":{"email":"a@b.c","firstname":"\\ud800"}}}',
+        'params.properties.firstname',
+      ],
+      [
+        `/integrations/connectors/${id}/execute`,
+        '{"entity":"contacts","action":"list","select_fields":["id","\\udfff"]}',
+        'select_fields.1',
+      ],
+      [
+        `/integrations/connectors/${id}/execute`,
+        '{"entity":"contacts","action":"list","params":{"\\ud800":1}}',
+        'params.\ufffd',
+      ],
+    );
+    for (const [url, payload, field] of cases) {
+      const res = await post(url, payload);
+      expect(res.statusCode, `${url} ${payload}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: expect.stringMatching(/lone surrogate/),
+        errors: [{ field, error_code: 'validation_error' }],
+      });
+    }
+    const ws = (await (await svc.app.inject({ method: 'GET', url: '/api/v1/workspaces', headers })).json()).data[0].id;
+    expect((await post(`/workspaces/${ws}`, '{"name":"\\ud800"}', 'PUT')).statusCode).toBe(400);
+    // Nothing was stored: the connector list still has only the one made above.
+    const list = await svc.app.inject({
+      method: 'GET',
+      url: '/api/v1/integrations/connectors?workspace_name=default',
+      headers,
+    });
+    expect(list.json().data.map((c: { id: string }) => c.id)).toEqual([id]);
+  });
+
+  it('accepts surrogate pairs, escaped or not, and a text that only looks like an escape', async () => {
+    svc = await createTestService();
+    const headers = { ...(await svc.auth()), 'content-type': 'application/json' };
+    for (const name of ['\\ud83d\\ude00 escaped pair', '😀 literal pair', 'a backslash \\\\ud800 is text']) {
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/api/v1/integrations/connectors',
+        headers,
+        payload: `{"workspace_name":"default","connector_type":"crm","name":"${name}"}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().name).toBe(JSON.parse(`"${name}"`));
+    }
+  });
+});

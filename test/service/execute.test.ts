@@ -68,6 +68,33 @@ describe('POST /api/v1/integrations/connectors/:id/execute', () => {
     expect(one.json().result).toEqual({ id: '3' });
   });
 
+  it('selects and excludes own fields only: prototype names are fields the records do not have', async () => {
+    await create('a');
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'constructor.name', '__proto__.x'];
+    for (const name of names) {
+      const res = await svc.execute(id, {
+        entity: 'things',
+        action: 'list',
+        select_fields: [name, 'id'],
+        exclude_fields: ['meta', name],
+      });
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
+      expect(res.json().result).toEqual([{ id: '1' }]);
+      const only = await svc.execute(id, { entity: 'things', action: 'list', select_fields: [name] });
+      expect(only.statusCode, `${name}: ${only.body}`).toBe(200);
+      expect(only.json().result).toEqual([{}]);
+    }
+    for (const [entity, action] of [
+      ['constructor', 'list'],
+      ['things', 'constructor'],
+      ['__proto__', 'toString'],
+    ]) {
+      const res = await svc.execute(id, { entity: entity!, action: action! });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].error_code).toBe(entity === 'things' ? 'unknown_action' : 'unknown_entity');
+    }
+  });
+
   it('names the valid entities for an unknown entity', async () => {
     const res = await svc.execute(id, { entity: 'widgets', action: 'list' });
     expect(res.statusCode).toBe(400);

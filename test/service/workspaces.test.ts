@@ -94,6 +94,35 @@ describe('workspaces', () => {
     expect((await get('/api/v1/workspaces?limit=100')).statusCode).toBe(200);
   });
 
+  it('refuses a well-formed cursor it did not issue, and one edited or carried to another service', async () => {
+    await addWorkspaces(3, 'page');
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const issued = new URL((await get('/api/v1/workspaces?limit=1')).json().next).searchParams.get('cursor')!;
+    expect((await get(`/api/v1/workspaces?limit=1&cursor=${issued}`)).statusCode).toBe(200);
+    // The same kind of cursor from another service (another signing key) is not one this service issued.
+    const other = await createTestService();
+    await createWorkspace(other.store.db as Kysely<CoreTables>, other.org.organizationId, 'elsewhere', new Date());
+    const page = await other.app.inject({
+      method: 'GET',
+      url: '/api/v1/workspaces?limit=1',
+      headers: await other.auth(),
+    });
+    const foreign = new URL(page.json().next).searchParams.get('cursor')!;
+    await other.close();
+    const forged = [
+      b64(['2000-01-01T00:00:00.000Z', '00000000-0000-0000-0000-000000000000']),
+      b64(['', '']),
+      issued.slice(0, -1) + (issued.endsWith('A') ? 'B' : 'A'),
+      `${b64(['2000-01-01T00:00:00.000Z', 'x'])}${issued.slice(-22)}`,
+      foreign,
+    ];
+    for (const cursor of forged) {
+      const res = await get(`/api/v1/workspaces?cursor=${encodeURIComponent(cursor)}`);
+      expect(res.statusCode, cursor).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ field: 'query.cursor', error_code: 'invalid_cursor' });
+    }
+  });
+
   it('filters by name_contains (case-insensitive, wildcards literal) and status', async () => {
     await addWorkspaces(3, 'sales');
     await addWorkspaces(2, 'ops');

@@ -37,7 +37,8 @@ function errorOf(text: string): { code: string; message: string } {
     const e = JSON.parse(text) as { code?: unknown; params?: unknown };
     const code = typeof e.code === 'string' ? e.code : 'X001';
     const params = e.params !== null && typeof e.params === 'object' ? (e.params as Record<string, unknown>) : {};
-    const entry = (catalog as Record<string, { template: string } | undefined>)[code];
+    // The code comes from the journal's record: own keys of the catalog only.
+    const entry = Object.hasOwn(catalog, code) ? (catalog as Record<string, { template: string }>)[code] : undefined;
     return { code, message: entry ? formatTemplate(entry.template, params) : String(params.message ?? code) };
   } catch {
     return { code: 'X001', message: text };

@@ -24,6 +24,11 @@ export function catalogFor(source: ContextStoreSource, entity: string): FieldCat
   return { fields };
 }
 
+/** The type of a searchable field, or undefined: own keys only, so "constructor" or "toString" is unknown. */
+export function fieldTypeOf(catalog: FieldCatalog, field: string): FieldType | undefined {
+  return Object.hasOwn(catalog.fields, field) ? catalog.fields[field] : undefined;
+}
+
 /** Scalar fields (everything but arrays): each gets one row per document in cs_values. */
 export function scalarFields(catalog: FieldCatalog): string[] {
   return Object.entries(catalog.fields)

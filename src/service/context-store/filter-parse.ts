@@ -1,5 +1,5 @@
 import type { ServiceErrorItem } from '../core/errors.js';
-import type { FieldCatalog, FieldType } from './fields.js';
+import { fieldTypeOf, type FieldCatalog, type FieldType } from './fields.js';
 import { OPERATORS, type Cond, type Scalar } from './filter-ast.js';
 import { words } from './words.js';
 
@@ -38,7 +38,7 @@ function fieldType(p: Parser, scope: Scope, field: string, at: string): FieldTyp
       `"${field}" is not a valid element key inside any (letters, digits and _; "value" for arrays of scalars)`,
     );
   }
-  const type = scope.catalog.fields[field];
+  const type = fieldTypeOf(scope.catalog, field);
   if (type) return type;
   return fail(p, at, `unknown field "${field}" for ${scope.entity}`, {
     field,

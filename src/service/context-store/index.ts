@@ -2,6 +2,7 @@ import type { ConnectorInstance, ConnectorType, ContextStoreSearch } from '../co
 import type { Store } from '../core/store.js';
 import { DEFAULT_INDEXER_OPTIONS, Indexer, type IndexerOptions } from './indexer.js';
 import { writeOutbox } from './outbox.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import { contextStoreSearch } from './search.js';
 import type { ChangeOutbox } from '../core/service-context.js';
 import type { ContextStoreStatus } from './readiness.js';
@@ -26,6 +27,8 @@ export interface ChangeSource {
 export interface ContextStoreOptions extends Partial<IndexerOptions> {
   /** The connector types whose contextStore sources are indexed (normally the registry's connectorTypes). */
   types: readonly ConnectorType[];
+  /** Seals the search's paging cursors, so only cursors this service issued are accepted. */
+  cursors: CursorSeal;
   /** Called when a background step fails (the step is retried on the next tick). */
   onError?: (err: unknown) => void;
 }
@@ -54,7 +57,7 @@ export interface ContextStore extends ContextStoreSearch {
  * to openStore). Builds run asynchronously: Loading → Building Preview → Preview → Ready per entity.
  */
 export function createContextStore(store: Store, options: ContextStoreOptions): ContextStore {
-  const { types, onError, ...timings } = options;
+  const { types, onError, cursors, ...timings } = options;
   const indexer = new Indexer(store, types, { ...DEFAULT_INDEXER_OPTIONS, ...stripUndefined(timings) });
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -89,7 +92,7 @@ export function createContextStore(store: Store, options: ContextStoreOptions): 
   };
 
   return {
-    search: contextStoreSearch,
+    search: (ctx, entity, params) => contextStoreSearch(ctx, entity, params, cursors),
     outbox: {
       async write(trx, connector, entity, ids) {
         if (ids.length > 0 && indexer.indexes(connector, entity)) await writeOutbox(trx, connector.id, entity, ids);

@@ -1,5 +1,5 @@
 import type { ServiceErrorItem } from '../core/errors.js';
-import type { FieldCatalog } from './fields.js';
+import { fieldTypeOf, type FieldCatalog } from './fields.js';
 
 /** Checks params.fields: dotted paths whose first segment is a searchable field (or "properties"). */
 export function parseFields(raw: unknown, catalog: FieldCatalog, problems: ServiceErrorItem[]): string[] | null {
@@ -19,7 +19,7 @@ export function parseFields(raw: unknown, catalog: FieldCatalog, problems: Servi
       return fail(`params.fields[${i}]`, 'a field path must be a non-empty string');
     const known =
       f === 'properties' ||
-      f in catalog.fields ||
+      fieldTypeOf(catalog, f) !== undefined ||
       Object.keys(catalog.fields).some((k) => catalog.fields[k] === 'array' && f.startsWith(`${k}.`));
     if (!known)
       return fail(
@@ -35,8 +35,11 @@ function getPath(doc: unknown, parts: readonly string[]): unknown {
   let cur = doc;
   for (const p of parts) {
     if (Array.isArray(cur)) return cur.map((el) => getPath(el, [p]));
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[p];
+    cur =
+      cur !== null && typeof cur === 'object' && Object.hasOwn(cur, p)
+        ? (cur as Record<string, unknown>)[p]
+        : undefined;
+    if (cur === undefined) return undefined;
   }
   return cur;
 }
@@ -44,15 +47,17 @@ function getPath(doc: unknown, parts: readonly string[]): unknown {
 /** Keeps only the given dotted paths of a document, nested as in the original ("properties.email" → {properties: {email}}). */
 export function project(doc: Record<string, unknown>, fields: readonly string[] | null): Record<string, unknown> {
   if (!fields) return doc;
-  const out: Record<string, unknown> = {};
+  // Null-prototype objects while building: a path segment such as "__proto__" stays a plain key.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const f of fields) {
     const parts = f.startsWith('properties.') ? ['properties', f.slice(11)] : f.split('.');
     const value = getPath(doc, parts);
     let target = out;
-    parts.slice(0, -1).forEach((p) => {
-      if (typeof target[p] !== 'object' || target[p] === null) target[p] = {};
-      target = target[p] as Record<string, unknown>;
-    });
+    for (const p of parts.slice(0, -1)) {
+      const next = Object.hasOwn(target, p) ? target[p] : undefined;
+      if (typeof next === 'object' && next !== null) target = next as Record<string, unknown>;
+      else target = target[p] = Object.create(null) as Record<string, unknown>;
+    }
     target[parts[parts.length - 1] as string] = value ?? null;
   }
   return out;

@@ -1,4 +1,5 @@
 import type { ActionContext, ActionResult } from '../core/connector-type.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import { ServiceError, type ServiceErrorItem } from '../core/errors.js';
 import type { Cond } from './filter-ast.js';
 import { textFields } from './fields.js';
@@ -26,6 +27,7 @@ export async function contextStoreSearch(
   ctx: ActionContext,
   entity: string,
   params: Record<string, unknown>,
+  cursors: CursorSeal,
 ): Promise<ActionResult> {
   const started = performance.now();
   const db = ctx.store.db;
@@ -83,7 +85,7 @@ export async function contextStoreSearch(
     });
   }
   const fingerprint = queryFingerprint(isObject(query) ? { f: query.filter, s: query.sort } : null);
-  const position = decodeCursor(params.cursor, sortKeys.length, fingerprint, problems);
+  const position = decodeCursor(cursors, params.cursor, sortKeys.length, fingerprint, problems);
   const fields = parseFields(params.fields, state.catalog, problems);
   if (problems.length > 0) {
     throw new ServiceError(
@@ -114,6 +116,7 @@ export async function contextStoreSearch(
   const cursor =
     hasMore && last
       ? encodeCursor(
+          cursors,
           {
             values: sortKeys.map((_, i) => [Number(last[`k${i}`]), Number(last[`n${i}`]), String(last[`t${i}`])]),
             id: last.id,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import { decodePageCursor, encodePageCursor } from '../../cursor/page-cursor.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import type { ServiceErrorItem } from '../core/errors.js';
-import type { FieldCatalog } from './fields.js';
+import { fieldTypeOf, type FieldCatalog } from './fields.js';
 import type { SortKey } from './filter-ast.js';
 
 const MAX_SORT_KEYS = 5;
@@ -24,7 +24,7 @@ export function parseSort(raw: unknown, catalog: FieldCatalog, path: string, pro
     if (entries.length !== 1)
       return fail(at, 'each sort condition is an object with exactly one field: {"<field>": "asc" | "desc"}');
     const [field, dir] = entries[0] as [string, unknown];
-    const type = catalog.fields[field];
+    const type = fieldTypeOf(catalog, field);
     if (!type)
       return fail(
         `${at}[${JSON.stringify(field)}]`,
@@ -55,13 +55,14 @@ export function queryFingerprint(query: unknown): string {
     .slice(0, 16);
 }
 
-/** Encodes a cursor (opaque base64url JSON). */
-export function encodeCursor(pos: CursorPosition, fingerprint: string): string {
-  return encodePageCursor({ v: pos.values, i: pos.id, q: fingerprint });
+/** Encodes a cursor: its JSON, sealed (opaque base64url that only this service can open). */
+export function encodeCursor(cursors: CursorSeal, pos: CursorPosition, fingerprint: string): string {
+  return cursors.seal(JSON.stringify({ v: pos.values, i: pos.id, q: fingerprint }));
 }
 
 /** Decodes a cursor made by encodeCursor for the same query; anything else is a problem at params.cursor. */
 export function decodeCursor(
+  cursors: CursorSeal,
   raw: unknown,
   keys: number,
   fingerprint: string,
@@ -74,8 +75,14 @@ export function decodeCursor(
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string' || raw.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(raw))
     return fail('cursor must be the meta.cursor string of a previous response');
-  const parsed = decodePageCursor(raw);
-  if (parsed === undefined) return fail('cursor is not a cursor this service issued');
+  const opened = cursors.open(raw);
+  if (opened === null) return fail('cursor is not a cursor this service issued');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(opened);
+  } catch {
+    return fail('cursor is not a cursor this service issued');
+  }
   const c = parsed as { v?: unknown; i?: unknown; q?: unknown };
   const valid =
     typeof c === 'object' &&

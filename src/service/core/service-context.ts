@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ActionContext, ConnectorInstance, ConnectorType, ContextStoreSearch } from './connector-type.js';
+import type { CursorSeal } from './cursor-seal.js';
 import type { Store } from './store.js';
 import type { CoreTables } from './tables.js';
 
@@ -24,6 +25,8 @@ export interface ServiceContext {
   now(): Date;
   /** HS256 key for application tokens. */
   readonly signingKey: Uint8Array;
+  /** Seals and opens the paging cursors routes issue (workspaces, skills). */
+  readonly cursors: CursorSeal;
   /** The connector types this service offers (the registry's list unless a test passes its own). */
   readonly types: readonly ConnectorType[];
   /** The context store's search, when this service runs one. */
@@ -41,6 +44,7 @@ export function createServiceContext(opts: {
   store: Store;
   now: () => Date;
   signingKey: Uint8Array;
+  cursors: CursorSeal;
   types: readonly ConnectorType[];
   contextStore?: ContextStoreSearch | null;
   outbox?: ChangeOutbox | null;
@@ -51,6 +55,7 @@ export function createServiceContext(opts: {
     store: opts.store,
     now: opts.now,
     signingKey: opts.signingKey,
+    cursors: opts.cursors,
     types: opts.types,
     contextStore: opts.contextStore ?? null,
     outbox: opts.outbox ?? null,

@@ -1,7 +1,8 @@
 /**
  * select_fields / exclude_fields of execute: dotted paths ("id", "properties.email") applied to each
  * result record (each element when the result is an array, the object itself otherwise). Paths that
- * do not exist are ignored; arrays along a path are not traversed.
+ * do not exist are ignored; arrays along a path are not traversed. Only own keys count: "constructor" or
+ * "__proto__" name a field the record has, never something its prototype inherits.
  */
 type Json = Record<string, unknown>;
 
@@ -9,19 +10,24 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Copies only the selected paths of a record into a new object. */
+/** The value of an own key, or undefined (inherited names such as "constructor" are not fields). */
+function own(v: unknown, key: string): unknown {
+  return isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
+}
+
+/** Copies only the selected paths of a record into a new object (null-prototype while built, so any key is a plain key). */
 function pick(record: Json, paths: readonly string[]): Json {
-  const out: Json = {};
+  const out: Json = Object.create(null) as Json;
   for (const path of paths) {
     const parts = path.split('.');
     let src: unknown = record;
-    for (const p of parts) src = isObject(src) ? src[p] : undefined;
+    for (const p of parts) src = own(src, p);
     if (src === undefined) continue;
     let dst = out;
-    parts.slice(0, -1).forEach((p) => {
-      if (!isObject(dst[p])) dst[p] = {};
-      dst = dst[p] as Json;
-    });
+    for (const p of parts.slice(0, -1)) {
+      const next = own(dst, p);
+      dst = isObject(next) ? next : (dst[p] = Object.create(null) as Json);
+    }
     dst[parts[parts.length - 1]!] = src;
   }
   return out;
@@ -33,7 +39,7 @@ function omit(record: Json, paths: readonly string[]): Json {
   for (const path of paths) {
     const parts = path.split('.');
     let obj: unknown = out;
-    for (const p of parts.slice(0, -1)) obj = isObject(obj) ? obj[p] : undefined;
+    for (const p of parts.slice(0, -1)) obj = own(obj, p);
     if (isObject(obj)) delete obj[parts[parts.length - 1]!];
   }
   return out;

@@ -28,11 +28,45 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** A lone surrogate: with the u flag a well-formed pair is one code point, so only an unpaired half is Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A JSON escape of a surrogate (\uD800-\uDFFF): only text holding one can parse to a lone surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The body path ("params.properties.email", "select_fields.0") of the first string, key or value, holding
+ * a lone surrogate, or null. Such a string has no UTF-8 form: stored, it would come back as U+FFFD.
+ */
+export function findLoneSurrogate(value: unknown, path = ''): { field: string; code: string } | null {
+  const at = (key: string) => (path === '' ? key : `${path}.${key}`);
+  if (typeof value === 'string') {
+    const m = LONE_SURROGATE.exec(value);
+    return m ? { field: path || 'body', code: m[0].charCodeAt(0).toString(16) } : null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = findLoneSurrogate(value[i], at(String(i)));
+      if (hit) return hit;
+    }
+    return null;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const m = LONE_SURROGATE.exec(key);
+    if (m) return { field: at(key.replace(/\p{Cs}/gu, '\uFFFD')), code: m[0].charCodeAt(0).toString(16) };
+    const hit = findLoneSurrogate(v, at(key));
+    if (hit) return hit;
+  }
+  return null;
+}
+
 /**
  * JSON is the only request body type. The default text/plain parser goes (other types get 415), and an
  * empty application/json body counts as no body, as many clients send the header on every request
  * (DELETE, GET); routes that need a body then say so through their schema. Non-empty bodies go through
- * Fastify's own parser, which refuses __proto__ and constructor.prototype keys.
+ * Fastify's own parser, which refuses __proto__ and constructor.prototype keys. A string (key or value)
+ * holding a lone surrogate is refused here, once for every route, rather than stored garbled.
  */
 export function installJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -49,6 +83,11 @@ export function installJsonParser(app: FastifyInstance): void {
       return;
     }
     // The default parser answers through `done`; its return value carries nothing.
-    void parseJson(request, text, done);
+    void parseJson(request, text, (err, parsed) => {
+      const suspect = SURROGATE_ESCAPE.test(text) || LONE_SURROGATE.test(text);
+      const lone = err || !suspect ? null : findLoneSurrogate(parsed);
+      if (lone) done(new ServiceError('H400_LONE_SURROGATE', lone, { field: lone.field }), undefined);
+      else done(err, parsed);
+    });
   });
 }

@@ -5,6 +5,7 @@ import { ServiceError } from '../core/errors.js';
 import { validateWith } from '../core/params-validator.js';
 import { actionContext } from '../core/service-context.js';
 import type { Store } from '../core/store.js';
+import { contentDisposition } from '../http/content-disposition.js';
 import { applyFieldSelection } from '../http/field-selection.js';
 import { executeOnce, idempotencyKeyOf } from '../idempotency/idempotency-keys.js';
 import { createConnectorLookup } from '../store/connector-lookup-cache.js';
@@ -98,10 +99,9 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       if (out.kind === 'bytes') {
         // Never an empty 200: a download with no content is a failure the client must see.
         if (out.body.length === 0) throw new ServiceError('H404', { message: 'the file has no content' });
-        const filename = out.filename.replace(/["\\\r\n]/g, '_');
         return reply
           .header('content-type', out.contentType)
-          .header('content-disposition', `attachment; filename="${filename}"`)
+          .header('content-disposition', contentDisposition(out.filename))
           .send(out.body);
       }
       return envelope(out.result, out.connectorMetadata);

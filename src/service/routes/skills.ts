@@ -58,7 +58,7 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
       request.organizationId,
       request.query.workspace_id,
     );
-    return pageSkills(all, coerceLimit(request.query), request.query.cursor);
+    return pageSkills(all, coerceLimit(request.query), request.query.cursor, app.service.cursors);
   });
 
   app.get<{ Querystring: ListQuery }>(
@@ -89,6 +89,7 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
         all.filter((s) => matchesQuery(s, request.query.query ?? '')),
         coerceLimit(request.query),
         request.query.cursor,
+        app.service.cursors,
       );
     },
   );

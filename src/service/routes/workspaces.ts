@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { decodePageCursor, encodePageCursor } from '../../cursor/page-cursor.js';
 import { ServiceError } from '../core/errors.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 import {
   countWorkspaces,
   findWorkspaceById,
@@ -42,15 +42,19 @@ const updateBody = {
   additionalProperties: false,
 } as const;
 
-/** The opaque cursor: base64url of the last item's sort key. */
-function encodeCursor(c: WorkspaceCursor): string {
-  return encodePageCursor([c.created_at, c.id]);
+/** The opaque cursor: the last item's sort key, sealed (a cursor the service did not issue opens to nothing). */
+function encodeCursor(cursors: CursorSeal, c: WorkspaceCursor): string {
+  return cursors.seal(JSON.stringify([c.created_at, c.id]));
 }
 
-function decodeCursor(s: string): WorkspaceCursor {
-  const v = decodePageCursor(s);
-  if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
-    return { created_at: v[0], id: v[1] };
+function decodeCursor(cursors: CursorSeal, s: string): WorkspaceCursor {
+  try {
+    const v: unknown = JSON.parse(cursors.open(s) ?? 'null');
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { created_at: v[0], id: v[1] };
+  } catch {
+    // fall through to the error below
+  }
   throw new ServiceError(
     'H400_INVALID_CURSOR',
     { message: 'cursor is not one this service issued; use the "next" URL of the previous page' },
@@ -89,7 +93,7 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: ListQuery }>('/workspaces', { schema: { querystring: listQuery } }, async (request) => {
     const q = request.query;
     const limit = parseLimit(q.limit);
-    const after = q.cursor !== undefined ? decodeCursor(q.cursor) : null;
+    const after = q.cursor !== undefined ? decodeCursor(app.service.cursors, q.cursor) : null;
     const { rows, more } = await listWorkspaces(db(), request.organizationId, {
       limit,
       after,
@@ -99,7 +103,7 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
     const last = rows[rows.length - 1];
     return {
       data: rows.map(toWorkspaceItem),
-      next: more && last ? nextUrl(request, q, limit, encodeCursor(last)) : null,
+      next: more && last ? nextUrl(request, q, limit, encodeCursor(app.service.cursors, last)) : null,
     };
   });
 

@@ -8,6 +8,7 @@ import type { SkillInfo } from './blocks.js';
 import { staticSkills } from './static-skills.js';
 import { words } from '../context-store/words.js';
 import type { CoreTables } from '../core/tables.js';
+import type { CursorSeal } from '../core/cursor-seal.js';
 
 /** Default and maximum page size of the skills list and search. */
 export const SKILLS_LIMIT_DEFAULT = 20;
@@ -80,16 +81,16 @@ export function matchesQuery(skill: SkillInfo, query: string): boolean {
   return words(query).every((q) => haystack.some((w) => w.startsWith(q)));
 }
 
-/** One page of skills: an opaque cursor holds the offset into the (stable) list. */
+/** One page of skills: an opaque cursor holds the offset into the (stable) list, sealed by the service. */
 export function pageSkills(
   all: SkillInfo[],
   limit: number,
   cursor: string | undefined,
+  cursors: CursorSeal,
 ): { data: SkillInfo[]; next_cursor: string | null } {
   let offset = 0;
   if (cursor !== undefined) {
-    const decoded = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-    const m = /^o:(\d{1,9})$/.exec(decoded);
+    const m = /^o:(\d{1,9})$/.exec(cursors.open(cursor) ?? '');
     if (!m)
       throw new ServiceError(
         'H400_INVALID_CURSOR',
@@ -99,6 +100,6 @@ export function pageSkills(
     offset = Number(m[1]);
   }
   const data = all.slice(offset, offset + limit);
-  const next = offset + limit < all.length ? Buffer.from(`o:${offset + limit}`, 'utf8').toString('base64url') : null;
+  const next = offset + limit < all.length ? cursors.seal(`o:${offset + limit}`) : null;
   return { data, next_cursor: next };
 }

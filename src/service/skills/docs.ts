@@ -38,7 +38,8 @@ export async function skillDocs(
   if (fixed) {
     const outline = staticOutline(fixed);
     if (section === undefined) return { metadata: fixed.info, outline, section_id: null, content: fixed.overview };
-    const found = fixed.sections[section];
+    // Own keys only: "__proto__" or "constructor" is no section.
+    const found = Object.hasOwn(fixed.sections, section) ? fixed.sections[section] : undefined;
     if (!found) throw unknownSection(id, section, outline);
     return { metadata: fixed.info, outline, section_id: section, content: found.content };
   }

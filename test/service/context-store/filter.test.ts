@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, search, searchIds, waitForStatus } from './support/harness.js';
@@ -249,6 +250,34 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
     expect((await problem({}))[0]!.field).toBe('params.query');
   });
 
+  it('knows no field by a prototype name: filters, sorts and fields on constructor, toString, ... are unknown', async () => {
+    // (A "__proto__" key never gets this far: the JSON parser refuses it as a body problem.)
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__']) {
+      const [filter] = await problem({ query: { filter: { eq: { [name]: 'x' } } } });
+      expect(filter).toMatchObject({
+        field: `params.query.filter.eq[${JSON.stringify(name)}]`,
+        error_code: 'invalid_filter',
+      });
+      expect(filter!.message).toMatch(/unknown field/);
+      const [sort] = await problem({ query: { sort: [{ [name]: 'asc' }] } });
+      expect(sort).toMatchObject({
+        field: `params.query.sort[0][${JSON.stringify(name)}]`,
+        error_code: 'invalid_sort',
+      });
+    }
+    for (const name of ['constructor', 'toString', 'valueOf', '__proto__', 'constructor.prototype']) {
+      const [fields] = await problem({ query: {}, fields: [name] });
+      expect(fields).toMatchObject({ field: 'params.fields[0]', error_code: 'invalid_fields' });
+    }
+    // Paths under an array field are the elements' keys: a prototype name there is a key no element has.
+    const res = await search(svc, id, {
+      query: { filter: { eq: { id: '1' } } },
+      fields: ['id', 'companies.constructor'],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result.data).toEqual([{ id: '1', companies: { constructor: [null, null] } }]);
+  });
+
   it('collects every problem of a query, not only the first', async () => {
     const errors = await problem({
       query: { filter: { and: [{ eq: { nope: 1 } }, { gt: { archived: true } }, { zz: {} }] } },
@@ -278,5 +307,20 @@ describe('invalid queries are 400s naming the path inside params.query', () => {
     expect((await problem({ query: { sort: [{ createdAt: 'desc' }] }, cursor, limit: 2 }))[0]!.field).toBe(
       'params.cursor',
     );
+    // Well-formed but not issued: the position of the first page's last record, written by hand with the
+    // query's fingerprint, is refused like any other cursor this service did not issue.
+    const query = { sort: [{ createdAt: 'asc' }] };
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify({ s: query.sort }))
+      .digest('base64url')
+      .slice(0, 16);
+    const position = { v: [[2, 0, '2026-01-02T00:00:00.000Z']], i: '2', q: fingerprint };
+    const forged = Buffer.from(JSON.stringify(position)).toString('base64url');
+    for (const c of [forged, forged + cursor.slice(-22), cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A')]) {
+      const [err] = await problem({ query, cursor: c, limit: 2 });
+      expect(err).toMatchObject({ field: 'params.cursor', error_code: 'invalid_cursor' });
+    }
+    const next = await searchIds(svc, id, { query, cursor, limit: 2 });
+    expect(next.ids).toEqual(['3', '4']);
   });
 });

@@ -190,3 +190,21 @@ describe('propertiesWithHistory', () => {
     expect(list.result[0].propertiesWithHistory.email[0].value).toBe('h@example.com');
   });
 });
+
+describe('requested property names', () => {
+  it('treats prototype names like any unknown property: left out of properties and history', async () => {
+    const { result } = await h.ok('contacts', 'create', { properties: { email: 'p@example.com' } });
+    const plain = await h.ok('contacts', 'get', { contactId: result.id, properties: 'email,unknownprop' });
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const got = await h.ok('contacts', 'get', {
+        contactId: result.id,
+        properties: `email,${name},unknownprop`,
+        propertiesWithHistory: name,
+      });
+      expect(got.result.properties).toEqual(plain.result.properties);
+      expect(got.result.propertiesWithHistory ?? {}).toEqual({});
+      const list = await h.ok('contacts', 'list', { properties: name });
+      expect(Object.keys(list.result[0].properties)).not.toContain(name);
+    }
+  });
+});

@@ -157,6 +157,69 @@ describe('Files connector: download', () => {
     expect(res.rawPayload.equals(bytes)).toBe(true);
   });
 
+  it('names any file in Content-Disposition: an ASCII fallback and filename* in UTF-8 (RFC 6266/8187)', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Names' })).result;
+    const cases: [string, string, string | undefined][] = [
+      ['日本語.txt', '___.txt', "UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.txt"],
+      ['Łódź.pdf', '__d_.pdf', "UTF-8''%C5%81%C3%B3d%C5%BA.pdf"],
+      ['🙂 smile.png', '_ smile.png', "UTF-8''%F0%9F%99%82%20smile.png"],
+      ['100% "real".csv', '100_ _real_.csv', "UTF-8''100%25%20%22real%22.csv"],
+      ['plain-name.txt', 'plain-name.txt', undefined],
+    ];
+    for (const [name, fallback, star] of cases) {
+      const file = (await ok('files', 'create', { name, folderId: folder.id, content: b64('x') })).result;
+      expect(file.name).toBe(name);
+      const res = await run('files', 'download', { fileId: file.id });
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="${fallback}"${star === undefined ? '' : `; filename*=${star}`}`,
+      );
+      const given = String(res.headers['content-disposition']).match(/filename\*=UTF-8''(.*)$/)?.[1];
+      expect(given === undefined ? fallback : decodeURIComponent(given)).toBe(name);
+    }
+  });
+
+  it('refuses a content_type a header cannot carry (control or non-ASCII characters) at create', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Types' })).result;
+    for (const contentType of [
+      'text/plain; x=\u0001',
+      'text/plain;\r\nx-evil: 1',
+      'text/plain; name=日本',
+      'text/plain\u0000',
+    ]) {
+      const res = await run('files', 'create', {
+        name: 'a.txt',
+        folderId: folder.id,
+        content: b64('x'),
+        content_type: contentType,
+      });
+      expect(res.statusCode, JSON.stringify(contentType)).toBe(400);
+      expect(res.json()).toMatchObject({ errors: [{ field: 'params.content_type', error_code: 'validation_error' }] });
+    }
+    const listed = await ok('files', 'list', { folderId: folder.id });
+    expect(listed.result).toEqual([]);
+    const fine = (
+      await ok('files', 'create', {
+        name: 'a.txt',
+        folderId: folder.id,
+        content: b64('x'),
+        content_type: 'text/plain; charset="utf-8"',
+      })
+    ).result;
+    expect((await run('files', 'download', { fileId: fine.id })).headers['content-type']).toBe(
+      'text/plain; charset="utf-8"',
+    );
+  });
+
+  it('takes the default type from own extensions only (a name ending in .constructor is octet-stream)', async () => {
+    const folder = (await ok('folders', 'create', { name: 'Proto' })).result;
+    for (const ext of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const file = (await ok('files', 'create', { name: `a.${ext}`, folderId: folder.id, content: b64('x') })).result;
+      expect(file.contentType).toBe('application/octet-stream');
+      expect((await run('files', 'download', { fileId: file.id })).statusCode).toBe(200);
+    }
+  });
+
   it('answers 404 for an unknown file id, never an empty 200', async () => {
     const res = await run('files', 'download', { fileId: '424242' });
     expect(res.statusCode).toBe(404);

@@ -66,6 +66,14 @@ describe('GET /skills and /skills/search', () => {
     expect((await get('/api/v1/skills?cursor=bogus!')).statusCode).toBe(400);
   });
 
+  it('refuses a well-formed cursor it did not issue (an offset written by hand)', async () => {
+    for (const offset of ['o:1', 'o:2', 'o:999']) {
+      const res = await get(`/api/v1/skills?limit=1&cursor=${Buffer.from(offset).toString('base64url')}`);
+      expect(res.statusCode, offset).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ field: 'query.cursor', error_code: 'invalid_cursor' });
+    }
+  });
+
   it('searches by word prefixes over id, title, summary and tags', async () => {
     const body = (await get('/api/v1/skills/search?query=folders')).json();
     expect(body.data.map((s: any) => s.id)).toEqual([`connector-source:${filesId}`]);
@@ -153,6 +161,13 @@ describe('GET /skills/docs', () => {
     expect(badSection.statusCode).toBe(404);
     expect(badSection.json().errors[0].field).toBe('query.section');
     expect((await get('/api/v1/skills/docs?id=agent:recipes&section=nope')).statusCode).toBe(404);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      for (const id of ['agent:recipes', `connector-source:${filesId}`]) {
+        const res = await get(`/api/v1/skills/docs?id=${id}&section=${name}`);
+        expect(res.statusCode, `${id} ${name}: ${res.body}`).toBe(404);
+        expect(res.json().errors[0]).toMatchObject({ field: 'query.section', error_code: 'not_found' });
+      }
+    }
     const other = await svc.createOrg();
     expect((await get(`/api/v1/skills/docs?id=connector-source:${filesId}`, other)).statusCode).toBe(404);
     expect((await get('/api/v1/skills/docs')).statusCode).toBe(400);

@@ -105,15 +105,19 @@ function Node(props: {
           {call.ref !== undefined ? (
             <a href={props.recipeHref(call.ref)}>{call.ref}</a>
           ) : (
-            <code title={call.file}>{call.file.split('/').pop()}</code>
+            <>
+              <code>{call.file}</code> ({call.name}, outside the recipe folders: not drawn)
+            </>
           )}
         </div>
-        <details class="call-steps">
-          <summary>
-            {call.steps.length} step{call.steps.length === 1 ? '' : 's'} of {call.name}
-          </summary>
-          <Flow {...props} steps={call.steps} />
-        </details>
+        {call.ref !== undefined && (
+          <details class="call-steps">
+            <summary>
+              {call.steps.length} step{call.steps.length === 1 ? '' : 's'} of {call.name}
+            </summary>
+            <Flow {...props} steps={call.steps} />
+          </details>
+        )}
       </div>
     );
   }

@@ -10,6 +10,7 @@ import { updateRecord } from './actions/update.js';
 import { getObjectAction, getSchemaAction, listObjectsAction, listSchemasAction } from './actions/schemas-objects.js';
 import { ENTITIES, isRecordEntity } from './entities.js';
 import { standardType } from './object-types.js';
+import { ownValue } from '../../core/own.js';
 
 type Handler = (ctx: ActionContext, params: Record<string, unknown>) => Promise<ActionResult>;
 
@@ -50,7 +51,8 @@ export async function executeCrm(
         throw new ServiceError('H400_CONTEXT_STORE_UNAVAILABLE', {}, { field: 'action' });
     }
   } else {
-    const handler = OTHER[entity]?.[action];
+    const handlers = ownValue(OTHER, entity);
+    const handler = handlers && ownValue(handlers, action);
     if (handler) return handler(ctx, params);
   }
   // Unreachable through execute (the route checks entity and action against the descriptors first).

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { crmDb } from './db.js';
 import type { StoredRecord } from './records-store.js';
 import type { CoreTables } from '../../core/tables.js';
+import { ownValue } from '../../core/own.js';
 
 /** One entry of propertiesWithHistory, newest first. */
 export interface HistoryEntry {
@@ -56,7 +57,7 @@ export async function recordHistory(
       connector_id: connectorId,
       record_id: after.id,
       property: name,
-      value: after.properties[name] ?? '',
+      value: ownValue(after.properties, name) ?? '',
       timestamp: after.updatedAt,
       source_type: sourceType,
       source_id: sourceId,
@@ -105,7 +106,7 @@ export async function readHistory(
   for (const r of records) {
     const hist = out.get(r.id)!;
     for (const p of properties) {
-      const value = r.properties[p];
+      const value = ownValue(r.properties, p);
       if (hist[p]!.length === 0 && value !== undefined) {
         hist[p]!.push({ value, timestamp: p === modifiedDateProp ? r.updatedAt : r.createdAt, sourceType: 'IMPORT' });
       }

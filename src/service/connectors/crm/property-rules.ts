@@ -1,6 +1,7 @@
 import { ServiceError, type ServiceErrorItem } from '../../core/errors.js';
 import { normalizeDate } from './dates.js';
 import type { ObjectType } from './object-types.js';
+import { ownValue } from '../../core/own.js';
 
 /** How a write is checked: API create/update, or a fixture load (which also accepts read-only/extra properties). */
 export type WriteMode = 'create' | 'update' | 'fixture';
@@ -92,7 +93,7 @@ function checkValue(
   name: string,
   value: string,
 ): string | { message: string; details: Record<string, unknown> } {
-  const allowed = rules.enums[name];
+  const allowed = ownValue(rules.enums, name);
   if (allowed && !allowed.includes(value)) {
     return {
       message: `property "${name}": "${value}" was not one of the allowed options: ${allowed.join(', ')}`,
@@ -102,7 +103,7 @@ function checkValue(
   if (type.key === 'contacts' && name === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) {
     return { message: `property "email": "${value}" is not a valid email address`, details: {} };
   }
-  const kind = type.kinds[name];
+  const kind = ownValue(type.kinds, name);
   if (kind === 'datetime') {
     const iso = normalizeDate(value);
     return (

@@ -5,6 +5,7 @@ import { readHistory } from './history-store.js';
 import { resolveObjectType, type ObjectType } from './object-types.js';
 import type { StoredRecord } from './records-store.js';
 import type { CoreTables } from '../../core/tables.js';
+import { ownValue } from '../../core/own.js';
 
 /** What a read asks for beyond the record itself. */
 export interface ReadShape {
@@ -34,14 +35,15 @@ export function selectProperties(type: ObjectType, rec: StoredRecord, shape: Rea
   if (shape.properties === null && shape.propertiesWithHistory === null) {
     // Filled in sorted order: the same object sortKeys would give, without sorting per record.
     for (const name of type.sortedDefaults) {
-      const v = rec.properties[name];
+      const v = ownValue(rec.properties, name);
       if (v !== undefined) out[name] = v;
     }
     return out;
   }
-  for (const name of requested) out[name] = rec.properties[name] ?? null;
+  // Requested names come from the request: own properties only ("constructor" is null like any unknown name).
+  for (const name of requested) out[name] = ownValue(rec.properties, name) ?? null;
   for (const name of ['hs_object_id', type.createDateProp, type.modifiedDateProp])
-    out[name] = rec.properties[name] ?? null;
+    out[name] = ownValue(rec.properties, name) ?? null;
   return sortKeys(out);
 }
 

@@ -18,7 +18,8 @@ const contentTypesByExtension: Record<string, string> = {
 /** The content type for a file name when the caller gives none (text content defaults to text/plain). */
 export function contentTypeFor(name: string, fallback = 'application/octet-stream'): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
-  return (ext && contentTypesByExtension[ext]) ?? fallback;
+  // Own keys only: a name ending in .constructor must not find Object.prototype's.
+  return (ext && Object.hasOwn(contentTypesByExtension, ext) && contentTypesByExtension[ext]) || fallback;
 }
 
 /** What a text file defaults to when its name's extension says nothing. */

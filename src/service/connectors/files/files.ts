@@ -148,5 +148,7 @@ export async function downloadFile(ctx: ActionContext, params: Record<string, un
       { field: 'params.fileId' },
     );
   }
-  return { kind: 'bytes', body, contentType: row.content_type, filename: row.name };
+  // Create refuses a type a header cannot carry; a row stored before that rule downloads as plain bytes, not a 500.
+  const contentType = /^[\t\x20-\x7e]+$/.test(row.content_type) ? row.content_type : 'application/octet-stream';
+  return { kind: 'bytes', body, contentType, filename: row.name };
 }

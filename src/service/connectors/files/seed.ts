@@ -113,7 +113,7 @@ function parseFile(raw: unknown, path: string, problems: ServiceErrorItem[]): Fi
   }
   if (
     raw.content_type !== undefined &&
-    (typeof raw.content_type !== 'string' || !/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(;.*)?$/.test(raw.content_type))
+    (typeof raw.content_type !== 'string' || !/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(;[ -~]*)?$/.test(raw.content_type))
   ) {
     problem(`${path}.content_type`, 'content_type must be a MIME type such as text/plain');
   }

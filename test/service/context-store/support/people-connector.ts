@@ -5,7 +5,6 @@
  */
 import type { Kysely } from 'kysely';
 import {
-  contextStoreSearch,
   contextStoreSearchParamsSchema,
   contextStoreSearchResultSchema,
 } from '../../../../src/service/context-store/index.js';
@@ -107,7 +106,11 @@ export const peopleConnector: ConnectorType = {
   ],
   async execute(ctx, entity, action, params) {
     const now = ctx.now().toISOString();
-    if (action === 'context_store_search') return contextStoreSearch(ctx, entity, params);
+    if (action === 'context_store_search') {
+      // Through the context store the service runs, as the CRM reaches it (its cursors are sealed with the service's key).
+      if (!ctx.contextStore) throw new Error('this service runs no context store');
+      return ctx.contextStore.search(ctx, entity, params);
+    }
     if (action === 'create') {
       const row = await db(ctx)
         .insertInto('test_people')

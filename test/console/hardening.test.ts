@@ -1,0 +1,175 @@
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsoleProcess, type ConsoleProcess } from './console-process.js';
+
+/**
+ * `recipe console` against hostile requests, as a child process over real sockets (no browser): malformed
+ * URLs and request lines get the console's own error shape, recipes outside its folders are named but not
+ * drawn, no answer carries an absolute path, and the token redirect never leaves the console.
+ */
+const repo = new URL('../../', import.meta.url).pathname;
+const TOKEN = 'a-long-enough-console-token';
+
+let dir: string;
+let outside: string;
+let plain: ConsoleProcess;
+let guarded: ConsoleProcess;
+
+/** One raw GET with the path sent exactly as given (fetch would normalize `/.//x` first). */
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Bytes written straight to the socket: what Node's HTTP parser refuses never reaches Fastify. */
+function rawBytes(base: string, bytes: string): Promise<string> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString()));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'recipe-console-hard-')));
+  outside = realpathSync(mkdtempSync(join(tmpdir(), 'recipe-console-elsewhere-')));
+  mkdirSync(join(dir, 'recipes'));
+  cpSync(join(repo, 'test/console/fixtures/lib/count.yaml'), join(dir, 'recipes/count.yaml'));
+  // A library outside the recipe folders, with a step whose text must not leak into any answer.
+  writeFileSync(
+    join(outside, 'secret-lib.yaml'),
+    'version: 1\nname: secret-lib\nsteps:\n  - id: hidden_step\n    transform: "${ \'hidden-value\' }"\n',
+  );
+  writeFileSync(
+    join(dir, 'recipes/caller.yaml'),
+    [
+      'version: 1',
+      'name: caller',
+      'steps:',
+      `  - id: inside`,
+      `    call: ./count.yaml`,
+      `    with: { items: [1, 2] }`,
+      `  - id: outside`,
+      // Written relative, as a recipe would: the source shown beside the graph then holds no absolute path.
+      `    call: ${relative(join(dir, 'recipes'), join(outside, 'secret-lib.yaml'))}`,
+      '',
+    ].join('\n'),
+  );
+  mkdirSync(join(outside, 'more'));
+  cpSync(join(repo, 'test/console/fixtures/lib/count.yaml'), join(outside, 'more/other.yaml'));
+  const service = ['--base-url', 'http://127.0.0.1:9'];
+  const env = { CONNECTOR_CLIENT_ID: 'x', CONNECTOR_CLIENT_SECRET: 'y' };
+  [plain, guarded] = await Promise.all([
+    startConsoleProcess(['--port', '0', '--recipes', 'recipes', '--recipes', join(outside, 'more'), ...service], {
+      cwd: dir,
+      env,
+    }),
+    startConsoleProcess(['--port', '0', ...service], { cwd: dir, env: { ...env, RECIPE_CONSOLE_TOKEN: TOKEN } }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  expect(await plain?.stop()).toBe(0);
+  expect(await guarded?.stop()).toBe(0);
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe('malformed requests', () => {
+  it("answer in the console's error shape: a bad percent-encoding, an overlong segment, a broken request line", async () => {
+    for (const path of ['/api/runs/%E0%A4%A', '/api/runs/%', '/recipes/%zz', '/api/recipes/graph?ref=%E0%A4%A']) {
+      const res = await rawGet(plain.url, path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      const body = JSON.parse(res.body) as Record<string, unknown>;
+      expect(Object.keys(body).sort(), path).toEqual(['error_code', 'message']);
+    }
+    const bad = await rawGet(plain.url, '/api/runs/%E0%A4%A');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toEqual({
+      message: expect.stringMatching(/percent-encoding/),
+      error_code: 'invalid_request',
+    });
+    const broken = await rawBytes(plain.url, 'GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n');
+    expect(broken).toMatch(/^HTTP\/1\.1 400/);
+    expect(JSON.parse(broken.slice(broken.indexOf('\r\n\r\n') + 4))).toMatchObject({ error_code: 'invalid_request' });
+  });
+});
+
+describe('recipe graphs', () => {
+  it('draws a called recipe inside the folders; one outside is named, not drawn', async () => {
+    const res = await fetch(`${plain.url}/api/recipes/graph?ref=recipes/caller.yaml`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const graph = JSON.parse(text) as { steps: { id: string; call: Record<string, unknown> }[] };
+    expect(graph.steps.map((s) => s.call)).toEqual([
+      { file: 'recipes/count.yaml', ref: 'recipes/count.yaml', name: 'count', steps: [expect.anything()] },
+      { file: 'secret-lib.yaml', name: 'secret-lib', steps: [] },
+    ]);
+    expect(text).not.toContain('hidden_step');
+    expect(text).not.toContain('hidden-value');
+    // The outside library itself cannot be opened either.
+    const direct = await fetch(
+      `${plain.url}/api/recipes/graph?ref=${encodeURIComponent(join(outside, 'secret-lib.yaml'))}`,
+    );
+    expect(direct.status).toBe(404);
+  });
+
+  it('answers no absolute path of this machine about recipes', async () => {
+    for (const path of [
+      '/api/recipes',
+      '/api/recipes/graph?ref=recipes/caller.yaml',
+      '/api/recipes/graph?ref=recipes/count.yaml',
+      '/api/recipes/graph?ref=nope.yaml',
+    ]) {
+      const text = await (await fetch(plain.url + path)).text();
+      expect(text, path).not.toContain(dir);
+      expect(text, path).not.toContain(outside);
+      expect(text, path).not.toMatch(/"\/(tmp|home|Users|var|private)\//);
+    }
+    const list = (await (await fetch(`${plain.url}/api/recipes`)).json()) as {
+      folders: string[];
+      recipes: { ref: string }[];
+    };
+    expect(list.folders).toEqual(['recipes', '…/more']);
+    expect(list.recipes.map((r) => r.ref)).toContain('recipes/caller.yaml');
+  });
+});
+
+describe('the token redirect', () => {
+  it('sets the cookie and redirects only to a path on the console itself', async () => {
+    const cases: [string, string][] = [
+      [`/recipes?token=${TOKEN}&x=1`, '/recipes?x=1'],
+      [`/.//evil.example/x?token=${TOKEN}`, '/evil.example/x'],
+      [`//evil.example/x?token=${TOKEN}`, '/x'],
+      [`/./\\evil.example/x?token=${TOKEN}`, '/evil.example/x'],
+      [`/%2F%2Fevil.example?token=${TOKEN}`, '/%2F%2Fevil.example'],
+      [`///evil.example?token=${TOKEN}`, '/'],
+    ];
+    for (const [path, location] of cases) {
+      const res = await rawGet(guarded.url, path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.location, path).toBe(location);
+      expect(new URL(String(res.headers.location), guarded.url).origin, path).toBe(guarded.url);
+      expect(String(res.headers['set-cookie'])).toContain('recipe_console_token=');
+    }
+  });
+});
