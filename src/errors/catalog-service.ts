@@ -60,7 +60,7 @@ export const serviceCodes = {
   H400_CONFLICTING_TYPE: {
     status: 400,
     errorCode: 'validation_error',
-    template: 'connector_type and definition_id name different connector types; give one',
+    template: '{fields} name different connector types; give one',
   },
   H400_WORKSPACE_REQUIRED: {
     status: 400,

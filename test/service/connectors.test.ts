@@ -27,6 +27,9 @@ describe('connectors', () => {
       expect(res.json()).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         name: payload.name ?? 'Echo Test - default',
+        source_template: expect.objectContaining({ source_definition_id: defId, name: 'Echo Test' }),
+        replication_config: {},
+        entities: null,
         workspace_id: svc.org.defaultWorkspaceId,
         definition_id: defId,
         definition_name: 'Echo Test',
@@ -157,8 +160,8 @@ describe('connectors', () => {
     const id = await svc.createConnector('echo');
     await svc.execute(id, { entity: 'things', action: 'create', params: { properties: { label: 'x' } } });
     const del = await svc.app.inject({ method: 'DELETE', url: `${base}/${id}`, headers });
-    expect(del.statusCode).toBe(200);
-    expect(del.json()).toEqual({ id, deleted: true });
+    expect(del.statusCode).toBe(202);
+    expect(del.json()).toEqual({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/), id, deleted: true });
     const rows = await echoDb(svc.store.db)
       .selectFrom('echo_things')
       .selectAll()
