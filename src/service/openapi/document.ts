@@ -17,6 +17,16 @@ const IDEMPOTENCY_KEY = {
     'For write actions: the same key with the same request within 24 hours answers the first answer (same status and body, header Idempotent-Replayed: true) without writing again; with a different request, 422 idempotency_key_reused. Keys are per organization. Reads ignore it.',
 };
 
+/** The published contract's organization header, accepted on every operation (auth/organization.ts). */
+const ORGANIZATION_HEADER = {
+  name: 'x-organization-id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', format: 'uuid' },
+  description:
+    "The organization to act for. A token acts for one organization here, so the header may only name the token's (another: 403).",
+};
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -75,7 +85,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
       },
     };
   } else {
-    responses['200'] = {
+    responses[String(ok?.status ?? 200)] = {
       description: ok?.description ?? 'OK',
       content: { 'application/json': { schema: ok?.schema ?? { type: 'object' } } },
     };
@@ -97,7 +107,11 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
     summary: ok?.description ?? key,
     tags: [route.url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api'],
     ...(route.public && { security: [] }),
-    parameters: key === EXECUTE ? [...parameters(route), IDEMPOTENCY_KEY] : parameters(route),
+    parameters: [
+      ...parameters(route),
+      ...(key === EXECUTE ? [IDEMPOTENCY_KEY] : []),
+      ...(route.url.endsWith('/openapi.json') ? [] : [ORGANIZATION_HEADER]),
+    ],
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
     responses,
   };
