@@ -12,8 +12,9 @@ import { startService, type RunningService } from '../../../src/service/start.js
 
 const fixtures = new URL('../../fixtures/hosted-contract/', import.meta.url);
 const schemas = JSON.parse(readFileSync(new URL('schemas.json', fixtures), 'utf8')) as { $id: string };
-const { operations } = JSON.parse(readFileSync(new URL('operations.json', fixtures), 'utf8')) as {
+const { operations, not_implemented } = JSON.parse(readFileSync(new URL('operations.json', fixtures), 'utf8')) as {
   operations: { method: string; path: string; status: number; request?: string; response: string }[];
+  not_implemented: string[];
 };
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
@@ -319,6 +320,17 @@ describe('the published contract (Airbyte Agent API 0.9.0, facts in test/fixture
     const unauthorized = await send('GET', '/api/v1/workspaces', { bearer: null });
     expect(unauthorized.status).toBe(401);
     expectValid('ApiErrorResponse', unauthorized.body);
+  });
+
+  it('answers 404 not_found for the published operations it does not implement (docs/service.md says why)', async () => {
+    expect(operations.length + not_implemented.length).toBe(38);
+    for (const key of not_implemented) {
+      const [method, path] = key.split(' ') as [string, string];
+      const url = path.replace(/\{[a-z_]+\}/g, '00000000-0000-4000-8000-000000000000');
+      const res = await send(method, url, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+      expect(res.status, key).toBe(404);
+      expectValid('ApiErrorResponse', res.body, key);
+    }
   });
 
   it('covered every implemented operation of the published document', () => {
