@@ -27,8 +27,8 @@ export function executeBodySchema(types: readonly ConnectorType[]): Schema {
       required: ['entity', 'action', ...(a.requiredParams.length > 0 ? ['params'] : [])],
       additionalProperties: false,
       properties: {
-        entity: { const: a.entity, description: 'Entity to operate on.' },
-        action: { const: a.action, description: 'Action to run.' },
+        entity: { type: 'string', const: a.entity, enum: [a.entity], description: 'Entity to operate on.' },
+        action: { type: 'string', const: a.action, enum: [a.action], description: 'Action to run.' },
         params: embeddable(a.paramsSchema),
         select_fields: {
           ...fieldList,

@@ -5,6 +5,13 @@
 type Schema = Record<string, unknown>;
 
 const str = (description: string): Schema => ({ type: 'string', description });
+/** One fixed value: const, with enum beside it for tools that read only enum. */
+const fixed = (value: string | boolean, description?: string): Schema => ({
+  type: typeof value,
+  const: value,
+  enum: [value],
+  ...(description && { description }),
+});
 const nullableStr = (description: string): Schema => ({ type: ['string', 'null'], description });
 const obj = (
   properties: Record<string, Schema>,
@@ -33,6 +40,7 @@ export const errorBodySchema: Schema = obj(
         ),
         details: {
           type: ['object', 'null'],
+          additionalProperties: true,
           description: 'Extra machine-readable facts (valid values, current status, ...).',
         },
       }),
@@ -60,7 +68,7 @@ const connectionSpecification = obj(
     $schema: str('JSON Schema dialect.'),
     title: str('Title.'),
     description: str('What the credentials are.'),
-    type: { type: 'string', const: 'object' },
+    type: fixed('object'),
     required: strings('Required credential fields (none here).'),
     properties: openObject('Credential fields (none here).'),
   },
@@ -214,12 +222,12 @@ const skillPage = obj({
 const block: Schema = {
   description: 'A typed content block.',
   oneOf: [
-    obj({ type: { const: 'heading' }, level: { type: 'integer' }, text: { type: 'string' } }),
-    obj({ type: { const: 'paragraph' }, text: { type: 'string' } }),
-    obj({ type: { const: 'list' }, items: { type: 'array', items: { type: 'string' } } }),
-    obj({ type: { const: 'code' }, language: { type: 'string' }, code: { type: 'string' } }),
+    obj({ type: fixed('heading'), level: { type: 'integer' }, text: { type: 'string' } }),
+    obj({ type: fixed('paragraph'), text: { type: 'string' } }),
+    obj({ type: fixed('list'), items: { type: 'array', items: { type: 'string' } } }),
+    obj({ type: fixed('code'), language: { type: 'string' }, code: { type: 'string' } }),
     obj({
-      type: { const: 'table' },
+      type: fixed('table'),
       headers: { type: 'array', items: { type: 'string' } },
       rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
     }),
@@ -289,13 +297,14 @@ export const inspectResponseSchema: Schema = obj({
 
 /** The execute envelope (every action except download). */
 export const envelopeSchema: Schema = obj({
-  status: { type: 'string', const: 'success', description: 'Outcome.' },
+  status: fixed('success', 'Outcome.'),
   result: {
     description:
       'Array (list), object (get, create, context_store_search {data, meta}), per action; see each variant of the request body.',
   },
   connector_metadata: {
     type: 'object',
+    additionalProperties: true,
     description:
       'Paging state; keys depend on the connector (has_next_page, end_cursor, next_cursor, next_offset, ...).',
   },
@@ -311,7 +320,7 @@ export const responseSchemas: Record<string, { status?: number; description: str
     description: 'An application token.',
     schema: obj({
       access_token: str('Signed JWT; send as Authorization: Bearer.'),
-      token_type: { type: 'string', const: 'bearer' },
+      token_type: fixed('bearer'),
       expires_in: { type: 'integer', description: 'Lifetime in seconds.' },
       organization_id: str('Organization the token acts for.'),
     }),
@@ -337,7 +346,7 @@ export const responseSchemas: Record<string, { status?: number; description: str
     schema: obj({
       job_id: uuid('Id of the deletion (done already).'),
       id: uuid('Deleted connector id.'),
-      deleted: { type: 'boolean', const: true },
+      deleted: fixed(true),
     }),
   },
   'POST /api/v1/account/applications/scoped-token': {
@@ -391,6 +400,6 @@ export const responseSchemas: Record<string, { status?: number; description: str
   },
   'GET /api/v1/openapi.json': {
     description: 'This document.',
-    schema: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+    schema: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document.' },
   },
 };

@@ -55,7 +55,7 @@ function toConnectorDetail(row: PublicConnectorRow, config: ConnectorConfig, typ
 }
 
 const nullableString = (max: number) => ({ type: ['string', 'null'], minLength: 1, maxLength: max }) as const;
-const nullableObject = { type: ['object', 'null'] } as const;
+const nullableObject = { type: ['object', 'null'], additionalProperties: true } as const;
 const entitiesSchema = {
   type: ['array', 'null'],
   maxItems: 100,
