@@ -62,11 +62,6 @@ export const serviceCodes = {
     errorCode: 'validation_error',
     template: '{fields} name different connector types; give one',
   },
-  H400_WORKSPACE_REQUIRED: {
-    status: 400,
-    errorCode: 'validation_error',
-    template: 'a workspace is required: give workspace_name or workspace_id',
-  },
   H400_MALFORMED_REQUEST: { status: 400, errorCode: 'malformed_request', template: 'malformed request: {reason}' },
   H400_INVALID_CURSOR: { status: 400, errorCode: 'invalid_cursor', template: '{message}' },
   H400_INVALID_LIMIT: { status: 400, errorCode: 'invalid_limit', template: '{message}' },

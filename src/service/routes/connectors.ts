@@ -232,10 +232,13 @@ export const connectorRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { workspace_id, definition_id } = request.query;
       const workspace_name = workspaceNameOf(request.query);
-      if (workspace_name === undefined && workspace_id === undefined) {
-        throw new ServiceError('H400_WORKSPACE_REQUIRED', {}, { field: 'query.workspace_name' });
-      }
       const org = request.organizationId;
+      // No workspace named: every live workspace of the organization (the published contract's parameters
+      // are all optional).
+      if (workspace_name === undefined && workspace_id === undefined) {
+        const rows = await listConnectors(db(), org, null, definition_id);
+        return { data: rows.map((r) => toConnectorItem(r, app.service.types)) };
+      }
       const ws =
         workspace_id !== undefined
           ? await findWorkspaceById(db(), org, workspace_id)

@@ -58,18 +58,23 @@ export async function findConnector(
     .executeTakeFirst();
 }
 
-/** The connectors of one workspace, optionally of one definition, oldest first. */
+/**
+ * The connectors of one workspace, or (workspaceId null) of every live workspace of the organization,
+ * optionally of one definition, oldest first.
+ */
 export async function listConnectors(
   db: Kysely<CoreTables>,
   orgId: string,
-  workspaceId: string,
+  workspaceId: string | null,
   definitionId?: string,
 ): Promise<PublicConnectorRow[]> {
   let q = db
     .selectFrom('connectors as c')
+    .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
     .select([...PUBLIC_COLUMNS])
     .where('c.organization_id', '=', orgId)
-    .where('c.workspace_id', '=', workspaceId);
+    .where('w.deleted_at', 'is', null);
+  if (workspaceId !== null) q = q.where('c.workspace_id', '=', workspaceId);
   if (definitionId !== undefined) q = q.where('c.definition_id', '=', definitionId);
   return q.orderBy('c.created_at').orderBy('c.id').execute();
 }

@@ -218,6 +218,9 @@ describe('the published contract (Airbyte Agent API 0.9.0, facts in test/fixture
       );
       expect(page.data.map((c: any) => c.id)).toContain(connectorId);
     }
+    // Every query parameter is optional: without one, the connectors of every workspace.
+    const all = await call('GET /api/v1/integrations/connectors', '/api/v1/integrations/connectors');
+    expect(all.data.map((c: any) => c.id)).toEqual(expect.arrayContaining([connectorId, nulls.id]));
     const got = await call(
       'GET /api/v1/integrations/connectors/{id}',
       `/api/v1/integrations/connectors/${connectorId}`,
