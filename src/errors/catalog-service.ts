@@ -60,12 +60,7 @@ export const serviceCodes = {
   H400_CONFLICTING_TYPE: {
     status: 400,
     errorCode: 'validation_error',
-    template: 'connector_type and definition_id name different connector types; give one',
-  },
-  H400_WORKSPACE_REQUIRED: {
-    status: 400,
-    errorCode: 'validation_error',
-    template: 'a workspace is required: give workspace_name or workspace_id',
+    template: '{fields} name different connector types; give one',
   },
   H400_MALFORMED_REQUEST: { status: 400, errorCode: 'malformed_request', template: 'malformed request: {reason}' },
   H400_INVALID_CURSOR: { status: 400, errorCode: 'invalid_cursor', template: '{message}' },

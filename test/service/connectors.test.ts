@@ -27,6 +27,9 @@ describe('connectors', () => {
       expect(res.json()).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         name: payload.name ?? 'Echo Test - default',
+        source_template: expect.objectContaining({ source_definition_id: defId, name: 'Echo Test' }),
+        replication_config: {},
+        entities: null,
         workspace_id: svc.org.defaultWorkspaceId,
         definition_id: defId,
         definition_name: 'Echo Test',
@@ -113,10 +116,20 @@ describe('connectors', () => {
     expect(otherDef.json()).toEqual({ data: [] });
   });
 
-  it('answers 400 without a workspace and 404 for an unknown one', async () => {
+  it('lists every live workspace without a workspace parameter, and answers 404 for an unknown one', async () => {
+    const a = await svc.createConnector('echo');
+    await svc.app.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/scoped-token',
+      headers,
+      payload: { workspace_name: 'other' },
+    });
+    const b = await svc.createConnector('echo', { workspace: 'other' });
     const none = await svc.app.inject({ method: 'GET', url: base, headers });
-    expect(none.statusCode).toBe(400);
-    expect(none.json().errors[0]).toMatchObject({ field: 'query.workspace_name', error_code: 'validation_error' });
+    expect(none.statusCode).toBe(200);
+    expect(none.json().data.map((c: { id: string }) => c.id)).toEqual([a, b]);
+    const ofDef = await svc.app.inject({ method: 'GET', url: `${base}?definition_id=${defId}`, headers });
+    expect(ofDef.json().data).toHaveLength(2);
     const unknown = await svc.app.inject({ method: 'GET', url: `${base}?workspace_name=ghost`, headers });
     expect(unknown.statusCode).toBe(404);
   });
@@ -157,8 +170,8 @@ describe('connectors', () => {
     const id = await svc.createConnector('echo');
     await svc.execute(id, { entity: 'things', action: 'create', params: { properties: { label: 'x' } } });
     const del = await svc.app.inject({ method: 'DELETE', url: `${base}/${id}`, headers });
-    expect(del.statusCode).toBe(200);
-    expect(del.json()).toEqual({ id, deleted: true });
+    expect(del.statusCode).toBe(202);
+    expect(del.json()).toEqual({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/), id, deleted: true });
     const rows = await echoDb(svc.store.db)
       .selectFrom('echo_things')
       .selectAll()

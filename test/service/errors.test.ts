@@ -81,7 +81,7 @@ describe('JSON bodies', () => {
       headers,
       payload: '',
     });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(202);
     const post = await svc.app.inject({
       method: 'POST',
       url: '/api/v1/account/applications/token',

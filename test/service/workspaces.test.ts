@@ -44,6 +44,8 @@ describe('workspaces', () => {
           status: 'active',
           cache_enabled: null,
           tombstone: false,
+          visibility: 'shared',
+          color: null,
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },

@@ -35,6 +35,12 @@ export interface ConnectorRow {
   definition_id: string;
   name: string;
   credentials: string;
+  /** JSON object (the published contract's replication_config; '{}' when none was given). */
+  replication_config: string;
+  /** JSON object of user configuration; stored, never returned. */
+  environment: string;
+  /** JSON array of {entity, modes}, or null. */
+  entities: string | null;
   created_at: string;
   updated_at: string;
 }

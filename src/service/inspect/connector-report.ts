@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ConnectorType } from '../core/connector-type.js';
+import { sourceTemplateId } from '../core/source-template.js';
 import {
   lowestStatus,
   readContextStoreReadiness,
@@ -17,13 +18,16 @@ export interface InspectReport {
   organization_id: string;
   source_definition_id: string;
   source_definition_name: string;
+  /** The type's one source template (core/source-template.ts). */
+  source_config_template_id: string;
   docs_skill_id: string;
   context_store_status: ContextStoreStatus | null;
   context_store_readiness: {
     connector_id: string;
     source_definition_id: string;
     supported_context_store_entities: { entity: string; suggested: boolean }[];
-    configured_cache_entities: EntityReadiness[];
+    /** supported: the entity is one the type declares (always, here: only declared entities are cached). */
+    configured_cache_entities: (EntityReadiness & { supported: boolean })[];
   } | null;
   /** Every action of the type; `write` says whether it changes data (clients check writes before a run). */
   actions: { entity: string; action: string; required_params: string[]; optional_params: string[]; write: boolean }[];
@@ -63,6 +67,7 @@ export async function inspectConnector(
     organization_id: row.organization_id,
     source_definition_id: type.definition.id,
     source_definition_name: type.definition.name,
+    source_config_template_id: sourceTemplateId(type.definition),
     docs_skill_id: docsSkillId(row.id),
     context_store_status: status,
     context_store_readiness: source
@@ -70,7 +75,7 @@ export async function inspectConnector(
           connector_id: row.id,
           source_definition_id: type.definition.id,
           supported_context_store_entities: source.entities.map((entity) => ({ entity, suggested: true })),
-          configured_cache_entities: entities,
+          configured_cache_entities: entities.map((e) => ({ ...e, supported: true })),
         }
       : null,
     actions: type.actions.map((a) => ({

@@ -1,6 +1,7 @@
 import type { ConnectorType } from '../core/connector-type.js';
 import { executeBodySchema } from './execute-variants.js';
 import { envelopeSchema, errorBodySchema, responseSchemas } from './response-schemas.js';
+import { operationDocs } from './operation-docs.js';
 import type { RegisteredRoute } from './route-table.js';
 
 type Schema = Record<string, unknown>;
@@ -15,6 +16,16 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description:
     'For write actions: the same key with the same request within 24 hours answers the first answer (same status and body, header Idempotent-Replayed: true) without writing again; with a different request, 422 idempotency_key_reused. Keys are per organization. Reads ignore it.',
+};
+
+/** The published contract's organization header, accepted on every operation (auth/organization.ts). */
+const ORGANIZATION_HEADER = {
+  name: 'x-organization-id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', format: 'uuid' },
+  description:
+    "The organization to act for. A token acts for one organization here, so the header may only name the token's (another: 403).",
 };
 
 const errorResponse = (description: string) => ({
@@ -62,44 +73,95 @@ function parameters(route: RegisteredRoute): Schema[] {
   return out;
 }
 
-function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Schema {
-  const key = `${route.method} ${route.url}`;
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Whole seconds to wait before the next request (at least 1).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+
+const EXECUTE_HEADERS = {
+  'Idempotent-Replayed': {
+    description:
+      'Only on a write sent with an Idempotency-Key: true when this is the stored answer of an earlier request with that key.',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+  'Content-Disposition': {
+    description: 'Only on a download: attachment; filename="<the file\'s name>".',
+    schema: { type: 'string' },
+  },
+};
+
+/** The success answer of an operation: execute's envelope or bytes, or the route's response schema. */
+function successResponse(key: string): [string, Schema] {
   const ok = responseSchemas[key];
-  const responses: Schema = {};
-  if (key === EXECUTE) {
-    responses['200'] = {
-      description: 'The envelope, or for download the raw bytes with Content-Type and Content-Disposition.',
-      content: {
-        'application/json': { schema: envelopeSchema },
-        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+  if (key === EXECUTE)
+    return [
+      '200',
+      {
+        description:
+          "The envelope; for a download, the file's bytes with the file's own media type (Content-Type: its contentType, e.g. text/plain; charset=utf-8, application/pdf, image/png) and Content-Disposition.",
+        headers: EXECUTE_HEADERS,
+        content: {
+          'application/json': { schema: envelopeSchema },
+          '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+        },
       },
-    };
-  } else {
-    responses['200'] = {
+    ];
+  return [
+    String(ok?.status ?? 200),
+    {
       description: ok?.description ?? 'OK',
       content: { 'application/json': { schema: ok?.schema ?? { type: 'object' } } },
+    },
+  ];
+}
+
+/** Every status an operation answers: its success, the common errors by what the route takes, and its own. */
+function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean): Schema {
+  const [status, success] = successResponse(key);
+  const own = operationDocs[key]?.errors ?? {};
+  const isDocument = route.url.endsWith('/openapi.json');
+  const errors: Record<number, Schema> = {};
+  if (!isDocument) errors[400] = errorResponse('Invalid request (the errors name each field).');
+  if (!route.public) errors[401] = errorResponse('Missing, malformed, expired or forged bearer token.');
+  if (!isDocument)
+    errors[403] = errorResponse(
+      "x-organization-id names another organization than the token's, or the token's kind may not use this endpoint (forbidden).",
+    );
+  if (hasBody) {
+    errors[413] = errorResponse('The body is larger than the limit (1 MiB by default).');
+    errors[415] = errorResponse('The body is not application/json.');
+  }
+  for (const [code, description] of Object.entries(own)) errors[Number(code)] = errorResponse(description);
+  if (!route.public)
+    errors[429] = {
+      ...errorResponse('Rate limited (--rate-limit); retry after Retry-After seconds.'),
+      headers: RETRY_AFTER,
     };
-  }
-  responses['400'] = errorResponse('Invalid request (the errors name each field).');
-  if (!route.public) responses['401'] = errorResponse('Missing, malformed, expired or forged bearer token.');
-  if (route.url.includes(':') || key === EXECUTE || route.url.endsWith('/docs'))
-    responses['404'] = errorResponse("Not found (also another organization's resource).");
-  if (key === EXECUTE) {
-    responses['403'] = errorResponse("The connector's workspace is inactive.");
-    responses['409'] = errorResponse('Conflict, e.g. context_store_not_ready or a duplicate record.');
-    responses['422'] = errorResponse('idempotency_key_reused: the Idempotency-Key was used for a different request.');
-  }
-  responses['429'] = errorResponse('Rate limited; retry after the Retry-After header (seconds).');
-  responses['500'] = errorResponse('Internal error (no details leak).');
+  errors[500] = errorResponse('Internal error (no details leak).');
+  const responses: Schema = { [status]: success };
+  for (const code of Object.keys(errors).sort()) responses[code] = errors[Number(code)];
+  return responses;
+}
+
+function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Schema {
+  const key = `${route.method} ${route.url}`;
+  const docs = operationDocs[key];
   const body = key === EXECUTE ? executeBodySchema(types) : (route.schema?.body as Schema | undefined);
   return {
     operationId: operationId(route.method, route.url),
-    summary: ok?.description ?? key,
+    summary: docs?.summary ?? key,
+    description: docs?.description ?? responseSchemas[key]?.description ?? key,
     tags: [route.url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api'],
     ...(route.public && { security: [] }),
-    parameters: key === EXECUTE ? [...parameters(route), IDEMPOTENCY_KEY] : parameters(route),
+    parameters: [
+      ...parameters(route),
+      ...(key === EXECUTE ? [IDEMPOTENCY_KEY] : []),
+      ...(route.url.endsWith('/openapi.json') ? [] : [ORGANIZATION_HEADER]),
+    ],
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
-    responses,
+    responses: responsesOf(route, key, body !== undefined),
   };
 }
 
@@ -116,6 +178,8 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], types: 
     info: {
       title: 'Connector Data Access API (embedded service)',
       version: '1.0.0',
+      contact: { name: 'The recipe project: see its README.md and docs/service.md' },
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         "Connector catalog and lookup, inspect, skills docs and the single execute endpoint. Execute params are documented per connector type, entity and action in the request body's oneOf.",
     },

@@ -8,7 +8,11 @@ export function embeddable(schema: Schema): Schema {
   return JSON.parse(JSON.stringify(rest)) as Schema;
 }
 
-const fieldList: Schema = { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 300 } };
+const fieldList: Schema = {
+  type: ['array', 'null'],
+  maxItems: 200,
+  items: { type: 'string', minLength: 1, maxLength: 300 },
+};
 
 /**
  * The execute request body as a oneOf: one variant per connector type, entity and action, each with the
@@ -23,11 +27,16 @@ export function executeBodySchema(types: readonly ConnectorType[]): Schema {
       required: ['entity', 'action', ...(a.requiredParams.length > 0 ? ['params'] : [])],
       additionalProperties: false,
       properties: {
-        entity: { const: a.entity, description: 'Entity to operate on.' },
-        action: { const: a.action, description: 'Action to run.' },
+        entity: { type: 'string', const: a.entity, enum: [a.entity], description: 'Entity to operate on.' },
+        action: { type: 'string', const: a.action, enum: [a.action], description: 'Action to run.' },
         params: embeddable(a.paramsSchema),
-        select_fields: { ...fieldList, description: 'Dotted fields to keep in result.' },
-        exclude_fields: { ...fieldList, description: 'Dotted fields to drop from result.' },
+        select_fields: {
+          ...fieldList,
+          description: 'Dotted fields to keep in result; exclude_fields is then ignored.',
+        },
+        exclude_fields: { ...fieldList, description: 'Dotted fields to drop from result (without select_fields).' },
+        skip_truncation: { type: 'boolean', description: 'Accepted; nothing is truncated here.' },
+        intent: { type: ['string', 'null'], maxLength: 512, description: 'Why the call is made (accepted, not kept).' },
       },
       'x-connector-type': t.definition.name,
       'x-source-definition-id': t.definition.id,

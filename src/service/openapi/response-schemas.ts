@@ -5,6 +5,13 @@
 type Schema = Record<string, unknown>;
 
 const str = (description: string): Schema => ({ type: 'string', description });
+/** One fixed value: const, with enum beside it for tools that read only enum. */
+const fixed = (value: string | boolean, description?: string): Schema => ({
+  type: typeof value,
+  const: value,
+  enum: [value],
+  ...(description && { description }),
+});
 const nullableStr = (description: string): Schema => ({ type: ['string', 'null'], description });
 const obj = (
   properties: Record<string, Schema>,
@@ -33,6 +40,7 @@ export const errorBodySchema: Schema = obj(
         ),
         details: {
           type: ['object', 'null'],
+          additionalProperties: true,
           description: 'Extra machine-readable facts (valid values, current status, ...).',
         },
       }),
@@ -42,22 +50,133 @@ export const errorBodySchema: Schema = obj(
   'The error body of every endpoint.',
 );
 
+const uuid = (description: string): Schema => ({ type: 'string', format: 'uuid', description });
+const dateTime = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+const strings = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
+/** An object whose keys are the caller's (configuration, credentials). */
+const openObject = (description: string): Schema => ({ type: 'object', additionalProperties: true, description });
+
 const definition = obj({
-  sourceDefinitionId: str('Identifier of the connector type (UUID).'),
+  sourceDefinitionId: uuid('Identifier of the connector type.'),
   name: str('Display name.'),
   iconUrl: str('URL of an icon.'),
-  supportLevel: str('certified or community.'),
+  supportLevel: { type: 'string', enum: ['certified', 'community'], description: 'Support level.' },
 });
 
-const connectorItem = obj({
-  id: str('Connector id.'),
-  name: str('Connector name.'),
-  workspace_id: str('Workspace holding the connector.'),
-  definition_id: str('Its connector type (sourceDefinitionId).'),
+const connectionSpecification = obj(
+  {
+    $schema: str('JSON Schema dialect.'),
+    title: str('Title.'),
+    description: str('What the credentials are.'),
+    type: fixed('object'),
+    required: strings('Required credential fields (none here).'),
+    properties: openObject('Credential fields (none here).'),
+  },
+  ['type'],
+  'JSON Schema of the credentials a connector of this type takes.',
+);
+
+const definitionDetail = obj(
+  {
+    id: uuid('Identifier of the connector type.'),
+    definition: obj(
+      {
+        sourceDefinitionId: uuid('Identifier of the connector type.'),
+        name: str('Display name.'),
+        iconUrl: str('URL of an icon.'),
+        custom: { type: 'boolean', description: 'Always false: every type is built in.' },
+        supportLevel: { type: 'string', enum: ['certified', 'community'] },
+        spec: obj({ connectionSpecification }, ['connectionSpecification']),
+      },
+      ['name', 'spec'],
+    ),
+    example_questions: obj({
+      direct: strings('Questions list and get answer.'),
+      search: strings('Questions context_store_search answers.'),
+    }),
+    ...(definition.properties as Record<string, Schema>),
+  },
+  ['id', 'definition', 'example_questions', 'sourceDefinitionId', 'name', 'iconUrl', 'supportLevel'],
+  'The published SourceDefinitionResponse, with the catalog item fields beside it.',
+);
+
+const templateCommon: Record<string, Schema> = {
+  id: uuid("The type's one source template (derived from the definition id)."),
+  name: str('Name of the connector type.'),
+  icon: str('URL of an icon.'),
+  tags: strings('Always empty.'),
+  customization: { type: 'null', description: 'No customization here.' },
+  mode: { type: 'string', enum: ['DIRECT'], description: 'Connectors run directly.' },
+  runtime_mode: { type: 'string', enum: ['direct_only', 'direct_and_context_store'] },
+  supports_context_store: { type: 'boolean', description: 'Whether the type keeps a context store.' },
+  created_at: { type: 'null' },
+  updated_at: { type: 'null' },
+};
+
+const summarizedTemplate = obj(
+  {
+    ...templateCommon,
+    connector_name: str('Slug of the connector type (connector_type on create).'),
+    organization_id: { type: 'null', description: 'Templates here belong to no organization.' },
+    actor_definition_id: uuid('Identifier of the connector type.'),
+  },
+  ['id', 'name', 'icon', 'actor_definition_id'],
+);
+
+const detailedTemplate = obj(
+  {
+    ...templateCommon,
+    source_definition_id: uuid('Identifier of the connector type.'),
+    user_config_spec: obj({ connectionSpecification }, ['connectionSpecification']),
+    partial_default_config: openObject('Defaults (none here).'),
+    is_experimental: { type: 'boolean' },
+  },
+  ['id', 'name', 'source_definition_id', 'user_config_spec', 'partial_default_config'],
+);
+
+const ownConnectorFields: Record<string, Schema> = {
+  workspace_id: uuid('Workspace holding the connector.'),
+  definition_id: uuid('Its connector type (sourceDefinitionId).'),
   definition_name: nullableStr('Name of its connector type.'),
-  created_at: str('ISO 8601 time of creation.'),
-  updated_at: str('ISO 8601 time of the last change.'),
-});
+  created_at: dateTime('Time of creation.'),
+  updated_at: dateTime('Time of the last change.'),
+};
+
+const connectorItem = obj(
+  {
+    id: uuid('Connector id.'),
+    name: str('Connector name.'),
+    summarized_source_template: summarizedTemplate,
+    ...ownConnectorFields,
+  },
+  undefined,
+  'The published ConnectorSourceListItem, with the workspace and type beside it.',
+);
+
+const requestedEntities: Schema = {
+  type: ['array', 'null'],
+  description: 'Entity/mode pairs given on create or update (stored and answered; they do not restrict execute).',
+  items: obj(
+    {
+      entity: str('An entity of the type.'),
+      modes: { type: ['array', 'null'], items: { type: 'string', enum: ['read', 'write'] } },
+    },
+    ['entity'],
+  ),
+};
+
+const connectorDetail = obj(
+  {
+    id: uuid('Connector id.'),
+    name: str('Connector name.'),
+    source_template: detailedTemplate,
+    replication_config: openObject('As given on create or update ({} when none was).'),
+    entities: requestedEntities,
+    ...ownConnectorFields,
+  },
+  undefined,
+  'The published ConnectorSourceGetResponse, with the workspace and type beside it.',
+);
 
 const workspaceItem = obj({
   id: str('Workspace id.'),
@@ -66,22 +185,34 @@ const workspaceItem = obj({
   status: { type: 'string', enum: ['active', 'inactive'], description: 'Inactive workspaces refuse execute.' },
   cache_enabled: { type: ['boolean', 'null'], description: 'Context store caching setting (null: inherit).' },
   tombstone: { type: 'boolean', description: 'True once deleted.' },
-  created_at: str('ISO 8601 time of creation.'),
-  updated_at: str('ISO 8601 time of the last change.'),
+  visibility: { type: 'string', enum: ['shared'], description: 'Every workspace is shared by the organization.' },
+  color: { type: 'null', description: 'No display colors are kept.' },
+  created_at: dateTime('Time of creation.'),
+  updated_at: dateTime('Time of the last change.'),
 });
 
-const skillInfo = obj({
-  id: str('Skill id: agent:<name> or connector-source:<connector_id>.'),
-  kind: { type: 'string', enum: ['static', 'connector_source'], description: 'static guides or one per connector.' },
-  title: str('Title.'),
-  summary: str('One-line summary.'),
-  tags: { type: 'array', items: { type: 'string' }, description: 'Search tags.' },
-  warnings: {
-    type: 'array',
-    items: { type: 'string' },
-    description: 'E.g. a context store that is not searchable yet.',
+const skillInfo = obj(
+  {
+    id: str('Skill id: agent:<name> or connector-source:<connector_id>.'),
+    kind: { type: 'string', enum: ['static', 'connector_source'], description: 'static guides or one per connector.' },
+    title: str('Title.'),
+    summary: str('One-line summary.'),
+    tags: { type: 'array', items: { type: 'string' }, description: 'Search tags.' },
+    provenance: str('Where the docs come from: a bundled guide, or a connector type definition.'),
+    version: str('Fingerprint of what the docs are generated from.'),
+    freshness: obj(
+      { state: { type: 'string', enum: ['static', 'live'] }, checked_at: nullableStr('Not kept here.') },
+      ['state'],
+      'static for bundled guides, live for connector docs.',
+    ),
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'E.g. a context store that is not searchable yet.',
+    },
   },
-});
+  ['id', 'kind', 'title', 'summary', 'tags', 'provenance', 'version', 'freshness', 'warnings'],
+);
 
 const skillPage = obj({
   data: { type: 'array', items: skillInfo, description: 'One page of skills.' },
@@ -91,12 +222,12 @@ const skillPage = obj({
 const block: Schema = {
   description: 'A typed content block.',
   oneOf: [
-    obj({ type: { const: 'heading' }, level: { type: 'integer' }, text: { type: 'string' } }),
-    obj({ type: { const: 'paragraph' }, text: { type: 'string' } }),
-    obj({ type: { const: 'list' }, items: { type: 'array', items: { type: 'string' } } }),
-    obj({ type: { const: 'code' }, language: { type: 'string' }, code: { type: 'string' } }),
+    obj({ type: fixed('heading'), level: { type: 'integer' }, text: { type: 'string' } }),
+    obj({ type: fixed('paragraph'), text: { type: 'string' } }),
+    obj({ type: fixed('list'), items: { type: 'array', items: { type: 'string' } } }),
+    obj({ type: fixed('code'), language: { type: 'string' }, code: { type: 'string' } }),
     obj({
-      type: { const: 'table' },
+      type: fixed('table'),
       headers: { type: 'array', items: { type: 'string' } },
       rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
     }),
@@ -114,6 +245,7 @@ const entityReadiness = obj({
     type: 'boolean',
     description: 'Whether context_store_search works for this entity now (Preview or Ready).',
   },
+  supported: { type: 'boolean', description: 'Whether the type declares the entity (always here).' },
   entity_count: { type: 'integer', description: 'Records indexed so far.' },
   updated_at: nullableStr('Last change of the index state.'),
 });
@@ -125,6 +257,7 @@ export const inspectResponseSchema: Schema = obj({
   organization_id: str('Organization id.'),
   source_definition_id: str('Connector type id.'),
   source_definition_name: str('Connector type name.'),
+  source_config_template_id: uuid("The type's one source template."),
   docs_skill_id: str('connector-source:<connector_id>; pass to /skills/docs?id=.'),
   context_store_status: {
     type: ['string', 'null'],
@@ -164,13 +297,14 @@ export const inspectResponseSchema: Schema = obj({
 
 /** The execute envelope (every action except download). */
 export const envelopeSchema: Schema = obj({
-  status: { type: 'string', const: 'success', description: 'Outcome.' },
+  status: fixed('success', 'Outcome.'),
   result: {
     description:
       'Array (list), object (get, create, context_store_search {data, meta}), per action; see each variant of the request body.',
   },
   connector_metadata: {
     type: 'object',
+    additionalProperties: true,
     description:
       'Paging state; keys depend on the connector (has_next_page, end_cursor, next_cursor, next_offset, ...).',
   },
@@ -181,12 +315,12 @@ export const envelopeSchema: Schema = obj({
 });
 
 /** 200 response schema per route ("METHOD /api/v1/..."). */
-export const responseSchemas: Record<string, { description: string; schema: Schema }> = {
+export const responseSchemas: Record<string, { status?: number; description: string; schema: Schema }> = {
   'POST /api/v1/account/applications/token': {
     description: 'An application token.',
     schema: obj({
       access_token: str('Signed JWT; send as Authorization: Bearer.'),
-      token_type: { type: 'string', const: 'bearer' },
+      token_type: fixed('bearer'),
       expires_in: { type: 'integer', description: 'Lifetime in seconds.' },
       organization_id: str('Organization the token acts for.'),
     }),
@@ -195,16 +329,41 @@ export const responseSchemas: Record<string, { description: string; schema: Sche
     description: 'The connector catalog.',
     schema: obj({ definitions: { type: 'array', items: definition } }),
   },
-  'GET /api/v1/integrations/definitions/sources/:id': { description: 'One connector definition.', schema: definition },
+  'GET /api/v1/integrations/definitions/sources/:id': {
+    description: 'One connector definition.',
+    schema: definitionDetail,
+  },
   'GET /api/v1/integrations/connectors': {
     description: 'Connectors of a workspace.',
     schema: obj({ data: { type: 'array', items: connectorItem } }),
   },
-  'POST /api/v1/integrations/connectors': { description: 'The new connector.', schema: connectorItem },
-  'GET /api/v1/integrations/connectors/:id': { description: 'One connector.', schema: connectorItem },
+  'POST /api/v1/integrations/connectors': { description: 'The new connector.', schema: connectorDetail },
+  'GET /api/v1/integrations/connectors/:id': { description: 'One connector.', schema: connectorDetail },
+  'PUT /api/v1/integrations/connectors/:id': { description: 'The updated connector.', schema: connectorDetail },
   'DELETE /api/v1/integrations/connectors/:id': {
-    description: 'The connector and its data are gone.',
-    schema: obj({ id: str('Deleted connector id.'), deleted: { type: 'boolean', const: true } }),
+    status: 202,
+    description: 'Accepted; the connector and its data are already gone when this answers.',
+    schema: obj({
+      job_id: uuid('Id of the deletion (done already).'),
+      id: uuid('Deleted connector id.'),
+      deleted: fixed(true),
+    }),
+  },
+  'POST /api/v1/account/applications/scoped-token': {
+    description: 'A token for one workspace (created when missing).',
+    schema: obj({ token: str('Signed JWT; GET /account/applications/scoped-token/info reads it.') }),
+  },
+  'POST /api/v1/account/applications/widget-token': {
+    description: 'A widget token for one workspace (created when missing).',
+    schema: obj({ token: str('Signed JWT; GET /account/applications/scoped-token/info reads it.') }),
+  },
+  'GET /api/v1/account/applications/scoped-token/info': {
+    description: 'The organization and workspace of a scoped or widget token.',
+    schema: obj({
+      organization_id: uuid('Organization of the token.'),
+      workspace_id: uuid('Workspace of the token.'),
+      workspace_name: str('Name of that workspace.'),
+    }),
   },
   'GET /api/v1/integrations/connectors/:id/inspect': {
     description: 'Identity, readiness and the action catalogue.',
@@ -218,7 +377,7 @@ export const responseSchemas: Record<string, { description: string; schema: Sche
   'PUT /api/v1/workspaces/:id': { description: 'The updated workspace.', schema: workspaceItem },
   'DELETE /api/v1/workspaces/:id': {
     description: 'The workspace is deleted.',
-    schema: obj({ id: str('Deleted workspace id.'), deleted_at: str('ISO 8601 time of deletion.') }),
+    schema: obj({ id: uuid('Deleted workspace id.'), deleted_at: dateTime('Time of deletion.') }),
   },
   'GET /api/v1/skills': { description: 'One page of skills.', schema: skillPage },
   'GET /api/v1/skills/search': { description: 'One page of matching skills.', schema: skillPage },
@@ -241,6 +400,6 @@ export const responseSchemas: Record<string, { description: string; schema: Sche
   },
   'GET /api/v1/openapi.json': {
     description: 'This document.',
-    schema: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+    schema: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document.' },
   },
 };

@@ -1,11 +1,39 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findTypeByDefinitionId } from '../core/connector-type.js';
-import type { ConnectorDefinition } from '../core/connector-type.js';
+import type { ConnectorDefinition, ConnectorType } from '../core/connector-type.js';
 import { ServiceError } from '../core/errors.js';
+import { connectionSpecification } from '../core/source-template.js';
 
 /** A definition as the catalog shows it. */
 function toItem(d: ConnectorDefinition) {
   return { sourceDefinitionId: d.id, name: d.name, iconUrl: d.iconUrl, supportLevel: d.supportLevel };
+}
+
+/**
+ * One definition as GET /definitions/sources/:id answers it: the published SourceDefinitionResponse
+ * ({id, definition: {..., spec}, example_questions}), plus the catalog item's fields at the top level as
+ * before (additive, so older readers keep working).
+ */
+function toDetail(t: ConnectorType) {
+  const d = t.definition;
+  const entities = [...new Set(t.actions.map((a) => a.entity))];
+  const searchable = t.contextStore?.entities ?? [];
+  return {
+    id: d.id,
+    definition: {
+      sourceDefinitionId: d.id,
+      name: d.name,
+      iconUrl: d.iconUrl,
+      custom: false,
+      supportLevel: d.supportLevel,
+      spec: { connectionSpecification: connectionSpecification(d) },
+    },
+    example_questions: {
+      direct: entities.slice(0, 3).map((e) => `List the first 10 ${e}.`),
+      search: searchable.slice(0, 3).map((e) => `Which ${e} changed in the last 7 days?`),
+    },
+    ...toItem(d),
+  };
 }
 
 /** GET /integrations/definitions/sources[?name=] and GET /integrations/definitions/sources/:id. */
@@ -37,6 +65,6 @@ export const definitionRoutes: FastifyPluginAsync = async (app) => {
         { message: `no connector definition with id ${request.params.id}` },
         { field: 'path.id' },
       );
-    return toItem(type.definition);
+    return toDetail(type);
   });
 };

@@ -15,11 +15,17 @@ interface ExecuteBody {
   entity: string;
   action: string;
   params?: Record<string, unknown>;
-  select_fields?: string[];
-  exclude_fields?: string[];
+  select_fields?: string[] | null;
+  exclude_fields?: string[] | null;
+  skip_truncation?: boolean;
+  intent?: string | null;
 }
 
-const fieldList = { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 300 } } as const;
+const fieldList = {
+  type: ['array', 'null'],
+  maxItems: 200,
+  items: { type: 'string', minLength: 1, maxLength: 300 },
+} as const;
 
 const bodySchema = {
   type: 'object',
@@ -30,6 +36,10 @@ const bodySchema = {
     params: { type: 'object' },
     select_fields: fieldList,
     exclude_fields: fieldList,
+    // The published contract's: nothing is truncated here, so skip_truncation changes nothing; intent is
+    // the caller's note of why (accepted, not stored).
+    skip_truncation: { type: 'boolean' },
+    intent: { type: ['string', 'null'], maxLength: 512 },
   },
   additionalProperties: false,
 } as const;
@@ -55,7 +65,8 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
       }
       const type = findTypeByDefinitionId(row.definition_id, svc.types);
       if (!type) throw new Error(`connector ${row.id} has unknown definition ${row.definition_id}`);
-      const { entity, action } = request.body;
+      const { entity, action, select_fields: select, exclude_fields: exclude } = request.body;
+      const selecting = select != null && select.length > 0;
       const params = request.body.params ?? {};
       const { descriptor, validator } = findAction(type, entity, action);
       validateWith(validator(), params, 'params');
@@ -66,7 +77,10 @@ export const executeRoutes: FastifyPluginAsync = async (app) => {
         type.execute(actionContext(svc, connector, baseUrl, store), entity, action, params);
       const envelope = (result: unknown, connectorMetadata: Record<string, unknown> | undefined) => ({
         status: 'success',
-        result: applyFieldSelection(result, request.body.select_fields, request.body.exclude_fields),
+        // As the published contract says: select_fields wins, exclude_fields is ignored when it is given.
+        result: selecting
+          ? applyFieldSelection(result, select)
+          : applyFieldSelection(result, undefined, exclude ?? undefined),
         connector_metadata: connectorMetadata ?? {},
         execution_metadata: {
           connector_instance_id: `source_id:${connector.id}`,

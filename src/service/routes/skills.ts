@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { checkOrganization } from '../auth/organization.js';
 import { ServiceError } from '../core/errors.js';
 import { listSkills, matchesQuery, pageSkills, SKILLS_LIMIT_DEFAULT, SKILLS_LIMIT_MAX } from '../skills/catalog.js';
 import { skillDocs } from '../skills/docs.js';
@@ -20,11 +21,12 @@ const pagingQuery = {
     type: 'string',
     minLength: 1,
     maxLength: 100,
-    description: 'Accepted for compatibility; the organization always comes from the token.',
+    description: "The token's organization (another one is a 403); the organization always comes from the token.",
   },
 } as const;
 
 interface ListQuery {
+  organization_id?: string;
   limit?: string;
   cursor?: string;
   workspace_id?: string;
@@ -39,6 +41,11 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
     required,
     additionalProperties: false,
   });
+  // organization_id may only name the token's organization, like the x-organization-id header.
+  const orgOf = (request: FastifyRequest<{ Querystring: { organization_id?: string } }>) => {
+    checkOrganization(request.query.organization_id, request.organizationId, 'query.organization_id');
+    return request.organizationId;
+  };
   // Query strings are text and the app's ajv does not coerce: limit is checked here.
   const coerceLimit = (q: ListQuery) => {
     const n = q.limit === undefined ? SKILLS_LIMIT_DEFAULT : Number(q.limit);
@@ -52,12 +59,7 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
   };
 
   app.get<{ Querystring: ListQuery }>('/skills', { schema: { querystring: querySchema({}) } }, async (request) => {
-    const all = await listSkills(
-      app.service.store.db,
-      app.service.types,
-      request.organizationId,
-      request.query.workspace_id,
-    );
+    const all = await listSkills(app.service.store.db, app.service.types, orgOf(request), request.query.workspace_id);
     return pageSkills(all, coerceLimit(request.query), request.query.cursor, app.service.cursors);
   });
 
@@ -79,12 +81,7 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const all = await listSkills(
-        app.service.store.db,
-        app.service.types,
-        request.organizationId,
-        request.query.workspace_id,
-      );
+      const all = await listSkills(app.service.store.db, app.service.types, orgOf(request), request.query.workspace_id);
       return pageSkills(
         all.filter((s) => matchesQuery(s, request.query.query ?? '')),
         coerceLimit(request.query),
@@ -94,7 +91,7 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { id: string; section?: string } }>(
+  app.get<{ Querystring: { id: string; section?: string; organization_id?: string } }>(
     '/skills/docs',
     {
       schema: {
@@ -124,12 +121,6 @@ export const skillsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) =>
-      skillDocs(
-        app.service.store.db,
-        app.service.types,
-        request.organizationId,
-        request.query.id,
-        request.query.section,
-      ),
+      skillDocs(app.service.store.db, app.service.types, orgOf(request), request.query.id, request.query.section),
   );
 };

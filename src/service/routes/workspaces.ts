@@ -35,8 +35,9 @@ const listQuery = {
 const updateBody = {
   type: 'object',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    status: { type: 'string', enum: ['active', 'inactive'] },
+    // null, like an omitted field, keeps the name or status (the published contract allows it).
+    name: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+    status: { type: ['string', 'null'], enum: ['active', 'inactive', null] },
     cache_enabled: { type: ['boolean', 'null'] },
   },
   additionalProperties: false,
@@ -118,14 +119,14 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<{
     Params: { id: string };
-    Body: { name?: string; status?: 'active' | 'inactive'; cache_enabled?: boolean | null };
+    Body: { name?: string | null; status?: 'active' | 'inactive' | null; cache_enabled?: boolean | null };
   }>('/workspaces/:id', { schema: { body: updateBody } }, async (request) => {
     const org = request.organizationId;
     const id = request.params.id;
     const row = await app.service.store.transaction(async (trx) => {
       const current = await findWorkspaceById(trx, org, id);
       if (!current) throw notFound(id);
-      const name = request.body.name;
+      const name = request.body.name ?? undefined;
       if (name !== undefined && name !== current.name) {
         const clash = await trx
           .selectFrom('workspaces')
@@ -137,7 +138,14 @@ export const workspaceRoutes: FastifyPluginAsync = async (app) => {
         if (clash)
           throw new ServiceError('H409', { message: `a workspace named "${name}" already exists` }, { field: 'name' });
       }
-      return updateWorkspace(trx, org, id, request.body, app.service.now());
+      const { cache_enabled } = request.body;
+      const status = request.body.status ?? undefined;
+      const change = {
+        ...(name !== undefined && { name }),
+        ...(status !== undefined && { status }),
+        ...(cache_enabled !== undefined && { cache_enabled }),
+      };
+      return updateWorkspace(trx, org, id, change, app.service.now());
     });
     if (!row) throw notFound(id);
     return toWorkspaceItem(row);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** A typed block of skills docs content (the shapes the hosted service answers). */
 export type Block =
   | { type: 'heading'; level: number; text: string }
@@ -27,5 +29,16 @@ export interface SkillInfo {
   title: string;
   summary: string;
   tags: string[];
+  /** Where the docs come from: a guide bundled with the service, or a connector type's definition. */
+  provenance: string;
+  /** Fingerprint of what the docs are generated from; changes when they would. */
+  version: string;
+  /** static for bundled guides; live for connector docs, built from the service's current state. */
+  freshness: { state: 'static' | 'live'; checked_at?: string | null };
   warnings: string[];
+}
+
+/** A short stable fingerprint of a JSON value (a skill's version). */
+export function fingerprint(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 }

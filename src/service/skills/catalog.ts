@@ -4,7 +4,7 @@ import type { ConnectorType } from '../core/connector-type.js';
 import { readContextStoreReadiness } from '../context-store/index.js';
 import { ServiceError } from '../core/errors.js';
 import { docsSkillId } from '../inspect/connector-report.js';
-import type { SkillInfo } from './blocks.js';
+import { fingerprint, type SkillInfo } from './blocks.js';
 import { staticSkills } from './static-skills.js';
 import { words } from '../context-store/words.js';
 import type { CoreTables } from '../core/tables.js';
@@ -56,6 +56,12 @@ export async function connectorSkill(
     title: `${row.name} (${type.definition.name})`,
     summary: `How to read and write ${type.definition.name} data through connector ${row.id}: entities ${entities.join(', ')}.`,
     tags: [...new Set([type.definition.slug, ...entities])],
+    provenance: `connector source definition ${type.definition.name} (${type.definition.id})`,
+    version: fingerprint([
+      type.definition,
+      type.actions.map((a) => [a.entity, a.action, a.write, a.requiredParams, a.optionalParams]),
+    ]),
+    freshness: { state: 'live' },
     warnings,
   };
 }

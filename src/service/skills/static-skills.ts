@@ -1,4 +1,14 @@
-import { code, heading, list, paragraph, table, type Block, type OutlineSection, type SkillInfo } from './blocks.js';
+import {
+  code,
+  fingerprint,
+  heading,
+  list,
+  paragraph,
+  table,
+  type Block,
+  type OutlineSection,
+  type SkillInfo,
+} from './blocks.js';
 
 /** A skill that is the same for every organization: its info, outline and sections. */
 interface StaticSkill {
@@ -7,7 +17,14 @@ interface StaticSkill {
   sections: Record<string, { title: string; summary: string; content: Block[] }>;
 }
 
-const recipes: StaticSkill = {
+/** A static skill as written below: its info without the version, which is the fingerprint of its content. */
+interface StaticSkillSource {
+  info: Omit<SkillInfo, 'version'>;
+  overview: Block[];
+  sections: Record<string, { title: string; summary: string; content: Block[] }>;
+}
+
+const recipes: StaticSkillSource = {
   info: {
     id: 'agent:recipes',
     kind: 'static',
@@ -15,6 +32,8 @@ const recipes: StaticSkill = {
     summary:
       'The call order (inspect, docs outline, docs section, execute), paging keys, errors and the context store, for agents and recipe authors.',
     tags: ['guide', 'recipes', 'paging', 'errors', 'context-store'],
+    provenance: 'static guide bundled with the service',
+    freshness: { state: 'static' },
     warnings: [],
   },
   overview: [
@@ -128,7 +147,12 @@ const recipes: StaticSkill = {
 };
 
 /** Every static skill. */
-export const staticSkills: readonly StaticSkill[] = [recipes];
+const withVersion = (s: StaticSkillSource): StaticSkill => ({
+  ...s,
+  info: { ...s.info, version: fingerprint([s.overview, s.sections]) },
+});
+
+export const staticSkills: readonly StaticSkill[] = [recipes].map(withVersion);
 
 /** The outline of a static skill. */
 export function staticOutline(skill: StaticSkill): OutlineSection[] {

@@ -14,7 +14,22 @@ const PUBLIC_COLUMNS = [
   'c.updated_at',
 ] as const;
 
-export type PublicConnectorRow = Omit<ConnectorRow, 'credentials'>;
+export type PublicConnectorRow = Omit<ConnectorRow, 'credentials' | ConfigColumn>;
+
+/** Columns of the published contract's connector configuration (read with findConnectorConfig). */
+type ConfigColumn = 'replication_config' | 'environment' | 'entities';
+
+/** One requested entity of a connector (the published contract's RequestedEntity). */
+export interface RequestedEntity {
+  entity: string;
+  modes?: ('read' | 'write')[] | null;
+}
+
+/** What a connector answers of its configuration: replication_config and entities (never environment). */
+export interface ConnectorConfig {
+  replication_config: Record<string, unknown>;
+  entities: RequestedEntity[] | null;
+}
 
 /** Maps a row to what the execute path sees. */
 export function toConnectorInstance(row: PublicConnectorRow): ConnectorInstance {
@@ -43,18 +58,23 @@ export async function findConnector(
     .executeTakeFirst();
 }
 
-/** The connectors of one workspace, optionally of one definition, oldest first. */
+/**
+ * The connectors of one workspace, or (workspaceId null) of every live workspace of the organization,
+ * optionally of one definition, oldest first.
+ */
 export async function listConnectors(
   db: Kysely<CoreTables>,
   orgId: string,
-  workspaceId: string,
+  workspaceId: string | null,
   definitionId?: string,
 ): Promise<PublicConnectorRow[]> {
   let q = db
     .selectFrom('connectors as c')
+    .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
     .select([...PUBLIC_COLUMNS])
     .where('c.organization_id', '=', orgId)
-    .where('c.workspace_id', '=', workspaceId);
+    .where('w.deleted_at', 'is', null);
+  if (workspaceId !== null) q = q.where('c.workspace_id', '=', workspaceId);
   if (definitionId !== undefined) q = q.where('c.definition_id', '=', definitionId);
   return q.orderBy('c.created_at').orderBy('c.id').execute();
 }
@@ -68,6 +88,9 @@ export async function createConnector(
     definitionId: string;
     name: string;
     credentials: Record<string, unknown>;
+    replicationConfig?: Record<string, unknown>;
+    environment?: Record<string, unknown>;
+    entities?: RequestedEntity[] | null;
   },
   now: Date,
 ): Promise<PublicConnectorRow> {
@@ -83,7 +106,13 @@ export async function createConnector(
   };
   await db
     .insertInto('connectors')
-    .values({ ...row, credentials: JSON.stringify(c.credentials) })
+    .values({
+      ...row,
+      credentials: JSON.stringify(c.credentials),
+      replication_config: JSON.stringify(c.replicationConfig ?? {}),
+      environment: JSON.stringify(c.environment ?? {}),
+      entities: c.entities == null ? null : JSON.stringify(c.entities),
+    })
     .execute();
   return row;
 }
@@ -96,4 +125,39 @@ export async function deleteConnector(db: Kysely<CoreTables>, orgId: string, id:
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
+}
+
+/** The answered configuration of a connector (the caller has found the connector already). */
+export async function findConnectorConfig(db: Kysely<CoreTables>, orgId: string, id: string): Promise<ConnectorConfig> {
+  const row = await db
+    .selectFrom('connectors')
+    .select(['replication_config', 'entities'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return {
+    replication_config: row ? (JSON.parse(row.replication_config) as Record<string, unknown>) : {},
+    entities: row?.entities ? (JSON.parse(row.entities) as RequestedEntity[]) : null,
+  };
+}
+
+/** Changes a connector's name, replication_config or entities (undefined: unchanged); bumps updated_at. */
+export async function updateConnector(
+  db: Kysely<CoreTables>,
+  orgId: string,
+  id: string,
+  change: { name?: string; replicationConfig?: Record<string, unknown>; entities?: RequestedEntity[] },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('connectors')
+    .set({
+      updated_at: now.toISOString(),
+      ...(change.name !== undefined && { name: change.name }),
+      ...(change.replicationConfig !== undefined && { replication_config: JSON.stringify(change.replicationConfig) }),
+      ...(change.entities !== undefined && { entities: JSON.stringify(change.entities) }),
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }

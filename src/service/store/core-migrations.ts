@@ -71,4 +71,21 @@ export const coreMigrations: readonly Migration[] = [
       await db.schema.createIndex('connectors_org').on('connectors').column('organization_id').execute();
     },
   },
+  {
+    // The published contract's connector fields: replication_config and entities are answered back;
+    // environment (user configuration merged with the credentials by the hosted service) is stored like them.
+    name: '001-core-connector-config',
+    async up(db: Kysely<object>) {
+      await db.schema
+        .alterTable('connectors')
+        .addColumn('replication_config', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+      await db.schema
+        .alterTable('connectors')
+        .addColumn('environment', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+      // JSON array of {entity, modes}, or NULL when none was given.
+      await db.schema.alterTable('connectors').addColumn('entities', 'text').execute();
+    },
+  },
 ];

@@ -10,6 +10,10 @@ export interface WorkspaceItem {
   status: 'active' | 'inactive';
   cache_enabled: boolean | null;
   tombstone: boolean;
+  /** Every workspace is shared by the organization here (the published contract also knows private). */
+  visibility: 'shared';
+  /** No display colors are kept here. */
+  color: null;
   created_at: string;
   updated_at: string;
 }
@@ -23,6 +27,8 @@ export function toWorkspaceItem(row: WorkspaceRow): WorkspaceItem {
     status: row.status,
     cache_enabled: row.cache_enabled === null ? null : row.cache_enabled === 1,
     tombstone: row.deleted_at !== null,
+    visibility: 'shared',
+    color: null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -104,7 +104,7 @@ describe('like through the trigram index', () => {
       url: `/api/v1/integrations/connectors/${id}`,
       headers: await svc.auth(),
     });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(202);
     expect(await count()).toBe(0);
   });
 });

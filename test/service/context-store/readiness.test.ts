@@ -154,7 +154,7 @@ describe('context store readiness', () => {
       url: `/api/v1/integrations/connectors/${id}`,
       headers: await svc.auth(),
     });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(202);
     const left = await csDb(svc.store.db)
       .selectFrom('cs_docs')
       .select((eb) => eb.fn.countAll().as('n'))

@@ -252,7 +252,7 @@ describe('the token table follows the records', () => {
       url: `/api/v1/integrations/connectors/${h.connectorId}`,
       headers: await h.svc.auth(),
     });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(202);
     expect(await count()).toBe(0);
   });
 });

@@ -57,7 +57,7 @@ describe('CRM data per connector', () => {
       url: `/api/v1/integrations/connectors/${h.connectorId}`,
       headers: await h.svc.auth(),
     });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(202);
     for (const table of ['crm_records', 'crm_associations', 'crm_property_history', 'crm_schemas'])
       expect(await count(table), table).toBe(0);
   });

@@ -23,7 +23,14 @@ describe('GET /integrations/connectors/:id/inspect', () => {
       context_store_status: 'Loading',
     });
     expect(report.context_store_readiness.configured_cache_entities).toEqual([
-      { entity: 'people', status: 'Loading', ready_for_search: false, entity_count: 0, updated_at: expect.anything() },
+      {
+        entity: 'people',
+        status: 'Loading',
+        ready_for_search: false,
+        supported: true,
+        entity_count: 0,
+        updated_at: expect.anything(),
+      },
     ]);
     expect(report.warnings.join(' ')).toMatch(/people/);
     expect(report.actions).toHaveLength(peopleConnector.actions.length);

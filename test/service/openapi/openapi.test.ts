@@ -85,3 +85,63 @@ describe('GET /api/v1/openapi.json', () => {
     expect(docs.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'query', required: true }));
   });
 });
+
+describe('the document is precise', () => {
+  const ops = () =>
+    Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod as Record<string, any>).map(([method, o]) => ({ key: `${method} ${path}`, o })),
+    );
+
+  it('names its contact and license, and gives every operation a summary and a description', () => {
+    expect(doc.info.contact.name).toBeTruthy();
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    for (const { key, o } of ops()) {
+      expect(o.summary, key).toMatch(/^[A-Z]/);
+      expect(o.description, key).toBeTruthy();
+      expect(o.summary, key).not.toContain('/api/v1');
+    }
+  });
+
+  it('declares 401, 403 and 429 (with Retry-After) wherever a bearer token is needed, 413 and 415 wherever a body is', () => {
+    for (const { key, o } of ops()) {
+      const needsToken = o.security === undefined;
+      expect(o.responses['401'] !== undefined, key).toBe(
+        needsToken || key === 'post /api/v1/account/applications/token',
+      );
+      if (needsToken) {
+        expect(o.responses['403'], key).toBeDefined();
+        expect(o.responses['429'].headers['Retry-After'].schema.type, key).toBe('integer');
+      }
+      expect(o.responses['413'] !== undefined, key).toBe(o.requestBody !== undefined);
+      expect(o.responses['415'] !== undefined, key).toBe(o.requestBody !== undefined);
+      expect(o.responses['500'], key).toBeDefined();
+    }
+  });
+
+  it("declares the statuses and headers routes answer: delete's 202, 404s, 422s, execute's headers and any media type for downloads", () => {
+    const connector = doc.paths['/api/v1/integrations/connectors/{id}'];
+    expect(Object.keys(connector.delete.responses)).toContain('202');
+    expect(connector.delete.responses['200']).toBeUndefined();
+    expect(connector.get.responses['404']).toBeDefined();
+    expect(doc.paths['/api/v1/integrations/connectors'].post.responses['422']).toBeDefined();
+    const execute = doc.paths['/api/v1/integrations/connectors/{id}/execute'].post;
+    expect(Object.keys(execute.responses['200'].headers).sort()).toEqual([
+      'Content-Disposition',
+      'Idempotent-Replayed',
+    ]);
+    expect(Object.keys(execute.responses['200'].content)).toEqual(['application/json', '*/*']);
+    for (const code of ['403', '404', '409', '422']) expect(execute.responses[code], code).toBeDefined();
+    expect(doc.paths['/api/v1/workspaces/{id}'].put.responses['409']).toBeDefined();
+    const variant = execute.requestBody.content['application/json'].schema.oneOf[0];
+    expect(variant.properties.entity).toMatchObject({ const: variant.properties.entity.enum[0] });
+    expect(variant.properties.action.enum).toEqual([variant.properties.action.const]);
+    expect(doc.components.schemas.Error.properties.errors.items.properties.details.additionalProperties).toBe(true);
+  });
+
+  it('declares the x-organization-id header on every operation but the document itself', () => {
+    for (const { key, o } of ops()) {
+      const header = o.parameters.find((p: any) => p.name === 'x-organization-id' && p.in === 'header');
+      expect(header !== undefined, key).toBe(!key.endsWith('/openapi.json'));
+    }
+  });
+});
