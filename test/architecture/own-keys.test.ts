@@ -36,7 +36,8 @@ const ALLOWED = new Set([
   'service/context-store/fields.ts: doc[field]', // readField: called with catalog fields only
   'service/idempotency/idempotency-keys.ts: (v as Record<string, unknown>)[k]',
   'service/skills/schema-text.ts: props[name]', // name: the schema's own required list
-  // The OpenAPI document, keyed by the registered routes (owned by the contract lane).
+  // The OpenAPI document, keyed by the registered routes ("METHOD path" of the routes the service declares).
+  'service/openapi/document.ts: operationDocs[key]',
   'service/openapi/document.ts: pathSchema[name]',
   'service/openapi/document.ts: responseSchemas[key]',
   'service/openapi/document.ts: paths[path]',
