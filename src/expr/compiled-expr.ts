@@ -7,6 +7,8 @@ import { evaluateWithJsonata, loadJsonataNatives, parseJsonata, type JsonataExpr
 import { BailOut, ExprError } from './runtime/errors.js';
 import { withEvaluation } from './runtime/guard.js';
 import type { CompiledExpr, EvalLimits, SourceLoc } from './types.js';
+// Loaded for its effect: regexes fall back to a linear-time engine instead of backtracking for ever.
+import './linear-regex.js';
 
 /** A syntax error in an expression; `offset` is an index into the expression source. */
 export interface ExprSyntaxError {
