@@ -8,9 +8,12 @@ export const REDACTED = '***';
 
 /**
  * Replaces secret values with *** in any text that leaves the program (logs, reports, errors, journals).
- * Also masks the forms a value takes on its way out, as CI systems do: JSON-escaped, URL-encoded (either hex
- * case), upper- and lower-cased, and base64 (standard and URL alphabets, padded or not), including the part of
- * a longer base64 text that encodes the secret (an `Authorization: Basic` header of `user:secret`).
+ * Also masks the forms a value takes on its way out, as CI systems do: JSON-escaped (also with \uXXXX for
+ * every non-ASCII character), URL-encoded every way the engine or a target encodes (encodeURIComponent,
+ * encodeURI, application/x-www-form-urlencoded with `+` for a space as URLSearchParams writes a query, the
+ * WHATWG URL's path and query sets, every byte as %XX; either hex case), upper- and lower-cased, and base64
+ * (standard and URL alphabets, padded or not), including the part of a longer base64 text that encodes the
+ * secret (an `Authorization: Basic` header of `user:secret`).
  */
 export class Redactor {
   private readonly needles = new Set<string>();
@@ -25,16 +28,15 @@ export class Redactor {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
     const forms = [
       value,
-      JSON.stringify(value).slice(1, -1),
-      encodeURIComponent(value),
-      encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
       value.toUpperCase(),
       value.toLowerCase(),
+      ...jsonForms(value),
+      ...urlForms(value).flatMap((f) => [f, f.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())]),
       ...base64Forms(value).filter((f) => f.length >= MIN_BASE64_LENGTH),
     ];
     let changed = false;
     for (const f of forms) {
-      if (!this.needles.has(f)) {
+      if (f.length >= MIN_SECRET_LENGTH && !this.needles.has(f)) {
         this.needles.add(f);
         changed = true;
       }
@@ -90,6 +92,45 @@ export class Redactor {
       seen.delete(value);
     }
   }
+}
+
+/** The value inside a JSON string: as JSON.stringify writes it, and with every non-ASCII character as \uXXXX. */
+function jsonForms(value: string): string[] {
+  const plain = JSON.stringify(value).slice(1, -1);
+  const ascii = plain.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [plain, ascii, ascii.replace(/\\u[0-9a-f]{4}/g, (u) => u.toUpperCase().replace('\\U', '\\u'))];
+}
+
+/** The value URL-encoded every way a URL, a query string or a form body carries it (upper-case hex). */
+function urlForms(value: string): string[] {
+  const every = [...Buffer.from(value, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`);
+  const forms = [encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), every.join('')];
+  // encodeURI and the WHATWG URL parser throw on a lone surrogate, and the parser cuts a value at `?` or `#`
+  // (a form that does not decode back to the whole value is not one: a piece of it could be empty).
+  for (const form of [
+    () => encodeURI(value),
+    () => new URL(`http://h/${value}`).pathname.slice(1),
+    () => new URL(`http://h/?${value}`).search.slice(1),
+  ]) {
+    try {
+      const f = form();
+      if (percentDecoded(f) === value) forms.push(f);
+    } catch {
+      // not a form this value can take
+    }
+  }
+  return forms;
+}
+
+/** Text with its valid %XX runs decoded (a lone `%` of the value itself stays as it is). */
+function percentDecoded(text: string): string {
+  return text.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 /**
