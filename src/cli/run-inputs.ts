@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { RecipeError, type Diagnostic } from '../errors/index.js';
-import { loadSource } from '../source/index.js';
+import { loadSource, makeDiagnostic, nestsDeeperThan, SOURCE_LIMITS } from '../source/index.js';
 
 /** Input values as given on the command line, or why they cannot be read (the same diagnostics as a recipe's). */
 export type GivenInputs =
@@ -20,6 +20,11 @@ export async function readGivenInputs(file: string | undefined, pairs: readonly 
       if (source.diagnostics.length > 0 || source.value === undefined) return { diagnostics: source.diagnostics };
       value = source.value;
     }
+    // As deep as a recipe may nest, and no deeper: later stages (coercion, the journal) recurse over it.
+    if (nestsDeeperThan(value, SOURCE_LIMITS.maxDepth))
+      return {
+        diagnostics: [makeDiagnostic('Y013', { limit: SOURCE_LIMITS.maxDepth }, { file, line: 1, column: 1 })],
+      };
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new RecipeError(
         'I001',
@@ -34,7 +39,13 @@ export async function readGivenInputs(file: string | undefined, pairs: readonly 
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new RecipeError('I001', { name: pair, reason: 'expected -i name=value' });
-    given[pair.slice(0, eq)] = pair.slice(eq + 1);
+    // defineProperty, not assignment: `-i __proto__=1` is an input named __proto__ (refused as unknown).
+    Object.defineProperty(given, pair.slice(0, eq), {
+      value: pair.slice(eq + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return { values: given, diagnostics: [] };
 }

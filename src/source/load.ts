@@ -24,6 +24,18 @@ export const SOURCE_LIMITS = {
   maxDepth: 100,
 } as const;
 
+/** True when a JSON-like value nests maps and lists deeper than `limit` (counted without recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A parsed recipe file: its JSON value and where every node is. `value` is absent when the file is unusable. */
 export interface SourceDocument {
   readonly file: string;
@@ -71,7 +83,10 @@ export function parseSource(text: string, file: string): SourceDocument {
   }
   if (second) diagnostics.push(makeDiagnostic('Y008', {}, at(second.range[0])));
   for (const error of doc.errors) {
-    diagnostics.push(makeDiagnostic('Y002', { reason: error.message.split('\n')[0] }, at(error.pos[0])));
+    // The parser gives up on nesting its own stack cannot hold: that is the depth limit, said as such.
+    if (/call stack/i.test(error.message))
+      diagnostics.push(makeDiagnostic('Y013', { limit: SOURCE_LIMITS.maxDepth }, at(error.pos[0])));
+    else diagnostics.push(makeDiagnostic('Y002', { reason: error.message.split('\n')[0] }, at(error.pos[0])));
   }
   for (const warning of doc.warnings) {
     if (warning.code === 'TAG_RESOLVE_FAILED') {
