@@ -17,9 +17,9 @@ import { RecipeError } from '../errors/index.js';
 import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
-import { FLEET_HELP, fleetTarget } from './fleet-flags.js';
+import { FLEET_HELP, fleetTarget } from './fleet/fleet-flags.js';
 import { collect } from './options.js';
-import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run-embedded.js';
+import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run/run-embedded.js';
 import { version } from './version.js';
 
 interface ConsoleFlags {

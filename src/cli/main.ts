@@ -11,19 +11,19 @@ import { version } from './version.js';
 const commands: Record<string, () => Promise<(program: Command) => void>> = {
   validate: async () => (await import('./validate.js')).registerValidate,
   schema: async () => (await import('./schema.js')).registerSchema,
-  run: async () => (await import('./run.js')).registerRun,
+  run: async () => (await import('./run/run.js')).registerRun,
   serve: async () => (await import('./serve.js')).registerServe,
-  resume: async () => (await import('./resume.js')).registerResume,
-  runs: async () => (await import('./runs.js')).registerRuns,
+  resume: async () => (await import('./run/resume.js')).registerResume,
+  runs: async () => (await import('./run/runs.js')).registerRuns,
   init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
   docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
   eval: async () => (await import('./eval.js')).registerEval,
   test: async () => (await import('./test.js')).registerTest,
-  worker: async () => (await import('./worker.js')).registerWorker,
-  submit: async () => (await import('./submit.js')).registerSubmit,
-  schedule: async () => (await import('./schedule.js')).registerSchedule,
+  worker: async () => (await import('./fleet/worker.js')).registerWorker,
+  submit: async () => (await import('./fleet/submit.js')).registerSubmit,
+  schedule: async () => (await import('./fleet/schedule.js')).registerSchedule,
 };
 
 endQuietlyOnClosedPipes();

@@ -3,9 +3,9 @@ import { dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { FixtureFileError } from '../service/seed/read-fixtures-file.js';
 import { startService, type RunningService } from '../service/start.js';
-import { CredentialsFileError, readOrCreateCredentials, type LocalCredentials } from './credentials-file.js';
+import { CredentialsFileError, readOrCreateCredentials, type LocalCredentials } from './run/credentials-file.js';
 import { ExitCode } from './exit-codes.js';
-import { EMBEDDED_DB, findRecipeDir } from './run-embedded.js';
+import { EMBEDDED_DB, findRecipeDir } from './run/run-embedded.js';
 import { parseServeFlags, ServeUsageError, type RawServeFlags } from './serve-options.js';
 
 /** `recipe serve`: runs the embedded connector service until SIGINT/SIGTERM. */

@@ -49,7 +49,7 @@ describe('one way to start a run', () => {
 
   it('every entry point starts runs through startRun', () => {
     const starters = callersOf('startRun');
-    for (const entry of ['cli/run.ts', 'fleet/run-job.ts', 'test-runner/run-case.ts', 'run/start-run.ts'])
+    for (const entry of ['cli/run/run.ts', 'fleet/run-job.ts', 'test-runner/run-case.ts', 'run/start-run.ts'])
       expect(starters).toContain(entry);
   });
 });

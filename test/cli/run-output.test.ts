@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOutputs, ProgressView } from '../../src/cli/run-output.js';
+import { formatOutputs, ProgressView } from '../../src/cli/run/run-output.js';
 import type { RunEvent, StepProgress } from '../../src/run/index.js';
 
 const step = (over: Partial<StepProgress> = {}): StepProgress => ({

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { resolveInputs } from '../compile/index.js';
-import type { Plan } from '../compile/plan.js';
-import { RecipeError } from '../errors/index.js';
-import type { JournalStore, RunRecord } from '../journal/index.js';
+import { resolveInputs } from '../../compile/index.js';
+import type { Plan } from '../../compile/plan.js';
+import { RecipeError } from '../../errors/index.js';
+import type { JournalStore, RunRecord } from '../../journal/index.js';
 import {
   isValidRunId,
   maskedInputs,
@@ -11,9 +11,9 @@ import {
   type CheckedRecipe,
   type ResumeFlags,
   type RunReport,
-} from '../run/index.js';
-import { formatDiagnostic } from '../source/index.js';
-import { ExitCode } from './exit-codes.js';
+} from '../../run/index.js';
+import { formatDiagnostic } from '../../source/index.js';
+import { ExitCode } from '../exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
 import { checkForTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, JournalFlags, RunChoice, RunFlags } from './run-types.js';
@@ -37,7 +37,7 @@ export async function openRunJournal(flags: JournalFlags): Promise<JournalStore 
       throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
     return undefined;
   }
-  const { journalPath, openJournal } = await import('../journal/index.js');
+  const { journalPath, openJournal } = await import('../../journal/index.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
 }
 

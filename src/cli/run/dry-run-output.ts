@@ -1,5 +1,5 @@
-import { formatFileLineCol } from '../errors/index.js';
-import type { DryRunWrite } from '../run/index.js';
+import { formatFileLineCol } from '../../errors/index.js';
+import type { DryRunWrite } from '../../run/index.js';
 
 /**
  * The writes a dry-run did not send, one line each; a write the service would refuse is marked ✗ and

@@ -1,5 +1,5 @@
-import { RecipeError } from '../errors/index.js';
-import { DEFAULT_QUEUE } from '../fleet/job.js';
+import { RecipeError } from '../../errors/index.js';
+import { DEFAULT_QUEUE } from '../../fleet/job.js';
 
 /** The flags every fleet command shares. */
 export interface FleetFlags {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { RecipeError } from '../errors/index.js';
-import { openFleet, type FleetClient } from '../fleet/queue.js';
-import { journalPath } from '../journal/index.js';
-import { fleetTarget } from './fleet-flags.js';
-import { collect } from './options.js';
+import { RecipeError } from '../../errors/index.js';
+import { openFleet, type FleetClient } from '../../fleet/queue.js';
+import { journalPath } from '../../journal/index.js';
+import { fleetTarget } from '../fleet/fleet-flags.js';
+import { collect } from '../options.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
 import { readGivenInputs } from './run-inputs.js';

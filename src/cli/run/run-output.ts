@@ -1,4 +1,4 @@
-import type { RunEvent, StepProgress } from '../run/index.js';
+import type { RunEvent, StepProgress } from '../../run/index.js';
 
 /** How the human output may look: animated in place (a terminal), plain lines, or nothing. */
 export interface ViewOptions {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { RecipeError } from '../errors/index.js';
-import type { RunningService } from '../service/start.js';
+import { RecipeError } from '../../errors/index.js';
+import type { RunningService } from '../../service/start.js';
 import { CredentialsFileError, readOrCreateCredentials, type LocalCredentials } from './credentials-file.js';
 
 /** The folder that holds the embedded service's data, found like git finds `.git`. */
@@ -55,8 +55,8 @@ export async function startEmbedded(cwd: string, opts: EmbeddedOptions = {}): Pr
     creds = credentialsFromFile(join(dirname(db), 'credentials.json'));
   }
   // Loaded here, not at the top: a run against a configured service should not pay for loading the service.
-  const { startService } = await import('../service/start.js');
-  const { FixtureFileError } = await import('../service/seed/read-fixtures-file.js');
+  const { startService } = await import('../../service/start.js');
+  const { FixtureFileError } = await import('../../service/seed/read-fixtures-file.js');
   let service: RunningService;
   try {
     service = await startService({

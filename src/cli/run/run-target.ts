@@ -1,8 +1,8 @@
-import type { ConnectorCatalog } from '../catalog/index.js';
-import { catalogForService } from '../catalog/service-catalog.js';
-import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
-import { checkRecipe, type CheckResult } from '../run/index.js';
-import { formatDiagnostic } from '../source/index.js';
+import type { ConnectorCatalog } from '../../catalog/index.js';
+import { catalogForService } from '../../catalog/service-catalog.js';
+import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../../client/index.js';
+import { checkRecipe, type CheckResult } from '../../run/index.js';
+import { formatDiagnostic } from '../../source/index.js';
 import { readCommandEnv } from './env-file.js';
 import type { RunFlags } from './run-types.js';
 

@@ -1,17 +1,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveInputs } from '../compile/index.js';
-import { catalog, formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
-import { jobIdOf } from '../fleet/job.js';
-import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../fleet/queue.js';
-import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../run/index.js';
-import { formatDiagnostic } from '../source/index.js';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { resolveInputs } from '../../compile/index.js';
+import { catalog, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
+import { jobIdOf } from '../../fleet/job.js';
+import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../fleet/queue.js';
+import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
+import { formatDiagnostic } from '../../source/index.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
-import { collect } from './options.js';
-import { readGivenInputs } from './run-inputs.js';
-import { configuredCatalog } from './run-target.js';
-import { printReport } from './run.js';
+import { collect } from '../options.js';
+import { readGivenInputs } from '../run/run-inputs.js';
+import { configuredCatalog } from '../run/run-target.js';
+import { printReport } from '../run/run.js';
 
 interface SubmitFlags extends FleetFlags {
   input?: string[];

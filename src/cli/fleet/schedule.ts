@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveInputs } from '../compile/index.js';
-import { formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
-import { openFleet, runJobData, type FleetClient } from '../fleet/queue.js';
-import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../fleet/schedules.js';
-import { formatDiagnostic } from '../source/index.js';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { resolveInputs } from '../../compile/index.js';
+import { formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
+import { openFleet, runJobData, type FleetClient } from '../../fleet/queue.js';
+import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../../fleet/schedules.js';
+import { formatDiagnostic } from '../../source/index.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
-import { collect } from './options.js';
-import { readGivenInputs } from './run-inputs.js';
-import { configuredCatalog } from './run-target.js';
-import { checkRecipe } from '../run/index.js';
+import { collect } from '../options.js';
+import { readGivenInputs } from '../run/run-inputs.js';
+import { configuredCatalog } from '../run/run-target.js';
+import { checkRecipe } from '../../run/index.js';
 
 interface AddFlags extends FleetFlags {
   cron?: string;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { RecipeError, type Diagnostic } from '../errors/index.js';
-import { loadSource, makeDiagnostic, nestsDeeperThan, SOURCE_LIMITS } from '../source/index.js';
+import { RecipeError, type Diagnostic } from '../../errors/index.js';
+import { loadSource, makeDiagnostic, nestsDeeperThan, SOURCE_LIMITS } from '../../source/index.js';
 
 /** Input values as given on the command line, or why they cannot be read (the same diagnostics as a recipe's). */
 export type GivenInputs =

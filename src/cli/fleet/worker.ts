@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { completeConnectionConfig, readConnectionConfig } from '../client/index.js';
-import { formatLocation, RecipeError } from '../errors/index.js';
-import { startFleetWorker } from '../fleet/worker.js';
-import { readCommandEnv } from './env-file.js';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { completeConnectionConfig, readConnectionConfig } from '../../client/index.js';
+import { formatLocation, RecipeError } from '../../errors/index.js';
+import { startFleetWorker } from '../../fleet/worker.js';
+import { readCommandEnv } from '../run/env-file.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { FLEET_HELP, fleetTarget, positiveInt, type FleetFlags } from './fleet-flags.js';
 
 interface WorkerFlags extends FleetFlags {

@@ -1,8 +1,8 @@
-import type { StartRunOptions } from '../run/index.js';
+import type { StartRunOptions } from '../../run/index.js';
 import type { ProgressView } from './run-output.js';
 
-// The shapes `recipe run`, `recipe resume` and the journal's part of them share (cli/run.ts,
-// cli/resume.ts, cli/run-journal.ts), here so that none of them imports another for its types.
+// The shapes `recipe run`, `recipe resume` and the journal's part of them share (cli/run/run.ts,
+// cli/run/resume.ts, cli/run/run-journal.ts), here so that none of them imports another for its types.
 
 /** The journal flags `recipe run`, `recipe resume` and `recipe runs` share. */
 export interface JournalFlags {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { formatFileLineCol, formatLocation, RecipeError } from '../errors/index.js';
-import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
-import type { RunReport } from '../run/index.js';
-import { listFleetRuns, openFleet, type FleetClient } from '../fleet/queue.js';
-import { exitCodeFor, ExitCode } from './exit-codes.js';
-import { fleetTarget } from './fleet-flags.js';
+import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
+import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
+import type { RunReport } from '../../run/index.js';
+import { listFleetRuns, openFleet, type FleetClient } from '../../fleet/queue.js';
+import { exitCodeFor, ExitCode } from '../exit-codes.js';
+import { fleetTarget } from '../fleet/fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
 import { formatOutputs } from './run-output.js';
 

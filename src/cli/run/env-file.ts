@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as util from 'node:util';
-import { RecipeError } from '../errors/index.js';
+import { RecipeError } from '../../errors/index.js';
 
 /** The environment a command reads (CONNECTOR_* and recipe secrets), and what to say about where it came from. */
 export interface CommandEnv {
