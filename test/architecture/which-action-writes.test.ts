@@ -5,30 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { SRC, sourceFiles } from './import-graph.js';
 
 // House rule 14: "which action writes" is decided in one place, src/client/actions.ts `writes` (the service's
-// word, else the name rule), and the engine knows no connector's entity names. The service, which says what
-// its actions do, is outside the check.
+// word, else the name rule). The service, which says what its actions do, is outside the check. (That the
+// engine names no connector's entity is entity-names.test.ts, from the CRM's own descriptors.)
 
 /** Action names the client's name rule knows to read: a list of them elsewhere is a second name rule. */
 const READ_NAMES = new Set(['list', 'get', 'api_search', 'context_store_search', 'search', 'inspect', 'describe']);
-
-/** The CRM connector's entities (the API spec): the engine's interpreter and client never name them. */
-const CRM_ENTITIES = new Set([
-  'contacts',
-  'companies',
-  'deals',
-  'tickets',
-  'notes',
-  'calls',
-  'emails',
-  'meetings',
-  'tasks',
-  'schemas',
-  'objects',
-  'associations',
-]);
-
-/** The folders that run a recipe's calls: a fact about one connector's entity must come from its service. */
-const NO_ENTITY_NAMES = ['run/', 'steps/', 'calls/', 'frame/', 'client/'];
 
 const callee = (call: ts.CallExpression): string | undefined => {
   const e = call.expression;
@@ -99,19 +80,6 @@ function writeDecisions(file: string, text: string): string[] {
   return found;
 }
 
-/** CRM entity names spelled as strings in a file, as `file:line: name`. */
-function entityNames(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && CRM_ENTITIES.has(node.text))
-      found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.text}`);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
 const read = (file: string): string => readFileSync(join(SRC, file), 'utf8');
 
 describe('which action writes is decided in src/client/ only', () => {
@@ -135,11 +103,5 @@ describe('which action writes is decided in src/client/ only', () => {
       'if (call.write && dryRun) return call.dryRun();',
     ];
     expect(fine.flatMap((line) => writeDecisions('x.ts', line))).toEqual([]);
-  });
-
-  it('the interpreter and the client name no CRM entity', () => {
-    const files = sourceFiles().filter((f) => NO_ENTITY_NAMES.some((dir) => f.startsWith(dir)));
-    expect(files.flatMap((f) => entityNames(f, read(f)))).toEqual([]);
-    expect(entityNames('x.ts', "if (entity === 'associations') return true;")).toEqual(['x.ts:1: associations']);
   });
 });

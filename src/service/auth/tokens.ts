@@ -11,11 +11,22 @@ export async function signApplicationToken(
   now: Date,
   ttlSeconds = TOKEN_TTL_SECONDS,
 ): Promise<string> {
+  return signToken(key, { organization_id: claims.organizationId }, claims.clientId, now, ttlSeconds);
+}
+
+/** One signed token: the payload, issued to `subject` by this service, valid for `ttlSeconds` from `now`. */
+function signToken(
+  key: Uint8Array,
+  payload: Record<string, string>,
+  subject: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ organization_id: claims.organizationId })
+  return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(ISSUER)
-    .setSubject(claims.clientId)
+    .setSubject(subject)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttlSeconds)
     .sign(key);
@@ -35,18 +46,8 @@ export async function signWorkspaceToken(
   now: Date,
   ttlSeconds = TOKEN_TTL_SECONDS,
 ): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({
-    organization_id: claims.organizationId,
-    workspace_id: claims.workspaceId,
-    token_kind: claims.kind,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setSubject(claims.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlSeconds)
-    .sign(key);
+  const payload = { organization_id: claims.organizationId, workspace_id: claims.workspaceId, token_kind: claims.kind };
+  return signToken(key, payload, claims.clientId, now, ttlSeconds);
 }
 
 /** What a verified token grants. */
