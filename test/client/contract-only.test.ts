@@ -128,6 +128,19 @@ describe('organization and token', () => {
       '/api/v1/integrations/connectors/conn-crm/execute',
     ]);
     expect(server.seen.every((s) => s.headers['x-organization-id'] === ORG)).toBe(true);
+
+    // An http step's URL is not the connector API: the organization is not sent there.
+    server.seen = [];
+    await client.http({ method: 'GET', url: `${server.url}/elsewhere`, headers: {}, successStatus: ['2xx', 401] });
+    expect(server.seen).toHaveLength(1);
+    expect(server.seen[0]?.headers['x-organization-id']).toBeUndefined();
+  });
+
+  it('the flag wins over CONNECTOR_ORGANIZATION_ID, and neither leaves it out', () => {
+    const env = { CONNECTOR_ORGANIZATION_ID: ORG };
+    expect(readConnectionConfig({ organizationId: 'org-flag' }, env).organizationId).toBe('org-flag');
+    expect(readConnectionConfig({}, env).organizationId).toBe(ORG);
+    expect(readConnectionConfig({}, {})).not.toHaveProperty('organizationId');
   });
 
   it('a 401 after a token answered without expires_in renews it once, then the call succeeds', async () => {
