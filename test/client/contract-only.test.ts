@@ -154,6 +154,19 @@ describe('organization and token', () => {
     expect(server.seen.at(-1)?.headers.authorization).toBe('Bearer tok-2');
   });
 
+  it('a token answered without expires_in lives until its JWT exp claim', async () => {
+    server.expiresIn = undefined;
+    server.jwtExp = clock / 1000 + 120;
+    await client.execute('conn-crm', { entity: 'contacts', action: 'list' });
+    clock += 60_000;
+    await client.execute('conn-crm', { entity: 'contacts', action: 'list' });
+    expect(server.tokensIssued).toBe(1);
+    // Two minutes of life, refreshed a tenth of it early: renewed before the exp claim is reached.
+    clock += 50_000;
+    await client.execute('conn-crm', { entity: 'contacts', action: 'list' });
+    expect(server.tokensIssued).toBe(2);
+  });
+
   it('a token answered with expires_in 0 is kept for the documented 15 minutes, then renewed', async () => {
     server.expiresIn = 0;
     await client.execute('conn-crm', { entity: 'contacts', action: 'list' });

@@ -27,6 +27,8 @@ export interface ContractServer {
   connectors: ContractConnector[];
   /** expires_in of the token answer; undefined: the field is left out. */
   expiresIn: number | undefined;
+  /** When set, tokens are JWT-shaped (tok-N.<claims>.sig) with this exp claim (seconds since the epoch). */
+  jwtExp?: number;
   /** The next answers to an authenticated request are 401 this many times (a token revoked early). */
   refuseNext: number;
   tokensIssued: number;
@@ -60,7 +62,10 @@ export async function startContractServer(): Promise<ContractServer> {
       if (url.pathname === '/api/v1/account/applications/token') {
         state.tokensIssued++;
         return json(res, 200, {
-          access_token: `tok-${state.tokensIssued}`,
+          access_token:
+            state.jwtExp === undefined
+              ? `tok-${state.tokensIssued}`
+              : `tok-${state.tokensIssued}.${Buffer.from(JSON.stringify({ exp: state.jwtExp })).toString('base64url')}.sig`,
           token_type: 'bearer',
           ...(state.expiresIn !== undefined ? { expires_in: state.expiresIn } : {}),
         });
