@@ -7,6 +7,8 @@ export interface ConnectionConfig {
   readonly clientSecret: string;
   /** Workspace for {workspace, definition} lookups when a recipe names none. */
   readonly workspace: string;
+  /** Sent as x-organization-id on every connector API request (for accounts in several organizations). */
+  readonly organizationId?: string;
 }
 
 /** What flags and environment gave; baseUrl is absent when neither did (the CLI then embeds the service). */
@@ -15,6 +17,7 @@ export interface PartialConnectionConfig {
   readonly clientId?: string;
   readonly clientSecret?: string;
   readonly workspace: string;
+  readonly organizationId?: string;
 }
 
 /** Flags a caller may pass; they win over the environment. */
@@ -23,6 +26,8 @@ export interface ConnectionFlags {
   readonly clientId?: string;
   readonly clientSecret?: string;
   readonly workspace?: string;
+  /** Named as in ConnectionConfig, so a complete config passed as flags keeps it. */
+  readonly organizationId?: string;
 }
 
 /** Environment variables the client reads (and no others). */
@@ -31,6 +36,7 @@ export const ENV = {
   clientId: 'CONNECTOR_CLIENT_ID',
   clientSecret: 'CONNECTOR_CLIENT_SECRET',
   workspace: 'CONNECTOR_WORKSPACE',
+  organization: 'CONNECTOR_ORGANIZATION_ID',
 } as const;
 
 /** Merges flags over the environment and validates what is there; throws C001 on a bad value. */
@@ -47,7 +53,14 @@ export function readConnectionConfig(
   const clientId = pick(flags.clientId, ENV.clientId);
   const clientSecret = pick(flags.clientSecret, ENV.clientSecret);
   const workspace = pick(flags.workspace, ENV.workspace) ?? 'default';
-  return { baseUrl: baseUrl?.replace(/\/+$/, ''), clientId, clientSecret, workspace };
+  const organizationId = pick(flags.organizationId, ENV.organization);
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    clientId,
+    clientSecret,
+    workspace,
+    ...(organizationId !== undefined ? { organizationId } : {}),
+  };
 }
 
 /** A complete config, or C001 naming what is missing. */
@@ -64,6 +77,7 @@ export function completeConnectionConfig(partial: PartialConnectionConfig): Conn
     clientId: partial.clientId,
     clientSecret: partial.clientSecret,
     workspace: partial.workspace,
+    ...(partial.organizationId !== undefined ? { organizationId: partial.organizationId } : {}),
   };
 }
 

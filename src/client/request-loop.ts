@@ -67,6 +67,8 @@ export interface LoopOptions {
   readonly deps?: ClientDeps;
   readonly dispatcher?: Dispatcher;
   readonly limiter?: RequestLimiter;
+  /** Sent as x-organization-id on every request to the connector API (never to an http step's URL). */
+  readonly organizationId?: string;
 }
 
 /**
@@ -85,6 +87,7 @@ export class RequestLoop {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly limiter: RequestLimiter | undefined;
+  private readonly organizationId: string | undefined;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -101,6 +104,7 @@ export class RequestLoop {
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.limiter = options.limiter;
+    this.organizationId = options.organizationId;
     this.now = options.deps?.now ?? Date.now;
     this.random = options.deps?.random ?? Math.random;
     this.sleep = options.deps?.sleep ?? abortableSleep;
@@ -124,6 +128,8 @@ export class RequestLoop {
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
       if (spec.body !== undefined) headers['content-type'] = 'application/json';
       if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
+      // The organization names the caller's account to the connector API only; an http step's origin is not it.
+      if (this.organizationId !== undefined && !spec.url) headers['x-organization-id'] = this.organizationId;
       Object.assign(headers, spec.headers);
       // A keyed write to a connector service that honours keys cannot be applied twice, so it may be repeated.
       const safeToRepeat =

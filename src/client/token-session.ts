@@ -23,7 +23,7 @@ export class TokenSession implements Tokens {
     private readonly origin: string,
     private readonly redactor: Redactor,
     private readonly send: Send,
-    now: () => number,
+    private readonly now: () => number,
   ) {
     this.cache = new TokenCache((signal) => this.exchange(signal), now);
   }
@@ -69,7 +69,34 @@ export class TokenSession implements Tokens {
       throw new RecipeError('C002', { status: res.status, detail: ': the answer has no access_token' });
     }
     this.redactor.add(token);
-    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 900;
-    return { accessToken: token, expiresIn };
+    return { accessToken: token, expiresIn: this.lifetimeOf(body.expires_in, token) };
+  }
+
+  /**
+   * The token's lifetime in seconds: expires_in when positive; else (missing, zero or negative, which the
+   * contract does not rule out in practice) the JWT's own exp claim when it has one in the future, else the
+   * documented 15 minutes. A token that runs out sooner is refused with a 401, and the loop renews it once.
+   */
+  private lifetimeOf(expiresIn: unknown, token: string): number {
+    if (typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0) return expiresIn;
+    const exp = jwtExpiry(token);
+    const left = exp === undefined ? 0 : exp - this.now() / 1000;
+    return left > 0 ? left : DEFAULT_LIFETIME_S;
+  }
+}
+
+/** Application tokens last 15 minutes (the service's documentation): the lifetime when the answer says none. */
+const DEFAULT_LIFETIME_S = 900;
+
+/** The exp claim (seconds since the epoch) of a JWT, read without verifying it; undefined when not a JWT. */
+function jwtExpiry(token: string): number | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[1] === undefined) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    const exp = claims !== null && typeof claims === 'object' ? (claims as Record<string, unknown>).exp : undefined;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -28,6 +28,7 @@ export function registerResume(program: Command): void {
     .description('resume an interrupted or failed run from the journal: recorded calls replay, the rest is sent')
     .argument('<run-id>', 'the run to resume (`recipe runs` lists them)')
     .option('--base-url <url>', 'connector service URL (else CONNECTOR_API_URL, else the embedded service)')
+    .option('--organization <id>', 'organization sent as x-organization-id (else CONNECTOR_ORGANIZATION_ID)')
     .option('--db <path>', "the embedded service's database file (default: the nearest .recipe/local.db)")
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')

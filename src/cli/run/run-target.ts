@@ -30,7 +30,10 @@ export function runTarget(flags: RunFlags): RunTarget {
   const read = readCommandEnv(flags.envFile, process.cwd());
   const env = read.env;
   const partial = readConnectionConfig(
-    { ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) },
+    {
+      ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+      ...(flags.organization !== undefined ? { organizationId: flags.organization } : {}),
+    },
     embeddedAsked(flags) ? { ...env, CONNECTOR_API_URL: undefined } : env,
   );
   return {

@@ -16,6 +16,8 @@ export interface RunFlags extends JournalFlags {
   input?: string[];
   inputs?: string;
   baseUrl?: string;
+  /** --organization: the connector API's x-organization-id (else CONNECTOR_ORGANIZATION_ID). */
+  organization?: string;
   connector?: string;
   dryRun?: boolean;
   /** --strict: warnings stop the run before anything is sent. */

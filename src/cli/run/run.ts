@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ConnectionConfig } from '../../client/index.js';
+import { ENV, type ConnectionConfig } from '../../client/index.js';
 import { resolveInputs } from '../../compile/index.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import type { JournalStore } from '../../journal/index.js';
@@ -33,6 +33,7 @@ export function registerRun(program: Command): void {
         'connector service URL (else CONNECTOR_API_URL, else the embedded service)',
       ).conflicts(['fixtures', 'db']),
     )
+    .option('--organization <id>', 'organization sent as x-organization-id (else CONNECTOR_ORGANIZATION_ID)')
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes: report each write with the exact request')
     .option('--strict', 'warnings (W codes) stop the run before anything is sent, as they fail `validate --strict`')
@@ -55,6 +56,7 @@ Configuration (flags win over the environment):
   CONNECTOR_CLIENT_ID       application client id (required with a URL)
   CONNECTOR_CLIENT_SECRET   application client secret (required with a URL)
   CONNECTOR_WORKSPACE       workspace for {definition} connector lookups (default "default")
+  CONNECTOR_ORGANIZATION_ID organization sent as x-organization-id (accounts in several organizations)
   .env in the working directory (or --env-file FILE) fills in variables the environment does not set.
   The embedded database is ${EMBEDDED_DB} in the nearest folder (this one or above) that has one, else here.
 ${JOURNAL_HELP}
@@ -182,7 +184,7 @@ export async function connectAndRun(
   const { view, fail } = out;
   let service: RunningService | undefined;
   let config: ConnectionConfig;
-  const env = target.env;
+  let env = target.env;
   const notes = [...target.notes];
   try {
     if (target.config === undefined) {
@@ -200,6 +202,8 @@ export async function connectAndRun(
       // First on stderr: which database this run reads and writes.
       notes.unshift(`${why}: using the embedded service at ${service.url} (${embedded.what})`);
       config = { baseUrl: service.url, ...service.credentials, workspace: target.workspace };
+      // The organization is the configured service's: the embedded one has its own, and refuses another.
+      env = { ...env, [ENV.organization]: undefined };
     } else {
       config = target.config;
     }
