@@ -35,6 +35,11 @@ export interface ActionDescriptor {
   readonly optionalParams: readonly string[];
   /** True for actions that change data (create, update, delete, associations create/delete). */
   readonly write: boolean;
+  /**
+   * True for a write whose repetition cannot change the outcome (associations create and delete): a client
+   * may send it again after a connection reset. Said in inspect's `actions[]`; absent means no.
+   */
+  readonly idempotent?: boolean;
   readonly summary: string;
 }
 

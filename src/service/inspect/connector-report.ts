@@ -30,7 +30,15 @@ export interface InspectReport {
     configured_cache_entities: (EntityReadiness & { supported: boolean })[];
   } | null;
   /** Every action of the type; `write` says whether it changes data (clients check writes before a run). */
-  actions: { entity: string; action: string; required_params: string[]; optional_params: string[]; write: boolean }[];
+  actions: {
+    entity: string;
+    action: string;
+    required_params: string[];
+    optional_params: string[];
+    write: boolean;
+    /** Present (true) on a write that may be sent again after a connection reset. */
+    idempotent?: true;
+  }[];
   warnings: string[];
 }
 
@@ -84,6 +92,7 @@ export async function inspectConnector(
       required_params: [...a.requiredParams],
       optional_params: [...a.optionalParams],
       write: a.write,
+      ...(a.idempotent ? { idempotent: true as const } : {}),
     })),
     warnings,
   };

@@ -280,13 +280,21 @@ export const inspectResponseSchema: Schema = obj({
   actions: {
     type: 'array',
     description: 'The action catalogue.',
-    items: obj({
-      entity: str('Entity.'),
-      action: str('Action.'),
-      required_params: { type: 'array', items: { type: 'string' } },
-      optional_params: { type: 'array', items: { type: 'string' } },
-      write: { type: 'boolean', description: 'True when the action changes data (create, update, delete, ...).' },
-    }),
+    items: obj(
+      {
+        entity: str('Entity.'),
+        action: str('Action.'),
+        required_params: { type: 'array', items: { type: 'string' } },
+        optional_params: { type: 'array', items: { type: 'string' } },
+        write: { type: 'boolean', description: 'True when the action changes data (create, update, delete, ...).' },
+        idempotent: {
+          type: 'boolean',
+          description:
+            'Present (true) on a write whose repetition changes nothing: it may be sent again after a reset.',
+        },
+      },
+      ['entity', 'action', 'required_params', 'optional_params', 'write'],
+    ),
   },
   warnings: {
     type: 'array',

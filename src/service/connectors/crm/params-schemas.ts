@@ -24,6 +24,8 @@ export interface CrmActionSpec {
   readonly action: string;
   readonly summary: string;
   readonly write: boolean;
+  /** A write whose repetition changes nothing (ActionDescriptor.idempotent). */
+  readonly idempotent?: boolean;
   readonly params: Json;
   readonly result: Json;
 }
@@ -492,6 +494,7 @@ function otherActions(): CrmActionSpec[] {
       entity: ASSOCIATIONS_ENTITY,
       action: 'create',
       write: true,
+      idempotent: true,
       summary: 'Associate two records (idempotent).',
       params: obj(
         {
@@ -535,6 +538,7 @@ function otherActions(): CrmActionSpec[] {
       entity: ASSOCIATIONS_ENTITY,
       action: 'delete',
       write: true,
+      idempotent: true,
       summary: 'Remove every association between two records (both directions).',
       params: obj(
         {

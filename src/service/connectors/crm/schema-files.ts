@@ -45,6 +45,7 @@ export function loadCrmActions(): ActionDescriptor[] {
       requiredParams: required,
       optionalParams: optional,
       write: spec.write,
+      ...(spec.idempotent ? { idempotent: true } : {}),
       summary: spec.summary,
     };
   });
