@@ -4,7 +4,7 @@ import path from 'node:path';
 import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../client/index.js';
 import type { Plan } from '../compile/plan.js';
 import type { CheckResult } from '../run/index.js';
-import { testCatalog } from './test-catalog.js';
+import { catalogForService } from '../catalog/service-catalog.js';
 import { RecipeError, type Diagnostic } from '../errors/index.js';
 import { makeDiagnostic, sortDiagnostics } from '../source/index.js';
 import { computeCoverage } from './coverage.js';
@@ -58,8 +58,9 @@ export async function runTests(options: RunTestsOptions = {}): Promise<TestRunRe
   }
   const live = options.record ? liveConfig(options.env ?? process.env) : undefined;
   const plans = new Map<string, Promise<CheckResult>>();
-  // Tested recipes are checked as a run checks them: connector calls against the catalog of the service.
-  const catalog = await testCatalog(live);
+  // Tested recipes are checked as a run checks them: against the embedded types (cases run on the embedded
+  // service, or replay cassettes), or with --record against the live service's catalog.
+  const catalog = await catalogForService(live?.baseUrl);
   const files: TestFile[] = [];
   const warned = new Set<string>();
   for (const f of found) {

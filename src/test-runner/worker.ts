@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ConnectionConfig } from '../client/index.js';
 import { Executor, type WorkUnit } from './executor.js';
 import { loadTestFile } from './load-test-file.js';
-import { testCatalog } from './test-catalog.js';
+import { catalogForService } from '../catalog/service-catalog.js';
 import type { CaseResult } from './results.js';
 import type { TestFile } from './test-file.js';
 
@@ -37,7 +37,8 @@ const files = new Map<string, Promise<TestFile | undefined>>();
 function fileAt(path: string): Promise<TestFile | undefined> {
   let file = files.get(path);
   if (!file) {
-    file = testCatalog(setup.live)
+    // The embedded types, or with --record the live service's catalog (catalogForService).
+    file = catalogForService(setup.live?.baseUrl)
       .then((catalog) => loadTestFile(path, { recording: setup.recording, ...(catalog ? { catalog } : {}) }))
       .then((l) => l.file);
     files.set(path, file);

@@ -29,3 +29,13 @@ it("learns which actions write from the service's inspect (actions[].write)", as
   expect(client.isWriteAction(crm, 'contacts', 'export')).toBe(true);
   expect(client.isWriteAction('other', 'contacts', 'api_search')).toBe(false);
 });
+
+// The client retries a write after a connection reset only when its service says the write is idempotent
+// (client/action-facts.ts): the CRM says so of associations create and delete, and of nothing else, so the
+// engine needs no entity name to know it.
+it("learns which writes are idempotent from the service's inspect (actions[].idempotent)", async () => {
+  const id = await client.resolveConnector({ workspace: 'default', definition: 'CRM' });
+  const report = (await client.inspect(id)) as { actions: { entity: string; action: string; idempotent?: boolean }[] };
+  const idempotent = report.actions.filter((a) => a.idempotent === true).map((a) => `${a.entity}.${a.action}`);
+  expect(idempotent.sort()).toEqual(['associations.create', 'associations.delete']);
+});

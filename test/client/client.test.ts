@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectorClient, type ClientOptions } from '../../src/client/index.js';
-import { RecipeError } from '../../src/errors/index.js';
 import { envelope, executes, json, startFaultServer, type FaultServer } from './fault-server.js';
+import { caught } from './caught.js';
 
 let server: FaultServer;
 let client: ConnectorClient;
@@ -23,16 +23,6 @@ function makeClient(extra: Partial<ClientOptions> = {}): ConnectorClient {
     },
     ...extra,
   });
-}
-
-async function caught(p: Promise<unknown>): Promise<RecipeError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(RecipeError);
-    return err as RecipeError;
-  }
-  throw new Error('expected a rejection');
 }
 
 beforeEach(async () => {

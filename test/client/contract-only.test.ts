@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectorClient, readConnectionConfig, type ClientOptions } from '../../src/client/index.js';
-import { RecipeError } from '../../src/errors/index.js';
 import { startContractServer, type ContractServer } from './contract-server.js';
+import { caught } from './caught.js';
 
 // The client against a service that answers only what the published contract promises (contract-server.ts).
 
@@ -22,16 +22,6 @@ function makeClient(extra: Partial<ClientOptions> = {}): ConnectorClient {
     deps: { now: () => clock, random: () => 0.5, sleep: async () => undefined },
     ...extra,
   });
-}
-
-async function caught(p: Promise<unknown>): Promise<RecipeError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(RecipeError);
-    return err as RecipeError;
-  }
-  throw new Error('expected a rejection');
 }
 
 beforeEach(async () => {

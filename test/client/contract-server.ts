@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { json } from './fault-server.js';
+import { json, listenLocal } from './fault-server.js';
 
 /** A request as the contract server saw it. */
 export interface ContractSeen {
@@ -115,12 +114,6 @@ export async function startContractServer(): Promise<ContractServer> {
       return json(res, 404, { message: 'not found', errors: [] });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await listenLocal(server));
   return state;
 }
