@@ -139,6 +139,8 @@ function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean): Sch
       ...errorResponse('Rate limited (--rate-limit); retry after Retry-After seconds.'),
       headers: RETRY_AFTER,
     };
+  // Node's HTTP parser answers 431 before any route runs, so every operation (the document's too) may send it.
+  errors[431] = errorResponse('The request headers are larger than the server accepts.');
   errors[500] = errorResponse('Internal error (no details leak).');
   const responses: Schema = { [status]: success };
   for (const code of Object.keys(errors).sort()) responses[code] = errors[Number(code)];
@@ -153,7 +155,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
     operationId: operationId(route.method, route.url),
     summary: docs?.summary ?? key,
     description: docs?.description ?? responseSchemas[key]?.description ?? key,
-    tags: [route.url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api'],
+    tags: [tagOf(route.url)],
     ...(route.public && { security: [] }),
     parameters: [
       ...parameters(route),
@@ -163,6 +165,25 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
     responses: responsesOf(route, key, body !== undefined),
   };
+}
+
+/** An operation's tag: the first segment of its path after /api/v1/ (account, integrations, workspaces, ...). */
+function tagOf(url: string): string {
+  return url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api';
+}
+
+const tagDescriptions: Readonly<Record<string, string>> = {
+  account: 'Application tokens: the bearer token every other operation needs, scoped and widget tokens.',
+  integrations: 'Connector definitions, connectors (create, read, update, delete), inspect and execute.',
+  workspaces: 'Workspaces that group connectors, and their statistics.',
+  skills: 'Documentation of the connectors, as an outline, sections and a search.',
+  'openapi.json': 'This document.',
+};
+
+/** The document's global tags: one per first path segment, in the order the routes were registered. */
+function tagsOf(routes: readonly RegisteredRoute[]): Schema[] {
+  const names = [...new Set(routes.filter((r) => r.url.startsWith('/api/v1/')).map((r) => tagOf(r.url)))];
+  return names.map((name) => ({ name, description: tagDescriptions[name] ?? name }));
 }
 
 /** Builds the OpenAPI 3.1 document from the registered routes and the connector types' action schemas. */
@@ -184,6 +205,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], types: 
         "Connector catalog and lookup, inspect, skills docs and the single execute endpoint. Execute params are documented per connector type, entity and action in the request body's oneOf.",
     },
     servers: [{ url: '/' }],
+    tags: tagsOf(routes),
     security: [{ bearer: [] }],
     paths,
     components: {
