@@ -1,5 +1,5 @@
 import type { ConnectorType } from '../core/connector-type.js';
-import { executeBodySchema } from './execute-variants.js';
+import { executeBodySchema, resultSchemas, type ResultSchemas } from './execute-variants.js';
 import { envelopeSchema, errorBodySchema, responseSchemas } from './response-schemas.js';
 import { operationDocs } from './operation-docs.js';
 import type { RegisteredRoute } from './route-table.js';
@@ -93,7 +93,17 @@ const EXECUTE_HEADERS = {
 };
 
 /** The success answer of an operation: execute's envelope or bytes, or the route's response schema. */
-function successResponse(key: string): [string, Schema] {
+/** The envelope, with `result` as any of the actions' result schemas (which one: the request's entity and action). */
+function executeEnvelope(results: ResultSchemas): Schema {
+  const properties = envelopeSchema.properties as Record<string, Schema>;
+  const refs = Object.keys(results.components).map((name) => ({ $ref: `#/components/schemas/${name}` }));
+  return {
+    ...envelopeSchema,
+    properties: { ...properties, result: { ...properties.result, ...(refs.length > 0 && { anyOf: refs }) } },
+  };
+}
+
+function successResponse(key: string, results: ResultSchemas): [string, Schema] {
   const ok = responseSchemas[key];
   if (key === EXECUTE)
     return [
@@ -103,7 +113,7 @@ function successResponse(key: string): [string, Schema] {
           "The envelope; for a download, the file's bytes with the file's own media type (Content-Type: its contentType, e.g. text/plain; charset=utf-8, application/pdf, image/png) and Content-Disposition.",
         headers: EXECUTE_HEADERS,
         content: {
-          'application/json': { schema: envelopeSchema },
+          'application/json': { schema: executeEnvelope(results) },
           '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
         },
       },
@@ -118,8 +128,8 @@ function successResponse(key: string): [string, Schema] {
 }
 
 /** Every status an operation answers: its success, the common errors by what the route takes, and its own. */
-function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean): Schema {
-  const [status, success] = successResponse(key);
+function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean, results: ResultSchemas): Schema {
+  const [status, success] = successResponse(key, results);
   const own = operationDocs[key]?.errors ?? {};
   const isDocument = route.url.endsWith('/openapi.json');
   const errors: Record<number, Schema> = {};
@@ -147,10 +157,10 @@ function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean): Sch
   return responses;
 }
 
-function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Schema {
+function operation(route: RegisteredRoute, types: readonly ConnectorType[], results: ResultSchemas): Schema {
   const key = `${route.method} ${route.url}`;
   const docs = operationDocs[key];
-  const body = key === EXECUTE ? executeBodySchema(types) : (route.schema?.body as Schema | undefined);
+  const body = key === EXECUTE ? executeBodySchema(types, results) : (route.schema?.body as Schema | undefined);
   return {
     operationId: operationId(route.method, route.url),
     summary: docs?.summary ?? key,
@@ -163,7 +173,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[]): Sch
       ...(route.url.endsWith('/openapi.json') ? [] : [ORGANIZATION_HEADER]),
     ],
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
-    responses: responsesOf(route, key, body !== undefined),
+    responses: responsesOf(route, key, body !== undefined, results),
   };
 }
 
@@ -189,10 +199,11 @@ function tagsOf(routes: readonly RegisteredRoute[]): Schema[] {
 /** Builds the OpenAPI 3.1 document from the registered routes and the connector types' action schemas. */
 export function buildOpenApiDocument(routes: readonly RegisteredRoute[], types: readonly ConnectorType[]): Schema {
   const paths: Record<string, Schema> = {};
+  const results = resultSchemas(types);
   for (const route of routes) {
     if (!route.url.startsWith('/api/v1/')) continue;
     const path = toOpenApiPath(route.url);
-    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation(route, types) };
+    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation(route, types, results) };
   }
   return {
     openapi: '3.1.0',
@@ -217,7 +228,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], types: 
           description: 'Application token from POST /api/v1/account/applications/token.',
         },
       },
-      schemas: { Error: errorBodySchema },
+      schemas: { Error: errorBodySchema, ...results.components },
     },
   };
 }
