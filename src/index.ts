@@ -52,6 +52,16 @@ export {
   isWriteAction,
 } from './client/index.js';
 export type {
+  ConnectorDefinition,
+  ConnectorQuery,
+  ConnectorSummary,
+  InspectAction,
+  InspectAnswer,
+  SkillBlock,
+  SkillDocs,
+  SkillSectionRef,
+  SummarizedSourceTemplate,
+  Workspace,
   ClientOptions,
   ConnectionConfig,
   ConnectionFlags,

@@ -1,6 +1,15 @@
 import type { Dispatcher } from 'undici';
 import { RecipeError } from '../errors/index.js';
 import { ActionFacts } from './action-facts.js';
+import type {
+  ConnectorDefinition,
+  ConnectorQuery,
+  ConnectorSummary,
+  InspectAction,
+  InspectAnswer,
+  SkillDocs,
+  Workspace,
+} from './api-types.js';
 import type { CallOptions } from './call-options.js';
 import type { ConnectionConfig } from './config.js';
 import { filenameFrom } from './download-name.js';
@@ -19,7 +28,17 @@ import { Redactor } from './redact.js';
 import { RequestLoop, type CallSpec, type ClientDeps } from './request-loop.js';
 import { ConnectorResolver, type ConnectorLookup } from './resolve.js';
 import type { RetryPolicy } from './retry-policy.js';
-import { executePath, inspectPath, openapiPath } from './routes.js';
+import { autoNext, itemsOf } from './page-keys.js';
+import {
+  connectorPath,
+  connectorsPath,
+  definitionsPath,
+  executePath,
+  inspectPath,
+  openapiPath,
+  skillDocsPath,
+  workspacesPath,
+} from './routes.js';
 import { TokenSession } from './token-session.js';
 
 /** The execute request body. */
@@ -130,6 +149,81 @@ export class ConnectorClient {
     return asObject(body);
   }
 
+  /** GET .../inspect, typed as the contract promises (docs_skill_id is checked; the rest is the service's). */
+  async describe(connectorId: string, opts: CallOptions = {}): Promise<InspectAnswer> {
+    const body = await this.inspect(connectorId, opts);
+    if (typeof body.docs_skill_id !== 'string') throw unexpected('inspect', 'no docs_skill_id');
+    return body as unknown as InspectAnswer;
+  }
+
+  /** GET /integrations/definitions/sources: the connector types, optionally those named `name`. */
+  async definitions(query: { readonly name?: string } = {}, opts: CallOptions = {}): Promise<ConnectorDefinition[]> {
+    const body = await this.getJson(definitionsPath(), { ...query }, 'definitions', opts);
+    return listField<ConnectorDefinition>(body, 'definitions', 'definitions');
+  }
+
+  /**
+   * GET /integrations/connectors with the contract's filters. A service may answer more than the filter
+   * asked (the contract does not promise it filters): check `summarized_source_template.actor_definition_id`.
+   */
+  async connectors(query: ConnectorQuery = {}, opts: CallOptions = {}): Promise<ConnectorSummary[]> {
+    const body = await this.getJson(connectorsPath(), { ...query }, 'connectors', opts);
+    return listField<ConnectorSummary>(body, 'data', 'connectors');
+  }
+
+  /** GET /integrations/connectors/{id}: one connector (its fields as the service answers them). */
+  async connector(connectorId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
+    return asObject(await this.getJson(connectorPath(connectorId), {}, 'connector', opts));
+  }
+
+  /** GET /workspaces: the first page of the organization's workspaces. */
+  async workspaces(opts: CallOptions = {}): Promise<Workspace[]> {
+    return listField<Workspace>(await this.getJson(workspacesPath(), {}, 'workspaces', opts), 'data', 'workspaces');
+  }
+
+  /** GET /skills/docs: a skill's outline (no section) or one section's content. */
+  async skillDocs(skillId: string, section?: string, opts: CallOptions = {}): Promise<SkillDocs> {
+    const query = { id: skillId, ...(section !== undefined && { section }) };
+    const body = asObject(await this.getJson(skillDocsPath(), query, 'skill_docs', opts));
+    if (!Array.isArray(body.outline) || !Array.isArray(body.content)) throw unexpected('skill_docs', 'no outline');
+    return body as unknown as SkillDocs;
+  }
+
+  /**
+   * Every page of a list-like action, one envelope each, following the connector's paging keys as the
+   * engine's paginate step does (page-keys.ts): the service's cursor or offset sent back until it says
+   * there is no more. Stops with X004 when the service hands back a page key it was already sent.
+   */
+  async *pages(connectorId: string, req: ExecuteRequest, opts: CallOptions = {}): AsyncGenerator<Envelope> {
+    let params: Record<string, unknown> = { ...req.params };
+    const sent = new Set<string>();
+    let declared: ReadonlySet<string> | null | undefined;
+    for (;;) {
+      const envelope = await this.execute(connectorId, { ...req, params }, opts);
+      yield envelope;
+      const size = itemsOf(envelope.result)?.length ?? 0;
+      let next = autoNext(params, envelope.result, envelope.connector_metadata, size, declared);
+      if (next.kind === 'needs-action-params') {
+        declared = await this.actionParams(connectorId, req, opts);
+        next = autoNext(params, envelope.result, envelope.connector_metadata, size, declared);
+      }
+      if (next.kind !== 'next') return;
+      const signature = `${next.key}=${JSON.stringify(next.value)}`;
+      if (sent.has(signature)) {
+        const detail = `${next.key} ${JSON.stringify(next.value)} was already sent`;
+        throw new RecipeError('X004', {
+          entity: req.entity,
+          action: req.action,
+          what: next.key,
+          detail,
+          key: next.key,
+        });
+      }
+      sent.add(signature);
+      params = next.params;
+    }
+  }
+
   /**
    * Learns from an inspect answer which of a connector's actions write (`actions[].write`) and which writes
    * may be repeated (`actions[].idempotent`): the client's own inspect calls, and answers a resume replays
@@ -198,6 +292,16 @@ export class ConnectorClient {
     await this.loop.close();
   }
 
+  /** The params an action declares (inspect's actions), or null when the service does not list them. */
+  private async actionParams(connectorId: string, req: ExecuteRequest, opts: CallOptions): Promise<Set<string> | null> {
+    const actions = (await this.inspect(connectorId, opts)).actions;
+    const found = Array.isArray(actions)
+      ? (actions as Partial<InspectAction>[]).find((a) => a.entity === req.entity && a.action === req.action)
+      : undefined;
+    if (found === undefined) return null;
+    return new Set([...(found.required_params ?? []), ...(found.optional_params ?? [])].map(String));
+  }
+
   private executeSpec(connectorId: string, req: ExecuteRequest): CallSpec {
     return {
       method: 'POST',
@@ -216,4 +320,15 @@ export class ConnectorClient {
     const spec: CallSpec = { method: 'GET', path, query, auth: true, entity: 'connectors', action, safeToRepeat: true };
     return parseJson(await this.loop.call(spec, opts), spec, this.redactor);
   }
+}
+
+function unexpected(action: string, reason: string): RecipeError {
+  return new RecipeError('C010', { entity: 'connectors', action, reason });
+}
+
+/** The array under `field` of an answer; C010 when the answer has none (a service off the contract). */
+function listField<T>(body: unknown, field: string, action: string): T[] {
+  const list = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (!Array.isArray(list)) throw unexpected(action, `no ${field}[] in the answer`);
+  return list as T[];
 }

@@ -6,6 +6,7 @@ export { toEnvelope } from './envelope.js';
 export type { CallObserver, CallOptions, ExchangeEnd, ExchangeStart } from './call-options.js';
 export type { RequestLimiter } from './limiter.js';
 export type { ClientOptions, Download, ExecuteRequest } from './client.js';
+export type * from './api-types.js';
 export type { ClientDeps } from './request-loop.js';
 export type { Envelope } from './envelope.js';
 export { isKnownActionName, isSafeToRepeat, isWriteAction, writes } from './actions.js';

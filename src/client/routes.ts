@@ -19,6 +19,12 @@ export const definitionsPath = (): string => `${API}/integrations/definitions/so
 /** GET: the connectors, looked up by workspace and definition. */
 export const connectorsPath = (): string => CONNECTORS;
 
+/** GET, PUT, DELETE: one connector. */
+export const connectorPath = (connectorId: string): string => `${CONNECTORS}/${encodeURIComponent(connectorId)}`;
+
+/** GET: a skill's docs (query id = inspect's docs_skill_id; section = one id of its outline). */
+export const skillDocsPath = (): string => `${API}/skills/docs`;
+
 /** GET: the workspaces of the organization. */
 export const workspacesPath = (): string => `${API}/workspaces`;
 

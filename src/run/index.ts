@@ -2,7 +2,7 @@
 export { runPlan, type RunOptions } from './run-plan.js';
 export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from '../frame/run-context.js';
 export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from '../frame/report.js';
-export { autoNext, itemsOf, type NextPage } from '../calls/page-keys.js';
+export { autoNext, itemsOf, type NextPage } from '../client/page-keys.js';
 export {
   checkRecipe,
   loadRunnable,

@@ -6,7 +6,7 @@ import { locationOf } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
-import { autoNext, itemsOf } from '../calls/page-keys.js';
+import { autoNext, itemsOf } from '../client/page-keys.js';
 import { asParams, describeType, sendExecute } from '../calls/execute-request.js';
 import { connectorActions, stepConnectorId } from '../calls/call-kinds.js';
 import type { Scope } from '../frame/scope.js';
