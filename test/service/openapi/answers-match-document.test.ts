@@ -121,6 +121,26 @@ describe('answers of the embedded service validate against its OpenAPI document'
     }
   }, 120_000);
 
+  it('every read action that needs no params, of every connector type, answers as the document says', async () => {
+    const envelope = validatorAt(
+      `/paths/${EXECUTE.replace(/\//g, '~1')}/post/responses/200/content/application~1json/schema`,
+    );
+    const variants = doc.paths[EXECUTE].post.requestBody.content['application/json'].schema.oneOf as Json[];
+    const reads = variants.filter(
+      (v) => v['x-write'] === false && !v.required.includes('params') && v.properties.action.const !== 'download',
+    );
+    expect(reads.length).toBeGreaterThan(15);
+    for (const v of reads) {
+      const [entity, action] = [v.properties.entity.const as string, v.properties.action.const as string];
+      const res = await execute(v['x-connector-type'] as string, entity, action, {});
+      const body = (await res.json()) as Json;
+      expect(res.status, `${v.title}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
+      expect(envelope(body), `${v.title} envelope: ${ajv.errorsText(envelope.errors)}`).toBe(true);
+      const own = ajv.compile({ $ref: `openapi.json${v['x-result-schema'].$ref}` });
+      expect(own(body.result), `${v.title} result: ${ajv.errorsText(own.errors)}`).toBe(true);
+    }
+  }, 120_000);
+
   it('the envelope schema refuses an answer no action gives (the check can fail)', () => {
     const envelope = validatorAt(
       `/paths/${EXECUTE.replace(/\//g, '~1')}/post/responses/200/content/application~1json/schema`,
