@@ -34,6 +34,24 @@ describe('per-token rate limit', () => {
     expect((await svc.app.inject({ method: 'GET', url, headers: a })).statusCode).toBe(200);
   });
 
+  it('tells the client its budget on every answer: RateLimit-Limit, -Remaining, -Reset and -Policy', async () => {
+    svc = await createTestService({ rateLimit: 3 });
+    svc.clock.set(new Date('2030-01-01T00:00:00Z'));
+    const url = '/api/v1/integrations/definitions/sources';
+    const a = await svc.auth();
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await svc.app.inject({ method: 'GET', url, headers: a });
+      const h = res.headers;
+      seen.push(`${res.statusCode} ${h['ratelimit-limit']} ${h['ratelimit-remaining']} ${h['ratelimit-reset']}`);
+      expect(h['ratelimit-policy']).toBe('3;w=1');
+    }
+    expect(seen).toEqual(['200 3 2 1', '200 3 1 1', '200 3 0 1', '429 3 0 1']);
+    // The public document carries none: it is not rate limited.
+    const doc = await svc.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(doc.headers['ratelimit-limit']).toBeUndefined();
+  });
+
   it('is off by default', async () => {
     svc = await createTestService();
     const headers = await svc.auth();

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ServiceError } from '../core/errors.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { rateLimitHeaders, type RateLimiter } from '../http/rate-limit.js';
 import { checkOrganization, ORGANIZATION_HEADER_FIELD } from './organization.js';
 import { createTokenVerifier, type TokenCheck, type TokenKind } from './tokens.js';
 
@@ -61,25 +61,31 @@ export function installAuth(app: FastifyInstance, limiter: RateLimiter | null): 
   app.decorateRequest('tokenKind', 'application');
   app.decorateRequest('tokenWorkspaceId', null);
   const verifyToken = createTokenVerifier(app.service.signingKey);
-  const admit = (request: FastifyRequest, token: string, check: TokenCheck, accepted: readonly TokenKind[]) => {
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    check: TokenCheck,
+    accepted: readonly TokenKind[],
+  ) => {
     if (!check.ok) throw new ServiceError('H401', { message: check.reason });
     if (!accepted.includes(check.kind)) throw wrongKind(check.kind, accepted);
     request.organizationId = check.organizationId;
     request.tokenKind = check.kind;
     request.tokenWorkspaceId = check.workspaceId;
     checkOrganization(request.headers['x-organization-id'], check.organizationId, ORGANIZATION_HEADER_FIELD);
-    limiter?.take(token);
+    if (limiter) reply.headers(rateLimitHeaders(limiter.take(token)));
   };
   const authenticateFor =
     (accepted: readonly TokenKind[]): onRequestHookHandler =>
-    (request, _reply, done) => {
+    (request, reply, done) => {
       let token: string;
       let check: TokenCheck | Promise<TokenCheck>;
       try {
         token = bearerToken(request);
         check = verifyToken(token, app.service.now());
         if (!(check instanceof Promise)) {
-          admit(request, token, check, accepted);
+          admit(request, reply, token, check, accepted);
           done();
           return;
         }
@@ -90,7 +96,7 @@ export function installAuth(app: FastifyInstance, limiter: RateLimiter | null): 
       check.then(
         (c) => {
           try {
-            admit(request, token, c, accepted);
+            admit(request, reply, token, c, accepted);
             done();
           } catch (err) {
             done(err as Error);

@@ -80,6 +80,26 @@ const RETRY_AFTER = {
   },
 };
 
+/** Sent on every answer of a route behind the token when the service runs with --rate-limit. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': {
+    description: 'With --rate-limit: requests per second the token may send (the bucket size).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'With --rate-limit: requests the token may still send at once.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'With --rate-limit: seconds until the budget is whole again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Policy': {
+    description: 'With --rate-limit: the policy, `<limit>;w=1` (that many requests per 1-second window).',
+    schema: { type: 'string' },
+  },
+};
+
 const EXECUTE_HEADERS = {
   'Idempotent-Replayed': {
     description:
@@ -147,12 +167,15 @@ function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean, resu
   if (!route.public)
     errors[429] = {
       ...errorResponse('Rate limited (--rate-limit); retry after Retry-After seconds.'),
-      headers: RETRY_AFTER,
+      headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
     };
   // Node's HTTP parser answers 431 before any route runs, so every operation (the document's too) may send it.
   errors[431] = errorResponse('The request headers are larger than the server accepts.');
   errors[500] = errorResponse('Internal error (no details leak).');
-  const responses: Schema = { [status]: success };
+  const limited = route.public
+    ? success
+    : { ...success, headers: { ...(success.headers as Schema), ...RATE_LIMIT_HEADERS } };
+  const responses: Schema = { [status]: limited };
   for (const code of Object.keys(errors).sort()) responses[code] = errors[Number(code)];
   return responses;
 }

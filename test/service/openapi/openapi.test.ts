@@ -133,6 +133,10 @@ describe('the document is precise', () => {
     expect(Object.keys(execute.responses['200'].headers).sort()).toEqual([
       'Content-Disposition',
       'Idempotent-Replayed',
+      'RateLimit-Limit',
+      'RateLimit-Policy',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
     ]);
     expect(Object.keys(execute.responses['200'].content)).toEqual(['application/json', '*/*']);
     for (const code of ['403', '404', '409', '422']) expect(execute.responses[code], code).toBeDefined();
