@@ -64,6 +64,11 @@ export interface ClientOptions extends ConnectionConfig {
   readonly dispatcher?: Dispatcher;
   /** Asked before each exchange with a connector (or an http step's origin): a fleet-wide rate limit. */
   readonly limiter?: RequestLimiter;
+  /**
+   * Default true: keep to the rate the service allows, learnt from its RateLimit-* headers and 429s and shared
+   * by every concurrent call (rate-governor.ts). False: send as fast as the steps ask.
+   */
+  readonly adaptiveRate?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { CallOptions } from './call-options.js';
 import { errorForResponse } from './errors.js';
 import { HttpTransport, TransportError, type HttpRequest, type HttpResponse } from './http.js';
 import type { RequestLimiter } from './limiter.js';
+import { RateGovernor } from './rate-governor.js';
 import type { Redactor } from './redact.js';
 import {
   DEFAULT_RETRY,
@@ -67,6 +68,8 @@ export interface LoopOptions {
   readonly deps?: ClientDeps;
   readonly dispatcher?: Dispatcher;
   readonly limiter?: RequestLimiter;
+  /** False: send as fast as the steps ask, learning nothing from rate-limit headers and 429s (rate-governor.ts). */
+  readonly adaptiveRate?: boolean;
   /** Sent as x-organization-id on every request to the connector API (never to an http step's URL). */
   readonly organizationId?: string;
 }
@@ -87,6 +90,7 @@ export class RequestLoop {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly limiter: RequestLimiter | undefined;
+  private readonly governor: RateGovernor | undefined;
   private readonly organizationId: string | undefined;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -108,6 +112,7 @@ export class RequestLoop {
     this.now = options.deps?.now ?? Date.now;
     this.random = options.deps?.random ?? Math.random;
     this.sleep = options.deps?.sleep ?? abortableSleep;
+    this.governor = options.adaptiveRate === false ? undefined : new RateGovernor(this.now, this.sleep);
   }
 
   /** Closes pooled connections. */
@@ -137,6 +142,9 @@ export class RequestLoop {
       const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
       if (token) headers.authorization = `Bearer ${token}`;
       if (spec.limitKey !== undefined && this.limiter) await this.limit(spec.limitKey, opts.signal);
+      // The rate the service allows, learnt from its answers, shared by every concurrent call of the run.
+      const paced = this.governor !== undefined ? spec.limitKey : undefined;
+      if (paced !== undefined) await this.govern(paced, opts.signal);
 
       this.stats.requests++;
       opts.observer?.request?.();
@@ -160,6 +168,7 @@ export class RequestLoop {
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
       } catch (err) {
+        if (paced !== undefined) this.governor?.release(paced, undefined);
         endExchange?.({ error: err instanceof TransportError ? err.kind : 'error' });
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
@@ -179,6 +188,11 @@ export class RequestLoop {
         continue;
       }
 
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
+      if (paced !== undefined) {
+        const answer = { status: res.status, headers: res.headers };
+        this.governor?.release(paced, retryAfterMs !== undefined ? { ...answer, retryAfterMs } : answer);
+      }
       endExchange?.({ status: res.status });
       if (opts.idempotencyKey !== undefined && !spec.url && res.headers['idempotent-replayed'] !== undefined)
         this.idempotencyHonoured = true;
@@ -201,12 +215,19 @@ export class RequestLoop {
         const e = errorForResponse(res, spec, this.redactor);
         throw new RecipeError('C003', { ...e.params, detail: `: ${String(e.params.serviceMessage)}` });
       }
-      const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
       if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat))
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
+    }
+  }
+
+  private async govern(key: string, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.governor?.acquire(key, signal);
+    } catch {
+      throw new RecipeError('C011');
     }
   }
 

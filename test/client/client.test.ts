@@ -17,8 +17,10 @@ function makeClient(extra: Partial<ClientOptions> = {}): ConnectorClient {
     deps: {
       now: () => clock,
       random: () => 0.5,
+      // Time passes while the client sleeps, as it does for a real one.
       sleep: async (ms) => {
         sleeps.push(ms);
+        clock += ms;
       },
     },
     ...extra,
