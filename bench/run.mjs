@@ -7,7 +7,8 @@
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
-//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,console,fleet (default all)
+//   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
+//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,console,fleet,rate (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { startServer } from './lib/service.mjs';
 import { benchConsole } from './sections/console.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchFleet } from './sections/fleet.mjs';
+import { benchRateLimit } from './sections/rate-limit.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
@@ -33,6 +35,7 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string' },
     'query-budget': { type: 'string' },
     runs: { type: 'string' },
+    'rate-items': { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -67,10 +70,11 @@ const opts = {
   seconds: positiveInt('seconds', flags.seconds, 10),
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
-  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,console,fleet').split(',')),
+  rateItems: positiveInt('rate-items', flags['rate-items'], 5000),
+  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,console,fleet,rate').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'console', 'fleet'].includes(s))
+  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'console', 'fleet', 'rate'].includes(s))
     throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
@@ -123,6 +127,8 @@ try {
   if (opts.only.has('test')) await benchRecipeTest({ figures, log, tmp }, opts.runs);
   if (opts.only.has('console')) await benchConsole({ figures, log, tmp }, opts.runs);
   if (opts.only.has('fleet')) await benchFleet({ figures, log, tmp }, Math.min(opts.runs, 2));
+  // One run per side by default: each takes n / 50 seconds.
+  if (opts.only.has('rate')) await benchRateLimit({ figures, log, tmp }, opts.rateItems, 1);
 
   let bySize = null;
   if (opts.only.has('search')) {

@@ -20,6 +20,7 @@ const svc = await startService({
   logLevel: 'silent',
   ...(opts.seedSize && { seed: 'demo', seedSize: opts.seedSize }),
   ...(opts.fixtures && { fixtures: opts.fixtures }),
+  ...(opts.rateLimit && { rateLimit: opts.rateLimit }),
   // Figures 1-3 must not share the CPU with a background index build.
   ...(opts.holdIndex && { contextStore: { hold: 'Loading' } }),
 });

@@ -10,8 +10,8 @@ const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
  * How the service process starts (passed to server-child.mjs as JSON): the demo seed of `seedSize` contacts,
  * or a fixtures file; `holdIndex` keeps the context store in Loading so no index build competes; `db` is a
  * database file to open (and keep) instead of a fresh in-memory one, with fixed `clientId`/`clientSecret` so a
- * reopened file keeps its organization.
- * @typedef {{ seedSize?: number, fixtures?: string, holdIndex?: boolean, db?: string, clientId?: string, clientSecret?: string }} ServerOptions
+ * reopened file keeps its organization; `rateLimit` is the service's --rate-limit (requests per second per token).
+ * @typedef {{ seedSize?: number, fixtures?: string, holdIndex?: boolean, db?: string, clientId?: string, clientSecret?: string, rateLimit?: number }} ServerOptions
  */
 
 /**
