@@ -8,7 +8,7 @@
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
 //   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
-//   --only LIST       sections to run: startup,engine,expression,throughput,search,test,console,fleet,rate (default all)
+//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { benchRateLimit } from './sections/rate-limit.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
 import { benchStartup } from './sections/startup.mjs';
+import { benchSteps } from './sections/steps.mjs';
 import { benchThroughput } from './sections/throughput.mjs';
 
 const { values: flags } = parseArgs({
@@ -71,10 +72,14 @@ const opts = {
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   rateItems: positiveInt('rate-items', flags['rate-items'], 5000),
-  only: new Set((flags.only ?? 'startup,engine,expression,throughput,search,test,console,fleet,rate').split(',')),
+  only: new Set((flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate').split(',')),
 };
 for (const s of opts.only)
-  if (!['startup', 'engine', 'expression', 'throughput', 'search', 'test', 'console', 'fleet', 'rate'].includes(s))
+  if (
+    !['startup', 'engine', 'steps', 'expression', 'throughput', 'search', 'test', 'console', 'fleet', 'rate'].includes(
+      s,
+    )
+  )
     throw new Error(`--only: unknown section "${s}"`);
 
 const started = performance.now();
@@ -92,6 +97,7 @@ try {
   );
   log(`options: ${JSON.stringify({ ...opts, only: [...opts.only] })}; peak RSS from ${RSS_SOURCE}`);
   if (opts.only.has('startup')) await benchStartup({ figures, log, tmp }, opts.runs);
+  if (opts.only.has('steps')) await benchSteps({ figures, log, tmp }, opts.runs);
   if (opts.only.has('expression')) await benchExpression({ figures, log, tmp }, opts.size, opts.runs);
 
   if (opts.only.has('engine') || opts.only.has('throughput')) {
