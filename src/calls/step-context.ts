@@ -94,12 +94,7 @@ export class StepContext {
                 );
             },
       // Each exchange (a retry is another) is a client span under this visit's span, when the run is traced.
-      exchange: this.span
-        ? (info) => {
-            const span = this.span?.exchange(info);
-            return span ? (end) => span.end(end) : undefined;
-          }
-        : undefined,
+      exchange: this.span ? (info) => this.span?.exchange(info) : undefined,
       retry: (info) => {
         extra?.retry?.(info);
         this.state.tracker.retries++;

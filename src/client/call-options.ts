@@ -8,8 +8,14 @@ export interface CallObserver {
   retry?(info: { attempt: number; delayMs: number; reason: string }): void;
   /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
   answer?(text: string): void;
-  /** One HTTP exchange is about to be sent (a trace span); the function returned is told how it ended. */
-  exchange?(info: ExchangeStart): ((end: ExchangeEnd) => void) | undefined;
+  /** One HTTP exchange is about to be sent (a trace span); the handle returned is told how it ended. */
+  exchange?(info: ExchangeStart): ExchangeHandle | undefined;
+}
+
+/** An exchange being traced: told how it ended; its W3C `traceparent`, sent with the request. */
+export interface ExchangeHandle {
+  end(end: ExchangeEnd): void;
+  readonly traceparent?: string;
 }
 
 /** What a trace needs of an exchange about to be sent (attempt 2… are re-sends). */

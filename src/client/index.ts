@@ -3,7 +3,7 @@ export { ConnectorClient } from './client.js';
 export { abortableSleep } from './request-loop.js';
 export { filenameFrom } from './download-name.js';
 export { toEnvelope } from './envelope.js';
-export type { CallObserver, CallOptions, ExchangeEnd, ExchangeStart } from './call-options.js';
+export type { CallObserver, CallOptions, ExchangeEnd, ExchangeHandle, ExchangeStart } from './call-options.js';
 export type { RequestLimiter } from './limiter.js';
 export type { ClientOptions, Download, ExecuteRequest } from './client.js';
 export type * from './api-types.js';

@@ -151,13 +151,15 @@ export class RequestLoop {
       let outcome: Outcome;
       let res: HttpResponse | undefined;
       const sentAt = this.now();
-      const endExchange = opts.observer?.exchange?.({
+      const traced = opts.observer?.exchange?.({
         method: spec.method,
         url,
         entity: spec.entity,
         action: spec.action,
         attempt,
       });
+      // W3C trace context: the service (or an http step's target) can join its spans to this run's trace.
+      if (traced?.traceparent !== undefined) headers.traceparent = traced.traceparent;
       try {
         res = await this.transport.send({
           method: spec.method,
@@ -169,7 +171,7 @@ export class RequestLoop {
         });
       } catch (err) {
         if (paced !== undefined) this.governor?.release(paced, undefined);
-        endExchange?.({ error: err instanceof TransportError ? err.kind : 'error' });
+        traced?.end({ error: err instanceof TransportError ? err.kind : 'error' });
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
@@ -193,7 +195,7 @@ export class RequestLoop {
         const answer = { status: res.status, headers: res.headers };
         this.governor?.release(paced, retryAfterMs !== undefined ? { ...answer, retryAfterMs } : answer);
       }
-      endExchange?.({ status: res.status });
+      traced?.end({ status: res.status });
       if (opts.idempotencyKey !== undefined && !spec.url && res.headers['idempotent-replayed'] !== undefined)
         this.idempotencyHonoured = true;
       opts.observer?.response?.({

@@ -67,7 +67,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     holderName: name,
   });
   // One tracer for the worker's life (OpenTelemetry is loaded only when the OTLP variables are set).
-  const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`));
+  const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`), { workerId: name });
   // Asked again after a failure (the service may come up after the worker), kept once known.
   let catalog: Promise<ConnectorCatalog | undefined> | undefined;
   const askCatalog = (): Promise<ConnectorCatalog | undefined> =>

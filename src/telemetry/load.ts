@@ -1,4 +1,4 @@
-import type { RunTracer } from './tracer.js';
+import type { RunTracer, TracerIdentity } from './tracer.js';
 
 /** The variables that turn tracing on (the standard OTLP exporter endpoint variables). */
 export const OTEL_ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] as const;
@@ -17,8 +17,9 @@ export function tracingEnabled(env: Readonly<Record<string, string | undefined>>
 export async function loadTracer(
   env: Readonly<Record<string, string | undefined>>,
   warn: (message: string) => void,
+  identity: TracerIdentity = {},
 ): Promise<RunTracer | undefined> {
   if (!tracingEnabled(env)) return undefined;
   const { createOtelTracer } = await import('./otel-tracer.js');
-  return createOtelTracer(env, warn);
+  return createOtelTracer(env, warn, identity);
 }

@@ -11,6 +11,8 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { routeTemplateOf } from '../client/index.js';
 import {
   NO_SPAN,
@@ -21,7 +23,15 @@ import {
   type SpanOutcome,
   type StepInfo,
   type TraceSpan,
+  type TracerIdentity,
 } from './tracer.js';
+
+/**
+ * How often finished spans are sent (the SDK's default is 5 s). A process killed with SIGKILL loses the spans
+ * that ended in its last interval; a graceful stop (SIGTERM, SIGINT, the end of the run) flushes them all.
+ * OTEL_BSP_SCHEDULE_DELAY still wins.
+ */
+export const EXPORT_INTERVAL_MS = 500;
 
 /** Iterations of one loop traced as spans (with everything inside them); the rest become events. */
 export const ITERATION_SPANS = 50;
@@ -37,14 +47,26 @@ export const ITERATION_EVENTS = 1000;
 export function createOtelTracer(
   env: Readonly<Record<string, string | undefined>>,
   warn: (message: string) => void,
+  identity: TracerIdentity = {},
 ): RunTracer {
   const exporter = makeExporter(env, warn);
+  const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   const provider = new TracerProvider({
+    // Which process sent a span: a fleet has many workers, each with runs of the same recipes.
     resource: resourceFromAttributes({
       'service.name': env.OTEL_SERVICE_NAME?.trim() || 'recipe',
+      'service.instance.id': randomUUID(),
+      'host.name': hostname(),
+      'process.pid': process.pid,
       'telemetry.sdk.language': 'nodejs',
+      ...(identity.workerId !== undefined ? { 'recipe.worker.id': identity.workerId } : {}),
     }),
-    spanProcessors: [new BatchSpanProcessor({ exporter })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter,
+        scheduledDelayMillis: Number.isFinite(delay) && delay > 0 ? delay : EXPORT_INTERVAL_MS,
+      }),
+    ],
   });
   const tracer = provider.getTracer('recipe');
   return {
@@ -127,7 +149,7 @@ class OtelSpan implements TraceSpan {
     }
     const started = Date.now();
     return {
-      ...NO_SPAN,
+      ...this.untracedChild(),
       end: (outcome: SpanOutcome) => {
         if (this.iterationEvents >= ITERATION_EVENTS) {
           this.untraced++;
@@ -176,7 +198,9 @@ class OtelSpan implements TraceSpan {
       },
       trace.setSpan(ROOT_CONTEXT, this.span),
     );
+    const context = span.spanContext();
     return {
+      traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1).toString(16).padStart(2, '0')}`,
       end: (result) => {
         if ('status' in result) {
           span.setAttribute('http.response.status_code', result.status);
@@ -210,6 +234,21 @@ class OtelSpan implements TraceSpan {
         ...(outcome.error ? { message: this.redact(outcome.error.message) } : {}),
       });
     this.span.end();
+  }
+
+  /**
+   * What an iteration past the cap (and every step inside it) gets: no span of its own, but its HTTP
+   * exchanges are still client spans, under this loop's span, so a long loop (a resume's live part above
+   * all) never sends requests no trace shows.
+   */
+  private untracedChild(): TraceSpan {
+    const inner: TraceSpan = {
+      ...NO_SPAN,
+      step: () => inner,
+      iteration: () => inner,
+      exchange: (info) => this.exchange(info),
+    };
+    return inner;
   }
 
   private child(name: string, attrs: Attributes): TraceSpan {

@@ -46,6 +46,8 @@ export interface TraceSpan {
 export interface ExchangeSpan {
   /** The answer's status, or what went wrong before one came (timeout, connect, reset, aborted). */
   end(result: { readonly status: number } | { readonly error: string }): void;
+  /** The W3C trace context of this exchange (`00-<trace id>-<span id>-<flags>`), sent as `traceparent`. */
+  readonly traceparent?: string;
 }
 
 /** What a run is, for its root span. */
@@ -56,6 +58,11 @@ export interface RunInfo {
   readonly dryRun: boolean;
   /** The journal's attempt: 1 for the run, 2… for its resumes (the run id stays the same). */
   readonly attempt?: number;
+}
+
+/** Who sends the spans, added to the trace's resource (a fleet worker says which one it is). */
+export interface TracerIdentity {
+  readonly workerId?: string;
 }
 
 /** Makes run spans and sends them; shutdown() flushes what is left (the CLI awaits it before exiting). */

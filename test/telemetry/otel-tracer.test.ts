@@ -42,12 +42,15 @@ describe('a run traced as spans', () => {
         OTEL_SERVICE_NAME: 'ops',
       },
       () => undefined,
+      { workerId: 'host-a:4242' },
     );
     if (!tracer) throw new Error('tracing should be on');
     const run = tracer.startRun({ runId: 'r1', recipe: 'demo', file: 'recipes/demo.yaml', dryRun: false }, redact);
     const list = run.step({ id: 'deals', kind: 'paginate', file: 'recipes/demo.yaml', line: 5 });
     const url = new URL(`http://127.0.0.1:9/api/v1/integrations/connectors/c-123/execute`);
-    list.exchange({ method: 'POST', url, entity: 'deals', action: 'list', attempt: 1 }).end({ status: 503 });
+    const firstExchange = list.exchange({ method: 'POST', url, entity: 'deals', action: 'list', attempt: 1 });
+    const traceparent = firstExchange.traceparent;
+    firstExchange.end({ status: 503 });
     list.exchange({ method: 'POST', url, entity: 'deals', action: 'list', attempt: 2 }).end({ status: 200 });
     list.end({ status: 'ok' });
     const loop = run.step({ id: 'notes', kind: 'foreach', file: 'recipes/demo.yaml', line: 9 });
@@ -89,9 +92,16 @@ describe('a run traced as spans', () => {
     ).toEqual([50, 51, 52, 53, 54]);
     expect(loopSpan?.attributes['recipe.iterations.traced']).toBe(ITERATION_SPANS);
     expect(ITERATION_EVENTS).toBeGreaterThan(5);
-    // HTTP exchanges: client spans (kind 3) under their step, HTTP semantic conventions.
+    // HTTP exchanges: client spans (kind 3) under their step, HTTP semantic conventions. Past the cap the
+    // iterations have no span, but their requests do: under the loop's span, so none goes untraced.
     const exchanges = spans.filter((s) => s.kind === 3);
-    expect(exchanges).toHaveLength(3 + ITERATION_SPANS);
+    expect(exchanges).toHaveLength(3 + total);
+    expect(
+      parentName('POST /api/v1/integrations/connectors/{id}/execute').filter((p) => p === 'step notes'),
+    ).toHaveLength(5);
+    // The traceparent sent with a request names that request's own span (W3C trace context).
+    const firstSpan = exchanges.find((s) => s.attributes['http.response.status_code'] === 503);
+    expect(traceparent).toBe(`00-${firstSpan?.traceId}-${firstSpan?.spanId}-01`);
     const posted = spans.find((s) => s.parentSpanId === spans.find((p) => p.name === 'step hook')?.spanId);
     expect(posted?.name).toBe('POST');
     expect(posted?.attributes['url.full']).toBe('https://hooks.example/services/***?k=1');
@@ -124,6 +134,10 @@ describe('a run traced as spans', () => {
     const root = spans.find((s) => s.name === 'run demo');
     expect(root?.status).toMatchObject({ code: 2, message: 'assertion failed: token *** seen' });
     expect(root?.resource['service.name']).toBe('ops');
+    // Which process sent it: a fleet has many workers running the same recipes.
+    expect(root?.resource).toMatchObject({ 'recipe.worker.id': 'host-a:4242', 'process.pid': process.pid });
+    expect(root?.resource['host.name']).toBeTruthy();
+    expect(root?.resource['service.instance.id']).toMatch(/^[0-9a-f-]{36}$/);
     // No secret anywhere in what was sent.
     for (const r of receiver.requests) expect(r.body.toString('utf8')).not.toContain(SECRET);
   });

@@ -19,7 +19,7 @@ const CLIENT_SECRET = 'cs-trace-test-9d41f0b7c2e8a6';
 
 let dir: string;
 let service: RunningService;
-let proxy: { url: string; tokens: Set<string>; close(): Promise<void> };
+let proxy: { url: string; tokens: Set<string>; traceparents: string[]; close(): Promise<void> };
 let receiver: OtlpReceiver;
 
 beforeAll(async () => {
@@ -146,6 +146,8 @@ describe('a traced run of a shipped recipe', () => {
       'recipe.connector.action': 'create',
     });
     expect(spans.find((s) => s.name === 'iteration')?.attributes['recipe.iteration.index']).toBe(0);
+    // The connector API got each exchange's W3C trace context: its spans can join this trace.
+    for (const send of sends) expect(proxy.traceparents).toContain(`00-${send.traceId}-${send.spanId}-01`);
   });
 
   it('traces its resume as attempt 2 of the same run id', async () => {
@@ -188,8 +190,11 @@ describe('a traced run of a shipped recipe', () => {
  * A proxy in front of the service that answers every notes.create with 503 (a write the client re-sends,
  * the service honouring Idempotency-Key) and remembers the bearer tokens it saw.
  */
-async function failingProxy(target: string): Promise<{ url: string; tokens: Set<string>; close(): Promise<void> }> {
+async function failingProxy(
+  target: string,
+): Promise<{ url: string; tokens: Set<string>; traceparents: string[]; close(): Promise<void> }> {
   const tokens = new Set<string>();
+  const traceparents: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -197,6 +202,7 @@ async function failingProxy(target: string): Promise<{ url: string; tokens: Set<
       const body = Buffer.concat(chunks);
       const auth = req.headers.authorization;
       if (typeof auth === 'string' && auth.startsWith('Bearer ')) tokens.add(auth.slice(7));
+      if (typeof req.headers.traceparent === 'string') traceparents.push(req.headers.traceparent);
       if (/"entity":"notes","action":"create"/.test(body.toString('utf8'))) {
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"try later","errors":[]}');
         return;
@@ -213,6 +219,7 @@ async function failingProxy(target: string): Promise<{ url: string; tokens: Set<
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     tokens,
+    traceparents,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
