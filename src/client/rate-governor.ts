@@ -11,8 +11,8 @@
  * 3. A 429 (with or without Retry-After): the number of requests in flight is halved, and grows again by one
  *    for every window of successes (AIMD, as TCP does); Retry-After holds every request, not only the one
  *    that got it.
- * Until the service says anything, nothing is held back. Keys are what the client limits by: a connector id,
- * or an http step's origin.
+ * Until the service says anything, nothing is held back. Keys are origins: a service limits a token across
+ * all its endpoints (an http step's target is its own origin).
  */
 export interface RateAnswer {
   readonly status: number;

@@ -142,8 +142,9 @@ export class RequestLoop {
       const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
       if (token) headers.authorization = `Bearer ${token}`;
       if (spec.limitKey !== undefined && this.limiter) await this.limit(spec.limitKey, opts.signal);
-      // The rate the service allows, learnt from its answers, shared by every concurrent call of the run.
-      const paced = this.governor !== undefined ? spec.limitKey : undefined;
+      // The rate the service allows, learnt from its answers, shared by every concurrent call of the run: a
+      // service limits a token across all its endpoints, so the key is the origin, not the connector.
+      const paced = this.governor !== undefined ? url.origin : undefined;
       if (paced !== undefined) await this.govern(paced, opts.signal);
 
       this.stats.requests++;

@@ -205,35 +205,39 @@ describe('recipe run', () => {
     expect(r.stdout + r.stderr).not.toContain('tok-abcdef-123456');
   });
 
-  it('Ctrl-C (SIGINT) stops cleanly with exit 130', async () => {
-    const slow: FaultServer = await startFaultServer(() => undefined); // never answers execute
-    try {
-      const file = write(
-        'slow.yaml',
-        `version: 1\nname: slow\nconnector: { id: c-1 }\nsteps:\n  - log: started\n  - execute: { entity: contacts, action: list }\n`,
-      );
-      let sent = false;
-      const r = await recipe(
-        [file],
-        { CONNECTOR_API_URL: slow.url, CONNECTOR_CLIENT_ID: 'id-1', CONNECTOR_CLIENT_SECRET: 'shh-secret-1' },
-        {
-          onStderr: (text, child) => {
-            if (!sent && text.includes('started')) {
-              sent = true;
-              setTimeout(() => child.kill('SIGINT'), 200);
-            }
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s (Ctrl-C, a CI runner cancelling) stops cleanly with exit 130',
+    async (signal) => {
+      const slow: FaultServer = await startFaultServer(() => undefined); // never answers execute
+      try {
+        const file = write(
+          'slow.yaml',
+          `version: 1\nname: slow\nconnector: { id: c-1 }\nsteps:\n  - log: started\n  - execute: { entity: contacts, action: list }\n`,
+        );
+        let sent = false;
+        const r = await recipe(
+          [file],
+          { CONNECTOR_API_URL: slow.url, CONNECTOR_CLIENT_ID: 'id-1', CONNECTOR_CLIENT_SECRET: 'shh-secret-1' },
+          {
+            onStderr: (text, child) => {
+              if (!sent && text.includes('started')) {
+                sent = true;
+                setTimeout(() => child.kill(signal), 200);
+              }
+            },
           },
-        },
-      );
-      expect(sent).toBe(true);
-      expect(r.code).toBe(130);
-      expect(r.stderr).toMatch(/slow\.yaml:6:5: X009 run interrupted/);
-    } finally {
-      await slow.close();
-    }
-  });
+        );
+        expect(sent).toBe(true);
+        expect(r.code).toBe(130);
+        expect(r.stderr).toMatch(/slow\.yaml:6:5: X009 run interrupted/);
+      } finally {
+        await slow.close();
+      }
+    },
+  );
 
-  it('retries 429s from a rate-limited service and still succeeds (retries in the report)', async () => {
+  it("keeps to a rate-limited service's announced rate: no 429, no retry, the run succeeds", async () => {
+    // --rate-limit 1: one request a second per token, announced in RateLimit-Policy on every answer.
     const limited = await startService({ seed: 'demo', rateLimit: 1, logLevel: 'silent' });
     try {
       const r = await recipe([join(recipes, 'pipeline-report.yaml'), '--json', '--verbose'], {
@@ -241,18 +245,44 @@ describe('recipe run', () => {
         CONNECTOR_CLIENT_ID: limited.credentials.clientId,
         CONNECTOR_CLIENT_SECRET: limited.credentials.clientSecret,
       });
-      expect(r.code).toBe(0);
-      const report = JSON.parse(r.stdout) as { retries: number; status: string };
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as { retries: number; requests: number; status: string };
       expect(report.status).toBe('ok');
-      expect(report.retries).toBeGreaterThan(0);
-      expect(r.stderr).toMatch(/^debug: deals: retry 1 in \d+ ms \(HTTP 429\)$/m);
+      expect(report.requests).toBeGreaterThan(1);
+      expect(report.retries).toBe(0);
+      expect(r.stderr).not.toMatch(/→ 429/);
       expect(r.stderr).toMatch(
-        /^debug: deals: POST \/api\/v1\/integrations\/connectors\/[^/]+\/execute deals\.list → 429 \(\d+ ms\)$/m,
+        /^debug: deals: POST \/api\/v1\/integrations\/connectors\/[^/]+\/execute deals\.list → 200 \(\d+ ms\)$/m,
       );
     } finally {
       await limited.close();
     }
   }, 120_000);
+
+  it('retries a 429 that announces nothing and still succeeds (retries in the report)', async () => {
+    let n = 0;
+    const once: FaultServer = await startFaultServer((req, res) => {
+      if (!req.path.endsWith('/execute')) return json(res, 404, { message: 'not here' });
+      if (++n === 1) return json(res, 429, { message: 'slow down' }, { 'retry-after': '1' });
+      return json(res, 200, envelope([]));
+    });
+    try {
+      const file = write(
+        'once.yaml',
+        `version: 1\nname: once\nconnector: { id: c-1 }\nsteps:\n  - id: deals\n    execute: { entity: deals, action: list }\n`,
+      );
+      const r = await recipe([file, '--json', '--verbose'], {
+        CONNECTOR_API_URL: once.url,
+        CONNECTOR_CLIENT_ID: 'id-1',
+        CONNECTOR_CLIENT_SECRET: 'shh-secret-1',
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { retries: number }).retries).toBe(1);
+      expect(r.stderr).toMatch(/^debug: deals: retry 1 in 1000 ms \(HTTP 429\)$/m);
+    } finally {
+      await once.close();
+    }
+  }, 60_000);
 
   it("a step's retry: completes from the one default policy (0.5 s first delay, doubling)", async () => {
     const busy: FaultServer = await startFaultServer((_req, res) => {

@@ -213,13 +213,15 @@ export async function connectAndRun(
   }
   for (const note of notes) view.note(note);
 
-  // 3. Run, with Ctrl-C aborting everything in flight.
+  // 3. Run, with Ctrl-C (or a CI runner's SIGTERM) aborting everything in flight: the run ends interrupted,
+  // journaled and resumable, and its last spans are flushed. A second signal exits at once.
   const abort = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) process.exit(ExitCode.interrupted);
     abort.abort();
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   let report: RunReport;
   let tracer: RunTracer | undefined;
   try {
@@ -242,6 +244,7 @@ export async function connectAndRun(
     return fail(err);
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await tracer?.shutdown().catch((err: unknown) => view.note(`traces not sent: ${(err as Error).message}`));
     await service?.close();
   }
