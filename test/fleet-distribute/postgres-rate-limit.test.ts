@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRateLimiter } from '../../src/fleet/rate-limit/index.js';
 import { openSqlPool, type SqlPool } from '../../src/journal/postgres/client.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
+import { extractBlocks } from '../docs/doc-examples.js';
 
 // --max-rps-per-connector on PostgreSQL: two limiters, each on its own pool (as two workers), share one limit
 // per connector. What is checked is what the database granted, by its own clock (the grants it records):
@@ -85,6 +86,12 @@ describe('fleet-wide rate limit on PostgreSQL', () => {
       `SELECT key FROM recipe_rate.grants WHERE key LIKE 'per:%' ORDER BY at LIMIT 4`,
     );
     expect(new Set(rows.map((r) => r.key))).toEqual(new Set(['per:c-0', 'per:c-1']));
+    // The query docs/fleet.md gives operators counts the same grants per connector and second.
+    const [doc] = extractBlocks('docs/fleet.md').filter((b) => b.lang === 'sql' && b.text.includes('recipe_rate.'));
+    const perSecond = (await admin.query<{ key: string; count: string }>(doc?.text ?? '')).rows;
+    const total = (key: string): number =>
+      perSecond.filter((r) => r.key === key).reduce((n, r) => n + Number(r.count), 0);
+    expect([total('per:c-0'), total('per:c-1')]).toEqual([6, 6]);
   });
 
   it('refuses a rate that is not a number above 0 (F054)', async () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresJournal, type JournalStore, type PostgresJournalOptions } from '../../src/journal/index.js';
 import { end, entry, journalStoreContract, start } from './store-contract.js';
+import { extractBlocks } from '../docs/doc-examples.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 
 // The journal's contract (store-contract.ts, which every backend runs) against a real PostgreSQL, and what
@@ -150,5 +151,21 @@ describe('PostgreSQL journal store', () => {
       ['a#1', 3],
     ]);
     expect(await b.getRun('s')).toMatchObject({ status: 'succeeded', requests: 3, writes: 2 });
+  });
+
+  it('runs the SQL docs/fleet.md shows for looking at the journal with psql (default schema recipe_journal)', async () => {
+    const store = await openPostgresJournal(server.url, { maxConnections: 2 });
+    stores.push(store);
+    await (await store.begin(start('shown'))).finish(end);
+    const held = await store.begin(start('live', 1_700_000_000_500));
+    const queries = extractBlocks('docs/fleet.md').filter(
+      (b) => b.lang === 'sql' && b.text.includes('recipe_journal.'),
+    );
+    expect(queries.length).toBeGreaterThanOrEqual(2);
+    const results = [];
+    for (const q of queries) results.push((await admin.query(q.text)).rows);
+    expect(results[0]?.map((r: { run_id: string }) => r.run_id)).toEqual(['live', 'shown']);
+    expect(results[1]?.map((r: { run_id: string }) => r.run_id)).toEqual(['live']);
+    await held.release();
   });
 });
