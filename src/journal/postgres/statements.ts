@@ -19,9 +19,9 @@ export function statementsFor(s: string) {
         WHERE ${s}.leases.expires_at <= clock_timestamp()
       RETURNING token`,
     /**
-     * Extends a lease still held by token $3 (and not yet run out); no row when it was lost. The row stays
-     * locked until the transaction ends: a worker taking the run over waits for this one's batch to commit,
-     * then finds the lease extended.
+     * Extends a lease still held by token $3 (and not yet run out); no row when it was lost. (append_batch,
+     * schema.ts, does the same first thing in each batch: the row stays locked until the batch commits, so a
+     * worker taking the run over waits for it, then finds the lease extended.)
      */
     renewLease: `UPDATE ${s}.leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
       WHERE run_id = $1 AND part = $2 AND token = $3 AND expires_at > clock_timestamp()`,
