@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresJournal, type JournalStore, type RunJournal } from '../../src/journal/index.js';
 import { end, entry, outcome, start } from './store-contract.js';
@@ -12,6 +13,12 @@ const LEASE_MS = 1500;
 
 beforeAll(async () => {
   server = await startPostgresServer();
+  // The database's default is asynchronous commit (an acknowledged commit could still be in PostgreSQL's memory
+  // when it is killed): the journal must make its own transactions durable regardless.
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query('ALTER DATABASE postgres SET synchronous_commit = off');
+  await admin.end();
 });
 afterAll(async () => {
   await server?.stop();

@@ -141,6 +141,8 @@ const MIGRATIONS: readonly string[] = [
    DECLARE
      v_base bigint := 0;
    BEGIN
+     -- Acknowledged means on disk, whatever the server's or the role's default: for this transaction only.
+     PERFORM set_config('synchronous_commit', 'on', true);
      UPDATE {S}.leases SET expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond'
        WHERE run_id = p_run AND part = p_part AND token = p_token AND expires_at > clock_timestamp();
      IF NOT FOUND THEN
