@@ -185,4 +185,15 @@ describe('PostgreSQL journal store', () => {
     expect(results[1]?.map((r: { run_id: string }) => r.run_id)).toEqual(['live']);
     await held.release();
   });
+
+  it('a test that cannot start PostgreSQL fails and says why (the helper never skips)', async () => {
+    const saved = process.env.PG_BIN;
+    process.env.PG_BIN = '/nonexistent/postgresql/bin';
+    try {
+      await expect(startPostgresServer()).rejects.toThrow(/cannot start PostgreSQL: .*initdb/);
+    } finally {
+      if (saved === undefined) delete process.env.PG_BIN;
+      else process.env.PG_BIN = saved;
+    }
+  });
 });
