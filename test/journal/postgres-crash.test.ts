@@ -48,6 +48,7 @@ async function appendUntilFailure(run: RunJournal, log: Appended): Promise<void>
   }
 }
 
+// A longer timeout than the suite's: a crash, WAL replay and leases running out, on a machine others share.
 describe('the journal on PostgreSQL, through a crash of PostgreSQL', () => {
   it('keeps every acknowledged append, once, after PostgreSQL is SIGKILLed and recovers; the runs resume', async () => {
     const before: JournalStore = await openPostgresJournal(server.url, { schema: 'crash', leaseMs: LEASE_MS });
@@ -106,5 +107,5 @@ describe('the journal on PostgreSQL, through a crash of PostgreSQL', () => {
     } finally {
       await after.close();
     }
-  });
+  }, 120_000);
 });
