@@ -205,18 +205,18 @@ function tagOf(url: string): string {
   return url.replace(/^\/api\/v1\//, '').split('/')[0] ?? 'api';
 }
 
-const tagDescriptions: Readonly<Record<string, string>> = {
-  account: 'Application tokens: the bearer token every other operation needs, scoped and widget tokens.',
-  integrations: 'Connector definitions, connectors (create, read, update, delete), inspect and execute.',
-  workspaces: 'Workspaces that group connectors, and their statistics.',
-  skills: 'Documentation of the connectors, as an outline, sections and a search.',
-  'openapi.json': 'This document.',
-};
+const tagDescriptions: ReadonlyMap<string, string> = new Map([
+  ['account', 'Application tokens: the bearer token every other operation needs, scoped and widget tokens.'],
+  ['integrations', 'Connector definitions, connectors (create, read, update, delete), inspect and execute.'],
+  ['workspaces', 'Workspaces that group connectors, and their statistics.'],
+  ['skills', 'Documentation of the connectors, as an outline, sections and a search.'],
+  ['openapi.json', 'This document.'],
+]);
 
 /** The document's global tags: one per first path segment, in the order the routes were registered. */
 function tagsOf(routes: readonly RegisteredRoute[]): Schema[] {
   const names = [...new Set(routes.filter((r) => r.url.startsWith('/api/v1/')).map((r) => tagOf(r.url)))];
-  return names.map((name) => ({ name, description: tagDescriptions[name] ?? name }));
+  return names.map((name) => ({ name, description: tagDescriptions.get(name) ?? name }));
 }
 
 /** Builds the OpenAPI 3.1 document from the registered routes and the connector types' action schemas. */

@@ -41,7 +41,7 @@ export function resultSchemas(types: readonly ConnectorType[]): ResultSchemas {
       let name = byText.get(text);
       if (name === undefined) {
         name = `Result.${a.entity}.${a.action}`.replace(/[^A-Za-z0-9._-]/g, '_');
-        if (components[name] !== undefined) name = `${name}.${t.definition.name.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+        if (Object.hasOwn(components, name)) name = `${name}.${t.definition.name.replace(/[^A-Za-z0-9._-]/g, '_')}`;
         components[name] = { title: `${a.entity}.${a.action} result`, ...schema };
         byText.set(text, name);
       }
