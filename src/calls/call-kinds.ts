@@ -247,7 +247,18 @@ export function httpCall(
     write: req.method !== 'GET' && req.method !== 'HEAD',
     request: { method: req.method, url: req.url, headers, body: req.body ?? null },
     keepAnswer: true,
-    send: (opts) => stepCtx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
+    send: async (opts) => {
+      // The one place an http step's request leaves: a test run's guard may refuse it here, before any socket.
+      await stepCtx.ctx.beforeOutside?.({
+        stepPath: stepCtx.path,
+        loc: stepCtx.step.loc,
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+      });
+      return stepCtx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts);
+    },
     encode: (answer) => answer,
     decode: (stored) => stored as HttpAnswer,
     // No answer was ever seen: no status, no body.
