@@ -1,3 +1,4 @@
+import { makeDiagnostic } from '../source/index.js';
 import type { Checker } from './checker.js';
 import { parseJson } from './exchange.js';
 import type { Expected } from './expected.js';
@@ -30,7 +31,7 @@ export function compileHttpMockRule(raw: Raw, pointer: string, ctx: Checker): Ht
   respond.forEach((answer, i) => {
     const field = ENVELOPE_FIELDS.find((f) => answer[f] !== undefined);
     const at = Array.isArray(raw.respond) ? `${pointer}/respond/${i}/${field}` : `${pointer}/respond/${field}`;
-    if (field !== undefined) ctx.report('T013', { field }, at);
+    if (field !== undefined) ctx.diagnostics.push(makeDiagnostic('T013', { field }, ctx.atKey(at)));
   });
   const p = `${pointer}/http`;
   return {
@@ -85,7 +86,10 @@ function splitShorthand(text: string): Raw {
 /** Header names are matched in lower case, as requests carry them; each entry keeps where it was written. */
 function lowerKeys(headers: Expected): Expected {
   if (headers.kind !== 'object') return headers;
-  return { ...headers, entries: Object.fromEntries(Object.entries(headers.entries).map(([k, v]) => [k.toLowerCase(), v])) };
+  return {
+    ...headers,
+    entries: Object.fromEntries(Object.entries(headers.entries).map(([k, v]) => [k.toLowerCase(), v])),
+  };
 }
 
 function toHttpAnswer(raw: Raw): HttpMockAnswer {

@@ -87,7 +87,8 @@ export class MockSet {
 
   /** Whether some http rule would answer `req` (nothing is counted: the request is still to be sent). */
   async hasHttp(req: HttpRequestSeen): Promise<boolean> {
-    for (const rule of this.rules) if (rule.kind === 'http' && (await matchesHttp(rule, req, this.bindings))) return true;
+    for (const rule of this.rules)
+      if (rule.kind === 'http' && (await matchesHttp(rule, req, this.bindings))) return true;
     return false;
   }
 

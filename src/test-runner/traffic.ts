@@ -30,7 +30,14 @@ export interface HttpWrite {
 }
 
 /** Headers the client adds to every request: noise in a write the test asserts. */
-const CLIENT_HEADERS = new Set(['user-agent', 'idempotency-key', 'content-length', 'host', 'traceparent', 'tracestate']);
+const CLIENT_HEADERS = new Set([
+  'user-agent',
+  'idempotency-key',
+  'content-length',
+  'host',
+  'traceparent',
+  'tracestate',
+]);
 
 /** Where one case's requests go besides the service: shared token answers, its mocks, its cassette. */
 export interface CaseTrafficOptions {
@@ -100,7 +107,6 @@ export class CaseTraffic implements TrafficPolicy {
     return req.origin !== this.options.serviceOrigin;
   }
 }
-
 
 /** An outside request as mocks and `expect.writes` see it: one absolute URL. */
 export function seen(req: OutgoingRequest): HttpRequestSeen {
