@@ -31,8 +31,8 @@ afterAll(async () => {
 
 /** A recipe that writes `properties` (computed from an input, so validate cannot see the value). */
 function writeRecipe(name: string, entity: string, properties: Record<string, string>): string {
-  const props = Object.entries(properties)
-    .map(([k, v]) => `${k}: "\${ $inputs.v.${k} }"`)
+  const props = Object.keys(properties)
+    .map((k) => `${k}: "\${ $inputs.v.${k} }"`)
     .join(', ');
   writeFileSync(
     join(dir, name),
