@@ -46,9 +46,10 @@ export function executeCall(
     decode: (stored) => toEnvelope(stored, { entity, action }),
     ...(write
       ? {
-          dryRun: async (): Promise<Envelope> => {
+          dryRun: async (callKey): Promise<Envelope> => {
             const result = await stepCtx.state.dryRun.record(
               stepCtx.writeSite(),
+              placeholderId(callKey),
               connectorId,
               entity,
               action,
@@ -247,10 +248,30 @@ export function httpCall(
     write: req.method !== 'GET' && req.method !== 'HEAD',
     request: { method: req.method, url: req.url, headers, body: req.body ?? null },
     keepAnswer: true,
-    send: (opts) => stepCtx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts),
+    send: async (opts) => {
+      // The one place an http step's request leaves: a test run's guard may refuse it here, before any socket.
+      await stepCtx.ctx.beforeOutside?.({
+        stepPath: stepCtx.path,
+        loc: stepCtx.step.loc,
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+      });
+      return stepCtx.ctx.client.http(req, requestTimeoutMs !== undefined ? { ...opts, requestTimeoutMs } : opts);
+    },
     encode: (answer) => answer,
     decode: (stored) => stored as HttpAnswer,
     // No answer was ever seen: no status, no body.
     assumed: (): HttpAnswer => ({ status: 0, headers: {}, body: null }),
   };
+}
+
+/**
+ * A --dry-run write's placeholder id: "dry-run-" and the call's place in the run (the step path, with each
+ * enclosing loop's item index, and the call's number within the visit when it is not the first), so it is
+ * the same on every dry run and unique however many items run at once.
+ */
+export function placeholderId(callKey: string): string {
+  return `dry-run-${callKey.endsWith('#0') ? callKey.slice(0, -2) : callKey}`;
 }

@@ -30,8 +30,8 @@ export interface ServiceCall<T> {
   /** The answer as a JSON value for the journal, and back. */
   encode(answer: T): unknown;
   decode(stored: unknown): T;
-  /** Under --dry-run a write is not sent: its placeholder answer. */
-  dryRun?(): T | Promise<T>;
+  /** Under --dry-run a write is not sent: its placeholder answer, given the call's key (its place in the run). */
+  dryRun?(callKey: string): T | Promise<T>;
   /** What a write settled with --assume-sent answers (no answer was ever seen). */
   assumed?(): T;
   /** Looks for the effect of a write in doubt (the step's in_doubt); undefined when there is none. */
@@ -69,7 +69,7 @@ async function journaled<T>(stepCtx: StepContext, call: ServiceCall<T>, key: str
   const journal = rec.journal;
   const idempotencyKey = call.write ? rec.idempotencyKey(key) : undefined;
   if (!journal) {
-    if (call.write && stepCtx.ctx.dryRun && call.dryRun) return await call.dryRun();
+    if (call.write && stepCtx.ctx.dryRun && call.dryRun) return await call.dryRun(key);
     if (call.write) rec.writes++;
     return call.send(stepCtx.callOptions(idempotencyKey));
   }
@@ -93,7 +93,7 @@ async function journaled<T>(stepCtx: StepContext, call: ServiceCall<T>, key: str
     request,
   };
   if (call.write && stepCtx.ctx.dryRun && call.dryRun) {
-    const placeholder = await call.dryRun();
+    const placeholder = await call.dryRun(key);
     await journal.record(entry, outcome(entry, 'dry_run', { answer: encodeAnswer(stepCtx, call, placeholder).answer }));
     return placeholder;
   }

@@ -34,9 +34,10 @@ export class DryRunLog {
     return this.writes.filter((w) => 'valid' in w && w.valid === false);
   }
 
-  /** Records the request and returns {dry_run: true, id: "dry-run-N", ...params}. */
+  /** Records the request and returns {dry_run: true, id, ...params}; `id` is the call's placeholderId. */
   async record(
     site: DryRunSite,
+    id: string,
     connectorId: string,
     entity: string,
     action: string,
@@ -55,11 +56,11 @@ export class DryRunLog {
       const problems = checkWrite(type, entity, action, params);
       Object.assign(write, { valid: problems.length === 0, ...(problems.length > 0 ? { problems } : {}) });
     }
-    return { dry_run: true, id: `dry-run-${this.writes.length}`, ...params };
+    return { dry_run: true, id, ...params };
   }
 
   /** Records an http step's write (the body parsed back when it is JSON) and returns {dry_run: true, id}. */
-  recordHttp(site: DryRunSite, req: HttpCallRequest, json: boolean): Record<string, unknown> {
+  recordHttp(site: DryRunSite, id: string, req: HttpCallRequest, json: boolean): Record<string, unknown> {
     this.writes.push({
       ...site,
       kind: 'http',
@@ -68,7 +69,7 @@ export class DryRunLog {
       headers: { ...req.headers },
       ...(req.body !== undefined ? { body: json ? (JSON.parse(req.body) as unknown) : req.body } : {}),
     });
-    return { dry_run: true, id: `dry-run-${this.writes.length}` };
+    return { dry_run: true, id };
   }
 
   /** The connector's type: from a literal `definition`, else from inspect (asked once per connector). */

@@ -2,6 +2,7 @@ import type { CompiledExpr, Value } from '../expr/index.js';
 import type { ErrorCode } from '../errors/index.js';
 import { hintFor, listNames } from './names.js';
 import type { CatalogAction, CatalogEntity, JsonSchema } from './types.js';
+import { valueKindRule } from './value-kinds.js';
 
 /** A place inside params: member keys and item indexes. */
 export type ParamPath = readonly (string | number)[];
@@ -192,11 +193,11 @@ class Walker {
       return;
     }
     const rule =
-      typeof value === 'number'
+      (typeof value === 'number'
         ? numberRule(value, schema)
         : typeof value === 'string'
           ? stringRule(value, schema)
-          : null;
+          : null) ?? valueKindRule(value, schema['x-value']);
     if (rule) this.problem('A007', path, { rule });
   }
 }

@@ -14,6 +14,7 @@ interface TestFlags {
   coverageOutput?: string;
   jobs?: number;
   strict?: boolean;
+  allowNetwork?: boolean;
 }
 
 /** `recipe test [PATH...]`: runs *.test.yaml files against the embedded service; text, JUnit or JSON reports. */
@@ -30,6 +31,7 @@ export function registerTest(program: Command): void {
     .option('--coverage', 'report which steps of each recipe the cases ran, skipped or never reached')
     .option('--coverage-output <file>', 'also write the coverage as JSON to FILE')
     .option('--strict', 'warnings (W codes) of a tested recipe make its test file invalid, as `validate --strict`')
+    .option('--allow-network', 'let http steps reach URLs that no mock answers (default: refused, T012)')
     .option('-j, --jobs <n>', 'run cases in N worker threads, each with its own embedded service', positiveInt)
     .addHelpText(
       'after',
@@ -43,6 +45,7 @@ Examples:
   recipe test recipes/stale-deals-follow-up.test.yaml -t "second run"
   recipe test --update                          refresh snapshot cases
   CONNECTOR_API_URL=https://... recipe test --record   record cassettes from a live service
+  recipe test --allow-network                   let http steps without a mock reach the network
 
 Reference: docs/testing.md`,
     )
@@ -80,6 +83,7 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
       coverage: flags.coverage === true || flags.coverageOutput !== undefined,
       ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
       strict: flags.strict === true,
+      allowNetwork: flags.allowNetwork === true,
       onWarning: (w) => process.stderr.write(`${formatDiagnostic(w)}\n`),
       onFile: (results) => human(lib.formatFileResults(results, paint)),
     });

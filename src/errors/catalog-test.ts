@@ -22,4 +22,13 @@ export const testCodes = {
     template: 'a case with a cassette cannot also use {field}: every answer comes from the cassette',
     class: 'invalid',
   },
+  T012: {
+    template:
+      '{step}: {method} {url} was not sent: `recipe test` keeps the network off and no mock answers it; add a mock (`- http: {method: {method}, url: ...}` with `respond:`), or let it out (`network: allow` in the test file, or `recipe test --allow-network`)',
+    class: 'run',
+  },
+  T013: {
+    template: 'an http mock answers with status, headers and body: "{field}" belongs to connector mocks (entity:)',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

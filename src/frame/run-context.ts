@@ -8,6 +8,7 @@ import type {
   Redactor,
 } from '../client/index.js';
 import type { ConnectorLookup } from '../client/index.js';
+import type { SourceLoc } from '../compile/plan.js';
 import type { ForeachDistributor } from './distribute-types.js';
 
 /** The part of the connector client the interpreter uses (the real ConnectorClient in production and tests). */
@@ -31,6 +32,19 @@ export interface ConnectorApi {
 }
 
 export type LogLevel = 'info' | 'warn' | 'debug';
+
+/** A request about to leave for a URL outside the connector API (an http step), as RunContext.beforeOutside sees it. */
+export interface OutsideRequest {
+  /** The step that sends it (its path in the run, e.g. notify or items[2].post). */
+  readonly stepPath: string;
+  readonly loc: SourceLoc;
+  readonly method: string;
+  /** Absolute URL, query included. */
+  readonly url: string;
+  /** Lower-case names, as the step set them. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
 
 /** Progress of one step, as the CLI draws it. Counters include nested steps. */
 export interface StepProgress {
@@ -81,6 +95,11 @@ export interface RunContext {
   /** Told about each environment variable the run reads (the journal records the names, never the values). */
   onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;
+  /**
+   * Asked before each request to a URL outside the connector API is sent (every attempt of it); a rejection
+   * refuses the request before any socket is opened (`recipe test` with the network off and no mock for it).
+   */
+  beforeOutside?(req: OutsideRequest): Promise<void>;
   /** Set by a fleet worker: a foreach with `distribute` sends its items to the fleet in chunks through it. */
   readonly distributor?: ForeachDistributor;
 }

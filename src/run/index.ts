@@ -1,6 +1,13 @@
 /** run/: starting, resuming and ending a run (startRun: the one way to start one), its journal session and report. */
 export { runPlan, type RunOptions } from './run-plan.js';
-export type { ConnectorApi, LogLevel, RunContext, RunEvent, StepProgress } from '../frame/run-context.js';
+export type {
+  ConnectorApi,
+  LogLevel,
+  OutsideRequest,
+  RunContext,
+  RunEvent,
+  StepProgress,
+} from '../frame/run-context.js';
 export type { DryRunProblem, DryRunWrite, ReportedError, RunReport, StepReport, StepStatus } from '../frame/report.js';
 export { autoNext, itemsOf, type NextPage } from '../client/page-keys.js';
 export {

@@ -50,6 +50,8 @@ export interface RunOptions {
   readonly runId?: string;
   /** Journal the run (and replay a resume): set up by beginRun/resumeRun in journal-session.ts. */
   readonly durable?: DurableRun;
+  /** Asked before each request to a URL outside the connector API; rejects to refuse it (`recipe test`). */
+  readonly beforeOutside?: RunContext['beforeOutside'];
   /** A fleet worker's: foreach steps with `distribute` send their items to the fleet (run/distribute.ts). */
   readonly distributor?: ForeachDistributor;
   /** Trace the run (telemetry's loadTracer; the caller shuts it down once its runs are over). */
@@ -95,6 +97,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     debug: options.log !== undefined && options.debug !== false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.distributor ? { distributor: options.distributor } : {}),
+    ...(options.beforeOutside ? { beforeOutside: options.beforeOutside } : {}),
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };

@@ -8,7 +8,7 @@ import { isHostAllowed } from '../calls/http-allow.js';
 import { describeType } from '../calls/execute-request.js';
 import type { Scope } from '../frame/scope.js';
 import { callService } from '../calls/call-service.js';
-import { httpCall } from '../calls/call-kinds.js';
+import { httpCall, placeholderId } from '../calls/call-kinds.js';
 
 /**
  * http: one request outside the connector API (a webhook, an internal service) through the client, with its
@@ -51,6 +51,7 @@ export async function runHttp(step: HttpStep, scope: Scope, stepCtx: StepContext
   if (stepCtx.ctx.dryRun && step.method !== 'GET' && step.method !== 'HEAD') {
     const output = stepCtx.state.dryRun.recordHttp(
       stepCtx.writeSite(),
+      placeholderId(stepCtx.nextCallKey()),
       req,
       step.json !== undefined && body !== undefined,
     );

@@ -11,9 +11,12 @@ export const CASSETTE_VERSION = 1;
 /** Response headers worth keeping: what the client reads. */
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'retry-after'];
 
-/** One recorded exchange: the request as sent (minus credentials) and the answer. */
+/**
+ * One recorded exchange: the request as sent (minus credentials) and the answer. A request to a URL outside
+ * the connector API (an http step) also has its `url` (origin and path); a connector call has none.
+ */
 export interface Interaction {
-  readonly request: { readonly method: string; readonly path: string; readonly body?: unknown };
+  readonly request: { readonly method: string; readonly path: string; readonly url?: string; readonly body?: unknown };
   readonly response: {
     readonly status: number;
     readonly headers: Readonly<Record<string, string>>;
@@ -61,13 +64,19 @@ export class CassettePlayer {
     private readonly display: string,
   ) {}
 
-  answer(req: OutgoingRequest): Answer {
-    const kind = classify(req);
-    const body = this.redact(parseJson(req.body));
+  /**
+   * `outside`: the request is an http step's (matched by URL; every request but GET and HEAD answers once,
+   * in order); else a connector call (matched by path: the service's origin differs between runs).
+   */
+  answer(req: OutgoingRequest, outside = false): Answer {
+    const kind = outside ? ({ kind: 'other' } as const) : classify(req);
+    const body = this.redact(requestBody(req.body));
+    const url = outside ? `${req.origin}${req.path}` : undefined;
+    const once = outside ? req.method !== 'GET' && req.method !== 'HEAD' : req.method === 'POST';
     const index = this.cassette.interactions.findIndex((it, i) => {
-      if (it.request.method !== req.method || it.request.path !== req.path) return false;
+      if (it.request.method !== req.method || it.request.path !== req.path || it.request.url !== url) return false;
       if (kind.kind === 'token') return true;
-      if (req.method !== 'POST') return true;
+      if (!once) return true;
       return !this.used.has(i) && isDeepStrictEqual(it.request.body, body);
     });
     const found = this.cassette.interactions[index];
@@ -75,14 +84,14 @@ export class CassettePlayer {
       const what =
         kind.kind === 'execute'
           ? `execute ${kind.entity}.${kind.action} ${JSON.stringify(kind.params)}`
-          : `${req.method} ${req.path}`;
+          : `${req.method} ${url ?? req.path}`;
       this.misses.push(what);
       return jsonAnswer(501, {
         message: `cassette ${this.display} has no answer for ${what}`,
         errors: [{ field: null, message: 'not in the cassette', error_code: 'not_in_cassette', details: {} }],
       });
     }
-    if (req.method === 'POST' && kind.kind !== 'token') this.used.add(index);
+    if (once && kind.kind !== 'token') this.used.add(index);
     const res = found.response;
     const bytes =
       res.body_base64 !== undefined
@@ -96,8 +105,9 @@ export class CassettePlayer {
 export class CassetteRecorder {
   private readonly interactions: Interaction[] = [];
 
-  record(req: OutgoingRequest, res: Answer): void {
-    const kind = classify(req);
+  /** `outside`: an http step's request, kept with its URL (see CassettePlayer.answer). */
+  record(req: OutgoingRequest, res: Answer, outside = false): void {
+    const kind = outside ? ({ kind: 'other' } as const) : classify(req);
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) if (res.headers[name] !== undefined) headers[name] = res.headers[name];
     const isJson = (res.headers['content-type'] ?? '').includes('json');
@@ -106,9 +116,14 @@ export class CassetteRecorder {
     // The credentials and the token never enter a cassette; replay needs only a token-shaped answer.
     if (kind.kind === 'token' && json && typeof json === 'object')
       body = { ...(json as Record<string, unknown>), access_token: REDACTED };
-    const reqBody = kind.kind === 'token' ? { client_id: REDACTED, client_secret: REDACTED } : parseJson(req.body);
+    const reqBody = kind.kind === 'token' ? { client_id: REDACTED, client_secret: REDACTED } : requestBody(req.body);
     this.interactions.push({
-      request: { method: req.method, path: req.path, ...(reqBody !== undefined ? { body: reqBody } : {}) },
+      request: {
+        method: req.method,
+        path: req.path,
+        ...(outside ? { url: `${req.origin}${req.path}` } : {}),
+        ...(reqBody !== undefined ? { body: reqBody } : {}),
+      },
       response: {
         status: res.status,
         headers,
@@ -133,4 +148,9 @@ export class CassetteRecorder {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(redactor.redactValue(cassette), null, 2)}\n`);
   }
+}
+
+/** A request body as a cassette keeps it: JSON as JSON, other text (a form, a webhook's text) as the text. */
+function requestBody(text: string | undefined): unknown {
+  return parseJson(text) ?? (text === '' ? undefined : text);
 }

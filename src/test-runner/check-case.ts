@@ -15,6 +15,9 @@ export async function checkCase(c: TestCase, run: CaseRun): Promise<Failure[]> {
       at: c.cassette?.at ?? c.at,
       message: `the recipe asked for a call the cassette does not hold: ${miss}`,
     });
+  // A refused request the recipe went on after (on_error: continue) still fails the case: it needs a mock.
+  if (report.error?.code !== 'T012')
+    for (const message of run.refused) failures.push({ what: 'network', at: c.at, message: `T012 ${message}` });
   const actualStatus = report.status === 'ok' ? 'succeeded' : 'failed';
   if (actualStatus !== c.expect.status) {
     const e = report.error;
@@ -114,8 +117,9 @@ function toFailure(prefix: string, m: Mismatch): Failure {
   };
 }
 
-/** A write in one line: entity.action and its params. */
+/** A write in one line: entity.action and its params, or the http method, URL and body. */
 export function describeWrite(w: WriteRecord): string {
+  if ('http' in w) return `http ${w.http.method} ${w.http.url} ${JSON.stringify(w.http.body)}`;
   return `${w.entity}.${w.action} ${JSON.stringify(w.params)}`;
 }
 

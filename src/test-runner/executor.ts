@@ -29,6 +29,8 @@ export interface ExecutorOptions {
   readonly update: boolean;
   /** --record: the live service that cases with a cassette run against. */
   readonly live?: ConnectionConfig;
+  /** --allow-network: http steps may reach URLs no mock answers. */
+  readonly allowNetwork?: boolean;
 }
 
 /**
@@ -100,6 +102,7 @@ export class Executor {
         tokens: this.tokens,
         clock: this.clock,
         downloads: this.downloads,
+        allowNetwork: this.options.allowNetwork === true,
       });
       slot?.touched();
       const next = keep && slot && start ? { data: start.data, from: await slot.snapshot() } : undefined;

@@ -6,6 +6,8 @@ export interface OutgoingRequest {
   readonly origin: string;
   /** Path and query. */
   readonly path: string;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
 }
 
@@ -36,6 +38,7 @@ export function interceptTraffic(base: Dispatcher, policy: TrafficPolicy): Dispa
       method: String(opts.method),
       origin: String(opts.origin ?? ''),
       path: opts.path,
+      headers: headersOf(opts.headers),
       body:
         typeof opts.body === 'string' ? opts.body : Buffer.isBuffer(opts.body) ? opts.body.toString('utf8') : undefined,
     };
@@ -55,6 +58,26 @@ export function interceptTraffic(base: Dispatcher, policy: TrafficPolicy): Dispa
     );
     return true;
   });
+}
+
+/** The request's headers as one lower-case map (undici takes a map, a flat list or pairs). */
+function headersOf(raw: Dispatcher.DispatchOptions['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (name: string, value: unknown): void => {
+    if (value !== undefined && value !== null)
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  };
+  if (!raw) return out;
+  if (Array.isArray(raw)) {
+    for (let i = 0; i + 1 < raw.length; i += 2) put(String(raw[i]), raw[i + 1]);
+    return out;
+  }
+  if (Symbol.iterator in raw) {
+    for (const [name, value] of raw as Iterable<[string, unknown]>) put(name, value);
+    return out;
+  }
+  for (const [name, value] of Object.entries(raw)) put(name, value);
+  return out;
 }
 
 /** A controller for answers given here: nothing to pause, and an abort has nothing left to stop. */

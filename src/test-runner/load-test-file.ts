@@ -113,6 +113,7 @@ function buildCases(doc: Raw, plan: Plan, dir: string, ctx: Checker, opts: LoadT
     inputs: (doc.inputs ?? {}) as Raw,
     secrets: (doc.secrets ?? {}) as Record<string, string>,
     now: typeof doc.now === 'string' ? doc.now : undefined,
+    network: doc.network === 'allow' ? ('allow' as const) : ('off' as const),
   };
   return (doc.cases as Raw[]).map((raw, index) => {
     const p = `/cases/${index}`;
@@ -160,6 +161,7 @@ function buildCases(doc: Raw, plan: Plan, dir: string, ctx: Checker, opts: LoadT
       ...(now !== undefined ? { now } : {}),
       ...(after !== undefined ? { after } : {}),
       mocks: ((raw.mock ?? []) as Raw[]).map((m, i) => compileMockRule(m, `${p}/mock/${i}`, ctx)),
+      network: raw.network === 'allow' || raw.network === 'off' ? raw.network : defaults.network,
       ...(cassettePath
         ? { cassette: { path: cassettePath, display: displayNameOf(cassettePath), at: ctx.at(`${p}/cassette`) } }
         : {}),

@@ -1,6 +1,7 @@
 import type { Checker } from './checker.js';
+import { compileHttpMockRule, matchesHttp, type HttpRequestSeen } from './http-mocks.js';
 import { matchExpected } from './match.js';
-import type { MockAnswer, MockRule } from './test-file.js';
+import type { ExecuteMockRule, HttpMockAnswer, MockAnswer, MockRule } from './test-file.js';
 
 type Raw = Record<string, unknown>;
 
@@ -19,10 +20,12 @@ const ERROR_CODES: Record<number, string> = {
   504: 'gateway_timeout',
 };
 
-/** Compiles a `mock:` entry: what it matches and the HTTP answers it gives, in turn. */
+/** Compiles a `mock:` entry: what it matches (a connector call, or an http request) and the answers it gives. */
 export function compileMockRule(raw: Raw, pointer: string, ctx: Checker): MockRule {
+  if (raw.http !== undefined) return compileHttpMockRule(raw, pointer, ctx);
   const respond = Array.isArray(raw.respond) ? (raw.respond as Raw[]) : [raw.respond as Raw];
   return {
+    kind: 'execute',
     entity: String(raw.entity),
     ...(typeof raw.action === 'string' ? { action: raw.action } : {}),
     ...(raw.params !== undefined ? { params: ctx.expected(raw.params, `${pointer}/params`) } : {}),
@@ -53,7 +56,7 @@ function toAnswer(raw: Raw): MockAnswer {
   return { status, headers, body: { message, errors: [{ field: null, message, error_code: errorCode, details: {} }] } };
 }
 
-/** The mocks of one case: which rule answers an execute request, and how many times each has answered. */
+/** The mocks of one case: which rule answers a request, and how many times each has answered. */
 export class MockSet {
   private readonly used = new Map<MockRule, number>();
 
@@ -66,15 +69,38 @@ export class MockSet {
     return this.rules.length === 0;
   }
 
-  /** The answer of the first rule that matches, or undefined (the request then goes to the service). */
+  /** The answer of the first execute rule that matches, or undefined (the request then goes to the service). */
   async answer(entity: string, action: string, params: unknown): Promise<MockAnswer | undefined> {
     for (const rule of this.rules) {
-      if (rule.entity !== entity || (rule.action !== undefined && rule.action !== action)) continue;
-      if (rule.params && (await matchExpected(rule.params, params, 'params', this.bindings)).length > 0) continue;
-      const n = this.used.get(rule) ?? 0;
-      this.used.set(rule, n + 1);
-      return rule.answers[Math.min(n, rule.answers.length - 1)];
+      if (rule.kind !== 'execute' || !(await this.matchesExecute(rule, entity, action, params))) continue;
+      return this.next(rule);
     }
     return undefined;
+  }
+
+  /** The answer of the first http rule that matches a request outside the connector API, or undefined. */
+  async answerHttp(req: HttpRequestSeen): Promise<HttpMockAnswer | undefined> {
+    for (const rule of this.rules)
+      if (rule.kind === 'http' && (await matchesHttp(rule, req, this.bindings))) return this.next(rule);
+    return undefined;
+  }
+
+  /** Whether some http rule would answer `req` (nothing is counted: the request is still to be sent). */
+  async hasHttp(req: HttpRequestSeen): Promise<boolean> {
+    for (const rule of this.rules)
+      if (rule.kind === 'http' && (await matchesHttp(rule, req, this.bindings))) return true;
+    return false;
+  }
+
+  private async matchesExecute(rule: ExecuteMockRule, entity: string, action: string, params: unknown) {
+    if (rule.entity !== entity || (rule.action !== undefined && rule.action !== action)) return false;
+    return !rule.params || (await matchExpected(rule.params, params, 'params', this.bindings)).length === 0;
+  }
+
+  /** The rule's answer for this call: its answers in turn, the last one repeating. */
+  private next<R extends MockRule>(rule: R): R['answers'][number] {
+    const n = this.used.get(rule) ?? 0;
+    this.used.set(rule, n + 1);
+    return rule.answers[Math.min(n, rule.answers.length - 1)] as R['answers'][number];
   }
 }

@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { resolveInputs } from '../compile/index.js';
-import { startRun, type RunReport } from '../run/index.js';
+import { RecipeError } from '../errors/index.js';
+import { startRun, type OutsideRequest, type RunReport } from '../run/index.js';
 import { CassettePlayer, CassetteRecorder, readCassette } from './cassette.js';
 import { seededRandom, type TestClock } from './clock.js';
 import { HitCounter, type StepHits } from './coverage.js';
@@ -27,6 +28,8 @@ export interface CaseEnv {
   readonly clock: TestClock;
   /** The folder download steps write into (relative `to:` paths). */
   readonly downloads: string;
+  /** --allow-network: requests to URLs outside the connector API that no mock answers are sent. */
+  readonly allowNetwork?: boolean;
 }
 
 /** What one run of a case did. */
@@ -35,6 +38,8 @@ export interface CaseRun {
   readonly writes: WriteRecord[];
   /** Requests the cassette had no answer for. */
   readonly misses: string[];
+  /** Outside requests refused because the network is off (T012 messages), even where the recipe went on. */
+  readonly refused: string[];
   readonly logs: string[];
   readonly hits: Record<string, StepHits>;
   /** The bindings its expectations' predicates see besides $actual. */
@@ -52,16 +57,19 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
   const recorder = env.target.kind === 'live' && env.target.record && c.cassette ? new CassetteRecorder() : undefined;
   const inputs = resolveInputs(file.recipe, { ...c.inputs }).values;
   const bindings = { case: { name: c.name, now: new Date(env.clock.now()).toISOString(), inputs } };
+  const mocks = new MockSet(c.mocks, bindings);
+  const config = connection(env.target);
   const traffic = new CaseTraffic({
+    serviceOrigin: new URL(config.baseUrl).origin,
     tokens: env.tokens,
     ...(env.target.kind === 'embedded' ? { data: env.target.data } : {}),
-    mocks: new MockSet(c.mocks, bindings),
+    mocks,
     ...(player ? { player } : {}),
     ...(recorder ? { recorder } : {}),
     now: () => env.clock.now(),
   });
   const client = new ConnectorClient({
-    ...connection(env.target),
+    ...config,
     dispatcher: interceptTraffic(env.agent, traffic),
     deps: { now: () => env.clock.now(), random, sleep: (ms, signal) => env.clock.sleep(ms, signal) },
   });
@@ -69,6 +77,19 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
   const secretsEnv: Record<string, string | undefined> = { ...c.secrets };
   if (env.target.kind === 'live')
     for (const name of file.recipe.secrets) if (process.env[name] !== undefined) secretsEnv[name] = process.env[name];
+  const refused: string[] = [];
+  // A cassette answers every request offline; otherwise only a mock or an allowed network lets one out.
+  const networkOpen = player !== undefined || env.allowNetwork === true || c.network === 'allow';
+  const beforeOutside = async (req: OutsideRequest): Promise<void> => {
+    if (networkOpen || (await mocks.hasHttp(req))) return;
+    const e = new RecipeError(
+      'T012',
+      { step: req.stepPath, method: req.method, url: client.redactor.redact(req.url) },
+      { file: req.loc.file, line: req.loc.line, column: req.loc.column, pointer: req.loc.pointer },
+    );
+    refused.push(e.message);
+    throw e;
+  };
   const logs: string[] = [];
   const counter = new HitCounter();
   const signal = AbortSignal.timeout(c.timeoutMs);
@@ -85,6 +106,7 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
       cwd: env.downloads,
       log: (level, message) => logs.push(`${level}: ${message}`),
       onEvent: (e) => counter.onEvent(e),
+      beforeOutside,
     });
   } finally {
     await client.close();
@@ -95,6 +117,7 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
     report,
     writes: client.redactor.redactValue(traffic.writes()),
     misses: player?.misses.map((m) => client.redactor.redact(m)) ?? [],
+    refused,
     logs,
     hits: counter.result(),
     bindings: { ...bindings, outputs: report.outputs },

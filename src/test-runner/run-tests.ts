@@ -32,6 +32,8 @@ export interface RunTestsOptions {
   /** Parallel workers, each with its own embedded service (default 1: all in this process). */
   readonly jobs?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Requests of http steps that no mock answers are sent (default: refused with T012, no socket opened). */
+  readonly allowNetwork?: boolean;
   /** Warnings (W codes) stop a tested recipe's cases, as `recipe validate --strict` fails it. */
   readonly strict?: boolean;
   /** Told each tested recipe's warnings, once, before any case runs. */
@@ -159,6 +161,7 @@ async function execute(
         initialTemplate,
         update: options.update === true,
         recording: options.record === true,
+        allowNetwork: options.allowNetwork === true,
         ...(live ? { live } : {}),
       },
       onUnit,
@@ -169,6 +172,7 @@ async function execute(
     tmp,
     initialTemplate: () => Promise.resolve(initialTemplate),
     update: options.update === true,
+    allowNetwork: options.allowNetwork === true,
     ...(live ? { live } : {}),
   });
   try {

@@ -15,14 +15,44 @@ export interface MockAnswer {
   readonly body: unknown;
 }
 
-/** A case's `mock:` entry: the execute requests it answers, and its answers in turn (the last one repeats). */
-export interface MockRule {
+/**
+ * A case's `mock:` entry: the requests it answers, and its answers in turn (the last one repeats). `execute`:
+ * connector calls by entity, action and params; `http`: requests to URLs outside the connector API (http steps).
+ */
+export type MockRule = ExecuteMockRule | HttpMockRule;
+
+export interface ExecuteMockRule {
+  readonly kind: 'execute';
   readonly entity: string;
   readonly action?: string;
   readonly params?: Expected;
   readonly answers: readonly MockAnswer[];
   readonly at: SourceLoc;
 }
+
+export interface HttpMockRule {
+  readonly kind: 'http';
+  /** Upper case; any method when absent. */
+  readonly method?: string;
+  /** The URL pattern as written (`*` matches any run of characters), and the test made of it. */
+  readonly url: string;
+  readonly urlTest: RegExp;
+  /** Matched partially against the request's headers (lower-case names) and its body (JSON parsed). */
+  readonly headers?: Expected;
+  readonly body?: Expected;
+  readonly answers: readonly HttpMockAnswer[];
+  readonly at: SourceLoc;
+}
+
+/** One given answer of an http mock: the body as sent (a map or list as JSON, text as it is). */
+export interface HttpMockAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Whether requests to URLs outside the connector API that no mock answers may leave the machine. */
+export type NetworkPolicy = 'off' | 'allow';
 
 /** Bounds on the number of requests a run sent. */
 export interface RequestBounds {
@@ -54,6 +84,8 @@ export interface TestCase {
   readonly now?: string;
   readonly after?: string;
   readonly mocks: readonly MockRule[];
+  /** The case's `network:`, else the file's (default off; --allow-network lets every case out). */
+  readonly network: NetworkPolicy;
   /** Absolute path of the cassette, and how to show it. */
   readonly cassette?: { readonly path: string; readonly display: string; readonly at: SourceLoc };
   readonly snapshot: boolean;

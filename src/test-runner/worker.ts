@@ -13,6 +13,7 @@ export interface WorkerSetup {
   readonly update: boolean;
   readonly recording: boolean;
   readonly live?: ConnectionConfig;
+  readonly allowNetwork: boolean;
 }
 
 /** Messages from the pool to a worker, and back. */
@@ -30,6 +31,7 @@ const executor = new Executor({
   tmp: setup.tmp,
   initialTemplate: () => Promise.resolve(setup.initialTemplate),
   update: setup.update,
+  allowNetwork: setup.allowNetwork,
   ...(setup.live ? { live: setup.live } : {}),
 });
 const files = new Map<string, Promise<TestFile | undefined>>();

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +86,102 @@ cases:
 
 afterAll(() => {
   serve?.kill('SIGTERM');
+});
+
+describe('cassettes with http steps', () => {
+  let hook: Server;
+  let hookUrl: string;
+  let connections = 0;
+  const bodies: string[] = [];
+  const testFile = () => path.join(dir, 'post-deals.test.yaml');
+  const cassette = () => path.join(dir, 'cassettes', 'post-deals.json');
+
+  beforeAll(async () => {
+    hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        bodies.push(`${req.method} ${req.url} ${body}`);
+        if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/plain' }).end('all good');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    hook.on('connection', () => connections++);
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`;
+    writeFileSync(
+      path.join(dir, 'post-deals.yaml'),
+      `version: 1
+name: post-deals
+connector: { definition: CRM }
+steps:
+  - id: deals
+    paginate: { entity: deals, action: list, params: { limit: 100, properties: "dealname" } }
+  - id: health
+    http: { url: "${hookUrl}/health" }
+  - id: posted
+    http: { method: POST, url: "${hookUrl}/hooks/deals?channel=ops", json: { deals: "\${ $count($deals) }" } }
+outputs:
+  ok: "\${ $posted.ok }"
+  health: "\${ $health }"
+`,
+    );
+    writeFileSync(
+      testFile(),
+      `recipe: post-deals.yaml
+cases:
+  - name: posts the number of deals
+    cassette: cassettes/post-deals.json
+    now: "2026-03-01T09:00:00Z"
+    expect:
+      outputs: { ok: true, health: all good }
+      writes: [{ http: { method: POST, url: "${hookUrl}/hooks/deals?channel=ops", body: { deals: 6 } } }]
+`,
+    );
+  });
+
+  afterAll(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+
+  it('--record --allow-network records the http exchanges with their URL; the replay opens no connection', async () => {
+    const recorded = await recipe(['test', testFile(), '--record', '--allow-network'], {
+      cwd: path.dirname(dir),
+      env: { CONNECTOR_API_URL: url, CONNECTOR_CLIENT_ID: CLIENT_ID, CONNECTOR_CLIENT_SECRET: CLIENT_SECRET },
+    });
+    expect(recorded.stderr).toBe('');
+    expect(recorded.code).toBe(0);
+    expect(bodies).toEqual(['GET /health ', 'POST /hooks/deals?channel=ops {"deals":6}']);
+    const json = JSON.parse(readFileSync(cassette(), 'utf8')) as {
+      interactions: { request: { method: string; url?: string; body?: unknown }; response: { status: number } }[];
+    };
+    expect(json.interactions.filter((i) => i.request.url !== undefined).map((i) => i.request)).toEqual([
+      { method: 'GET', path: '/health', url: `${hookUrl}/health` },
+      {
+        method: 'POST',
+        path: '/hooks/deals?channel=ops',
+        url: `${hookUrl}/hooks/deals?channel=ops`,
+        body: { deals: 6 },
+      },
+    ]);
+
+    const before = connections;
+    const replayed = await recipe(['test', testFile()], { cwd: path.dirname(dir) });
+    expect(replayed.stderr).toBe('');
+    expect(replayed.stdout).toContain('✓ posts the number of deals');
+    expect(replayed.code).toBe(0);
+    expect(connections).toBe(before);
+
+    // A body the cassette does not hold is a miss, not a request out.
+    writeFileSync(
+      path.join(dir, 'post-deals.yaml'),
+      readFileSync(path.join(dir, 'post-deals.yaml'), 'utf8').replace('deals: "', 'n: "'),
+    );
+    const missed = await recipe(['test', testFile()], { cwd: path.dirname(dir) });
+    expect(missed.code).toBe(1);
+    expect(missed.stdout).toContain(
+      `the recipe asked for a call the cassette does not hold: POST ${hookUrl}/hooks/deals?channel=ops`,
+    );
+    expect(connections).toBe(before);
+  });
 });
 
 describe('cassettes', () => {

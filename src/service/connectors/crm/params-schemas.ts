@@ -1,3 +1,4 @@
+import { ownValue } from '../../core/own.js';
 import { ASSOCIATIONS_ENTITY, ENTITIES, RECORD_ENTITIES, SEARCHABLE_ENTITIES, type EntitySpec } from './entities.js';
 import { contextStoreSearchParamsSchema, contextStoreSearchResultSchema } from '../../context-store/params-schema.js';
 import {
@@ -44,6 +45,10 @@ function propertySchema(e: EntitySpec, name: string, forUpdate: boolean): Json {
       description: forUpdate ? `${description} Empty string clears it.` : description,
     };
   const s: Json = { type: ['string', 'number', 'boolean'], description };
+  // The value rule validateProperties applies beyond the type (property-rules.ts), for clients that check
+  // a write before sending it (the engine's --dry-run and validate): datetime, number, integer or email.
+  const kind = ownValue(e.kinds, name) ?? (e.name === 'contacts' && name === 'email' ? 'email' : undefined);
+  if (kind !== undefined && kind !== 'string') s['x-value'] = kind;
   const examples = e.examples[name];
   if (examples) s.examples = [...examples];
   // Only create fills defaults: ajv's useDefaults would otherwise put them into every update.
