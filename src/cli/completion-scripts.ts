@@ -13,12 +13,19 @@ export interface OptionSpec {
   readonly repeatable: boolean;
 }
 
+/** Values only the CLI knows at TAB time, asked from `recipe __complete KIND` (run ids, docs topics). */
+export type ValueKind = 'runs' | 'docs';
+
 /** One command: its options and, when its argument has a fixed set of values, those values. */
 export interface CommandSpec {
   readonly name: string;
   readonly description: string;
   readonly options: readonly OptionSpec[];
   readonly argChoices: readonly string[];
+  /** Its first argument's values, asked at TAB time (`resume RUN_ID`, `docs TOPIC`). */
+  readonly argValues?: ValueKind;
+  /** Subcommands whose first argument is a run id (`runs show RUN_ID`). */
+  readonly runIdSubcommands?: readonly string[];
 }
 
 /** The completion script for `shell`; static text, so sourcing it runs no `recipe` process. */
@@ -53,25 +60,47 @@ function bash(commands: readonly CommandSpec[]): string {
       lines.push(`      case "$prev" in ${valueOpts.flatMap(flagsOf).join('|')}) return ;; esac`);
     const flags = [...c.options.flatMap(flagsOf), '-h', '--help'].join(' ');
     lines.push(`      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "${flags}" -- "$cur")); return; fi`);
+    for (const sub of c.runIdSubcommands ?? [])
+      lines.push(
+        `      if [[ $cword -eq 3 && \${words[2]} == ${sub} ]]; then COMPREPLY=($(compgen -W "$(_recipe_values runs)" -- "$cur")); return; fi`,
+      );
+    if (c.argValues)
+      lines.push(
+        `      if [[ $cword -eq 2 ]]; then COMPREPLY=($(compgen -W "$(_recipe_values ${c.argValues})" -- "$cur")); return; fi`,
+      );
     if (c.argChoices.length > 0)
       lines.push(`      COMPREPLY=($(compgen -W "${c.argChoices.join(' ')}" -- "$cur")); return`);
     lines.push('      ;;');
     return lines.join('\n');
   });
-  return `# bash completion for recipe. Load it with: source <(recipe completion bash)
+  return `# bash completion for recipe, npx recipe and node_modules/.bin/recipe.
+# Load it with: source <(npx recipe completion bash)
 _recipe_complete() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
+  local words=("\${COMP_WORDS[@]}") cword=$COMP_CWORD
+  # The command that answers run ids and docs topics: the one being completed.
+  _recipe_cmd=("\${COMP_WORDS[0]}")
+  if [[ \${words[0]##*/} == npx ]]; then
+    if [[ $cword -eq 1 ]]; then COMPREPLY=($(compgen -W "recipe" -- "\${words[1]}")); return; fi
+    [[ \${words[1]} == recipe ]] || return
+    _recipe_cmd=(npx --no recipe)
+    words=("\${words[@]:1}")
+    cword=$((cword - 1))
+  fi
+  local cur=\${words[cword]} prev=\${words[cword-1]}
   COMPREPLY=()
-  if [[ $COMP_CWORD -eq 1 ]]; then
+  if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "${names}" -- "$cur"))
     return
   fi
-  case "\${COMP_WORDS[1]}" in
+  case "\${words[1]}" in
 ${cases.join('\n')}
   esac
   # Anything else completes as a file name (complete -o default).
 }
-complete -o default -F _recipe_complete recipe
+_recipe_values() { "\${_recipe_cmd[@]}" __complete "$1" 2>/dev/null; }
+complete -o default -F _recipe_complete recipe node_modules/.bin/recipe ./node_modules/.bin/recipe
+# npx: only when nothing else completes npx already.
+complete -p npx >/dev/null 2>&1 || complete -o default -F _recipe_complete npx
 `;
 }
 
@@ -97,7 +126,11 @@ function zsh(commands: readonly CommandSpec[]): string {
       if (flags.length === 2) return `'${star}(${flags.join(' ')})'{${flags.join(',')}}'${desc}${value}'`;
       return `'${star}${flags[0]}${desc}${value}'`;
     });
-    specs.push(c.argChoices.length > 0 ? `'1:value:(${c.argChoices.join(' ')})'` : `'*:file:_files'`);
+    const values = (kind: ValueKind) => `{compadd -- \${(f)"$(\${=_recipe_cmd} __complete ${kind} 2>/dev/null)"}}`;
+    if (c.runIdSubcommands && c.runIdSubcommands.length > 0)
+      specs.push(`'1:value:(${c.argChoices.join(' ')})'`, `'2:run id:${values('runs')}'`);
+    else if (c.argValues) specs.push(`'1:${c.argValues === 'runs' ? 'run id' : 'topic'}:${values(c.argValues)}'`);
+    else specs.push(c.argChoices.length > 0 ? `'1:value:(${c.argChoices.join(' ')})'` : `'*:file:_files'`);
     return `    ${c.name})\n      _arguments -s \\\n        ${specs.join(' \\\n        ')}\n      ;;`;
   });
   return `#compdef recipe
@@ -112,13 +145,25 @@ ${described}
     return
   fi
   local cmd=$words[2]
+  local _recipe_cmd=$words[1]
+  [[ $_recipe_cmd == npx ]] && _recipe_cmd='npx --no recipe'
   shift words
   (( CURRENT-- ))
   case $cmd in
 ${cases.join('\n')}
   esac
 }
-compdef _recipe recipe
+_recipe_npx() {
+  if (( CURRENT == 2 )); then compadd recipe; return; fi
+  [[ $words[2] == recipe ]] || { _files; return; }
+  shift words
+  (( CURRENT-- ))
+  words[1]=npx
+  _recipe
+}
+compdef _recipe recipe node_modules/.bin/recipe ./node_modules/.bin/recipe
+# npx: only when nothing else completes npx already.
+(( $+_comps[npx] )) || compdef _recipe_npx npx
 `;
 }
 
@@ -130,6 +175,8 @@ function fish(commands: readonly CommandSpec[]): string {
   const lines = [
     '# fish completion for recipe. Install: recipe completion fish > ~/.config/fish/completions/recipe.fish',
     'complete -c recipe -f',
+    // A dev-dependency install run by path completes as recipe does.
+    'complete -c node_modules/.bin/recipe -w recipe',
   ];
   for (const c of commands)
     lines.push(`complete -c recipe -n __fish_use_subcommand -a ${c.name} -d '${fishText(c.description)}'`);
@@ -145,8 +192,13 @@ function fish(commands: readonly CommandSpec[]): string {
       parts.push(`-d '${fishText(o.description)}'`);
       lines.push(parts.join(' '));
     }
+    if (c.argValues) lines.push(`complete -c recipe ${when} -x -a '(recipe __complete ${c.argValues} 2>/dev/null)'`);
+    for (const sub of c.runIdSubcommands ?? [])
+      lines.push(
+        `complete -c recipe -n '__fish_seen_subcommand_from ${sub}' -x -a '(recipe __complete runs 2>/dev/null)'`,
+      );
     if (c.argChoices.length > 0) lines.push(`complete -c recipe ${when} -x -a '${c.argChoices.join(' ')}'`);
-    else lines.push(`complete -c recipe ${when} -F`);
+    else if (!c.argValues) lines.push(`complete -c recipe ${when} -F`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -10,10 +10,14 @@ export function registerCompletion(program: Command): void {
     .addHelpText(
       'after',
       `
-Install:
-  bash   echo 'source <(recipe completion bash)' >> ~/.bashrc
-  zsh    echo 'source <(recipe completion zsh)' >> ~/.zshrc      (after compinit)
-  fish   recipe completion fish > ~/.config/fish/completions/recipe.fish`,
+The scripts complete \`recipe\`, \`npx recipe\` (when nothing else completes npx) and
+\`node_modules/.bin/recipe\`: commands, options, option values, run ids (\`resume\`, \`runs show\`, asked
+from the journal of the folder you are in) and \`docs\` topics.
+
+Install (in the project where recipe is a dev dependency; the script itself does not depend on it):
+  bash   npx recipe completion bash > ~/.recipe-completion.bash && echo 'source ~/.recipe-completion.bash' >> ~/.bashrc
+  zsh    npx recipe completion zsh > ~/.recipe-completion.zsh && echo 'source ~/.recipe-completion.zsh' >> ~/.zshrc   (after compinit)
+  fish   npx recipe completion fish > ~/.config/fish/completions/recipe.fish`,
     )
     .action((shell: Shell) => {
       process.stdout.write(renderCompletion(shell, describeProgram(program)));
@@ -22,12 +26,30 @@ Install:
 
 /** The commands, options and choices of the program, read from commander (every command is registered). */
 function describeProgram(program: Command): CommandSpec[] {
-  const specs = program.commands.map((cmd) => ({
-    name: cmd.name(),
-    description: cmd.description(),
-    options: cmd.options.filter((o) => !o.hidden).map(optionSpec),
-    argChoices: cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
-  }));
+  const specs: CommandSpec[] = program.commands
+    .filter((cmd) => !cmd.name().startsWith('__'))
+    .map((cmd) => {
+      const first = cmd.registeredArguments[0]?.name();
+      const runIdSubcommands = cmd.commands
+        .filter((sub) => sub.registeredArguments[0]?.name() === 'run-id')
+        .map((sub) => sub.name());
+      return {
+        name: cmd.name(),
+        description: cmd.description(),
+        options: cmd.options.filter((o) => !o.hidden).map(optionSpec),
+        argChoices: [
+          ...cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
+          ...cmd.commands.map((sub) => sub.name()),
+        ],
+        // Run ids and docs topics are asked at TAB time (`recipe __complete runs|docs`).
+        ...(first === 'run-id'
+          ? { argValues: 'runs' as const }
+          : first === 'topic'
+            ? { argValues: 'docs' as const }
+            : {}),
+        ...(runIdSubcommands.length > 0 ? { runIdSubcommands } : {}),
+      };
+    });
   specs.push({
     name: 'help',
     description: 'show help for a command',

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { formatLocation, RecipeError } from '../errors/index.js';
+import { expressionHints } from '../compile/index.js';
+import { formatLocation, RecipeError, type Diagnostic } from '../errors/index.js';
 import { evaluateExpression } from '../expr/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { collect } from './options.js';
@@ -28,7 +29,9 @@ export function registerEval(program: Command): void {
       'after',
       `
 The value is printed as JSON; an expression that gives nothing prints nothing. A syntax or evaluation
-error points at its line and column inside the expression.
+error points at its line and column inside the expression. The hints \`recipe validate\` gives inside
+\${ } (W003 "==", W004 ".length", W008 "\${{ }}", W009 "steps.X.outputs", W010 "$$", W011 "$lenght")
+are printed on stderr first (and as "warnings" with --json); they never change the exit code.
 
 Exit codes: 0 ok, 1 the evaluation failed, 2 syntax error or unusable --input/--bind.
 
@@ -45,6 +48,10 @@ Examples:
 
 async function evalCommand(raw: string, flags: EvalFlags): Promise<number> {
   const source = unwrap(raw);
+  // The hints `recipe validate` gives inside ${ } (W003 for `==`, W011 for `$lenght`, ...), before the value.
+  const hints = expressionHints(source, { bound: bindingNames(flags.bind ?? []), hasInput: flags.input !== undefined });
+  for (const h of hints) process.stderr.write(`${h.file}:${h.line}:${h.column}: ${h.code} ${h.message}\n`);
+  const warnings = hints.length > 0 ? { warnings: hints.map(warningJson) } : {};
   let result: unknown;
   try {
     const input = flags.input === undefined ? undefined : await readInput(flags.input);
@@ -59,19 +66,28 @@ async function evalCommand(raw: string, flags: EvalFlags): Promise<number> {
     if (flags.json) {
       const where = e.location?.line !== undefined ? { line: e.location.line, column: e.location.column } : {};
       process.stdout.write(
-        `${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message, ...where } }, null, 2)}\n`,
+        `${JSON.stringify({ status: 'failed', error: { code: e.code, message: e.message, ...where }, ...warnings }, null, 2)}\n`,
       );
     }
     return exitCodeFor(e.class);
   }
   if (flags.json) {
     process.stdout.write(
-      `${JSON.stringify({ status: 'ok', ...(result !== undefined ? { result } : {}) }, printable, 2)}\n`,
+      `${JSON.stringify({ status: 'ok', ...(result !== undefined ? { result } : {}), ...warnings }, printable, 2)}\n`,
     );
   } else if (result !== undefined) {
     process.stdout.write(`${JSON.stringify(result, printable, 2)}\n`);
   }
   return ExitCode.ok;
+}
+
+/** The names --bind gives (the hints take them as defined). */
+function bindingNames(pairs: readonly string[]): string[] {
+  return pairs.map((pair) => pair.slice(0, Math.max(0, pair.indexOf('='))).replace(/^\$/, ''));
+}
+
+function warningJson(d: Diagnostic): Record<string, unknown> {
+  return { code: d.code, message: d.message, line: d.line, column: d.column };
 }
 
 /** A recipe's `${ ... }` pasted as it is: the expression inside. */

@@ -3,6 +3,7 @@ import { appendFile, copyFile, mkdir, readdir, readFile } from 'node:fs/promises
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
+import { outsideFileDependency } from './init-dependency.js';
 
 /** The scaffold's files, stored without leading dots (npm pack drops or renames some dotfiles). */
 const TEMPLATES = new URL('../../templates/init/', import.meta.url);
@@ -28,8 +29,13 @@ Writes (each only when it does not exist yet):
   recipes/deals-closing-soon.test.yaml  its tests (recipe test)
   fixtures/crm.yaml                   a small CRM dataset for hermetic runs (--fixtures)
   .github/workflows/recipes.yml       validate, test and dry-run on pull requests (GitHub Actions)
-  .vscode/settings.json               the recipe schema for the YAML extension
-  .gitignore                          .recipe/ (the local database); an existing one gets the line added
+  .vscode/settings.json               the schemas for the YAML extension: recipes (with the connectors'
+                                      entities and actions) and *.test.yaml (recipe test)
+  .gitignore                          .recipe/ (the local database), .env, junit.xml, out/ and dry-run.json;
+                                      an existing one gets the missing lines added
+
+Warns when package.json takes recipe from a file: path outside the repository (npm ci on a fresh clone
+would fail: see the README's "Install").
 
 Examples:
   recipe init my-recipes
@@ -62,6 +68,8 @@ async function init(root: string): Promise<number> {
     process.stderr.write(`recipe init: ${(err as Error).message}\n`);
     return ExitCode.runFailed;
   }
+  const warning = await outsideFileDependency(root);
+  if (warning) process.stderr.write(`${warning}\n`);
   const at = relative(process.cwd(), root);
   const cd = at === '' ? '' : `cd ${at} && `;
   process.stdout.write(`${lines.join('\n')}
@@ -85,10 +93,16 @@ async function listTemplates(dir: string, prefix = ''): Promise<string[]> {
   return out.sort();
 }
 
-/** An existing .gitignore gets `.recipe/` when it does not ignore it yet. */
+/** What the scaffold's runs write and a repository should not hold: the local database, JUnit and dry-run reports, out/. */
+const IGNORED = ['.recipe/', '.env', 'junit.xml', 'dry-run.json', 'out/'];
+
+/** An existing .gitignore gets each of IGNORED it does not list yet. */
 async function addIgnoreLine(file: string, shown: string): Promise<string> {
   const text = await readFile(file, 'utf8');
-  if (/^\/?\.recipe\/?\s*$/m.test(text)) return `kept     ${shown} (already ignores .recipe/)`;
-  await appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}# recipe: the local database\n.recipe/\n`);
-  return `updated  ${shown} (added .recipe/)`;
+  const listed = new Set(text.split('\n').map((line) => line.trim().replace(/^\//, '')));
+  const missing = IGNORED.filter((entry) => !listed.has(entry) && !listed.has(entry.replace(/\/$/, '')));
+  if (missing.length === 0) return `kept     ${shown} (already ignores ${IGNORED.join(', ')})`;
+  const lead = text === '' || text.endsWith('\n') ? '' : '\n';
+  await appendFile(file, `${lead}# recipe: local database, reports\n${missing.join('\n')}\n`);
+  return `updated  ${shown} (added ${missing.join(', ')})`;
 }

@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   runs: async () => (await import('./run/runs.js')).registerRuns,
   init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
+  __complete: async () => (await import('./completion-values.js')).registerCompleteValues,
   docs: async () => (await import('./docs.js')).registerDocs,
   console: async () => (await import('./console.js')).registerConsole,
   eval: async () => (await import('./eval.js')).registerEval,

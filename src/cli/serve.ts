@@ -23,7 +23,10 @@ export function registerServe(program: Command): void {
     .option('--seed-size <n>', 'contacts in the demo CRM (other records scale from it)')
     .option('--fixtures <file>', 'load a JSON or YAML dataset (format: docs/service.md)')
     .option('--client-id <id>', 'application client id (or CONNECTOR_CLIENT_ID)')
-    .option('--client-secret <secret>', 'application client secret (or CONNECTOR_CLIENT_SECRET)')
+    .option(
+      '--client-secret <secret>',
+      'application client secret; prefer CONNECTOR_CLIENT_SECRET (a command line shows in ps and shell history)',
+    )
     .option('--rate-limit <n>', 'requests per second per token; off by default')
     .addHelpText(
       'after',
@@ -32,6 +35,8 @@ Prints one line "listening on http://HOST:PORT" once it accepts requests; stops 
 
 Credentials: --client-id/--client-secret, else CONNECTOR_CLIENT_ID/CONNECTOR_CLIENT_SECRET, else the file
 credentials.json next to the database (created with mode 0600 on first start; its path is printed on stderr).
+Pass a secret through the environment, not --client-secret: every user of the machine sees a command line
+(ps), and the shell keeps it in its history.
 
 Examples:
   recipe serve                                   demo data in .recipe/local.db on port 8080

@@ -6,7 +6,7 @@ import { ENV, readConnectionConfig } from '../client/config.js';
 import { openapiPath } from '../client/routes.js';
 import { validateFiles } from '../compile/index.js';
 import { githubAnnotation } from '../errors/github-annotation.js';
-import { formatLocation, RecipeError } from '../errors/index.js';
+import { displayPath, formatLocation, RecipeError } from '../errors/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
@@ -65,7 +65,11 @@ Examples:
         return;
       }
       let skipped = 0;
-      const results = await validateFiles(paths, { catalog, strict: flags.strict === true, onSkip: () => skipped++ });
+      // Diagnostics name files relative to the working directory, however they were given.
+      const results = await validateFiles(
+        paths.map((p) => displayPath(p)),
+        { catalog, strict: flags.strict === true, onSkip: () => skipped++ },
+      );
       const all = results.flatMap((r) => r.diagnostics);
       const warnings = all.filter((d) => d.severity === 'warning').length;
       const problems = all.length - warnings;

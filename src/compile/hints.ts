@@ -1,14 +1,17 @@
 import type { Diagnostic, SourceLoc } from '../errors/index.js';
 import { JsonataExpr, escapePointer, scanTemplate } from '../expr/index.js';
 import { makeDiagnostic, type Locator } from '../source/index.js';
+import { actionsExpression, habitHints, type KnownNames } from './habit-hints.js';
 import type { CompiledExpr, Plan } from './plan.js';
 
 type Raw = Record<string, unknown>;
 
 /**
- * Warnings (W001–W006) about habits brought from other tools: `{{ inputs.id }}` and a bare `$inputs.id` in
- * plain text (sent literally), `==`, `&&`, `||`, `!` and `.length` in JSONata, a declared secret never read,
- * an input default written as an expression. They never stop a run; `recipe validate --strict` fails on them.
+ * Warnings (W001–W006, W008–W011) about habits brought from other tools: `{{ inputs.id }}` and a bare
+ * `$inputs.id` in plain text (sent literally), `==`, `&&`, `||`, `!` and `.length` in JSONata, a declared
+ * secret never read, an input default written as an expression, GitHub Actions' `${{ }}` and
+ * `steps.X.outputs`, `$$` or a top-level `$`, a misspelt built-in function. They never stop a run;
+ * `recipe validate --strict` fails on them.
  */
 export function findHints(doc: Raw, plan: Plan, file: string, locator: Locator): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -16,12 +19,14 @@ export function findHints(doc: Raw, plan: Plan, file: string, locator: Locator):
   const names = new Set(['inputs', 'secrets', 'run', ...definedNames(doc.steps)]);
   for (const key of ['steps', 'outputs', 'connector'])
     walkStrings(doc[key], `/${key}`, (text, pointer) => hintsInString(text, pointer, names, at, out));
+  const known: KnownNames = { names, stepIds: new Set(stepIds(doc.steps)) };
+  for (const expr of planExprs(plan)) if (expr instanceof JsonataExpr) out.push(...habitHints(expr, known));
   unusedSecrets(doc, plan, at, out);
   expressionDefaults(doc, at, out);
   return out;
 }
 
-type At = (pointer: string, offset?: number) => SourceLoc;
+export type At = (pointer: string, offset?: number) => SourceLoc;
 
 /** Fields that hold names, not text or expressions. */
 const NAME_FIELDS = new Set(['id', 'as', 'index_as', 'call']);
@@ -51,6 +56,21 @@ function definedNames(steps: unknown): string[] {
   return names;
 }
 
+/** Step ids anywhere in the steps. */
+function stepIds(steps: unknown): string[] {
+  const ids: string[] = [];
+  const visit = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const s of list as Raw[]) {
+      if (s === null || typeof s !== 'object') continue;
+      if (typeof s.id === 'string') ids.push(s.id);
+      visit(s.steps);
+    }
+  };
+  visit(steps);
+  return ids;
+}
+
 function hintsInString(text: string, pointer: string, names: ReadonlySet<string>, at: At, out: Diagnostic[]): void {
   // Most strings hold neither `$` nor `{{`: nothing to look at (validate of 200 files spends most time here).
   if (!text.includes('$') && !text.includes('{{')) return;
@@ -61,6 +81,8 @@ function hintsInString(text: string, pointer: string, names: ReadonlySet<string>
   for (const segment of scanned.segments) {
     if (segment.kind !== 'expr') continue;
     textHints(text, from, segment.offset - 2, pointer, names, at, out);
+    const actions = actionsExpression(segment.source);
+    if (actions) out.push(makeDiagnostic('W008', actions, at(pointer, segment.offset - 2)));
     jsonataHints(segment.source, segment.offset, pointer, at, out);
     from = segment.offset + segment.source.length + 1;
   }
@@ -105,7 +127,7 @@ const OPERATOR_ADVICE: Record<string, string> = {
 };
 
 /** `==`, `&&`, `||`, `!x` and `.length` in an expression source (outside its strings, names and comments). */
-function jsonataHints(source: string, offset: number, pointer: string, at: At, out: Diagnostic[]): void {
+export function jsonataHints(source: string, offset: number, pointer: string, at: At, out: Diagnostic[]): void {
   if (!/[=&|!]|\.\s*length/.test(source)) return;
   const code = maskLiterals(source);
   for (const m of code.matchAll(/===|!==|==|&&|\|\||!(?!=)/g))

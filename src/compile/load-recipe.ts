@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compileValue, escapePointer } from '../expr/index.js';
-import { dedupeDiagnostics, type Diagnostic } from '../errors/index.js';
+import { dedupeDiagnostics, type Diagnostic, type SourceLoc } from '../errors/index.js';
 import { validateRecipeDocument } from '../schema/index.js';
 import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
 import type { ConnectorCatalog } from '../catalog/index.js';
@@ -78,6 +78,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
     inputs,
     secrets: Array.isArray(raw.secrets) ? (raw.secrets as string[]) : [],
+    secretLocs: secretLocations(raw.secrets, display, source.locator),
     ...(connector ? { connector } : {}),
     ...httpSettings(raw.http),
     steps,
@@ -224,4 +225,15 @@ function httpSettings(raw: unknown): Pick<Plan, 'http'> {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Each declared secret's `secrets:` entry, as a place in the file (the first entry of a repeated name). */
+function secretLocations(secrets: unknown, file: string, locator: Locator): Record<string, SourceLoc> {
+  const out: Record<string, SourceLoc> = Object.create(null) as Record<string, SourceLoc>;
+  if (!Array.isArray(secrets)) return out;
+  secrets.forEach((name, i) => {
+    if (typeof name === 'string' && !Object.hasOwn(out, name))
+      out[name] = { file, ...locator.locate(`/secrets/${i}`), pointer: `/secrets/${i}` };
+  });
+  return out;
 }

@@ -181,6 +181,8 @@ export interface Plan {
   readonly description?: string;
   readonly inputs: Readonly<Record<string, InputSpec>>;
   readonly secrets: readonly string[];
+  /** Where each secret is declared (its `secrets:` entry): where X013 points when it is not set. */
+  readonly secretLocs?: Readonly<Record<string, SourceLoc>>;
   readonly connector?: ConnectorRef;
   /** `http: {allow: [...]}`: the only hosts this recipe's http steps may reach (absent: any host). */
   readonly http?: { readonly allow: readonly string[] };

@@ -56,4 +56,26 @@ export const connectorCodes = {
     class: 'invalid',
     severity: 'warning',
   },
+  W008: {
+    template: '"{text}" is GitHub Actions syntax; a recipe writes an expression as ${ }: did you mean "{suggestion}"?',
+    class: 'invalid',
+    severity: 'warning',
+  },
+  W009: {
+    template:
+      '"{text}" reads a step output the GitHub Actions way; a step\'s output is the variable named after its id: did you mean "{suggestion}"?',
+    class: 'invalid',
+    severity: 'warning',
+  },
+  W010: {
+    template:
+      '"{name}" is {what}, and a recipe expression has none: it is always undefined here; name what you mean ($inputs.x, $secrets.x, or a step\'s output as $id){where}',
+    class: 'invalid',
+    severity: 'warning',
+  },
+  W011: {
+    template: '"${name}" is not a built-in function; did you mean "${suggestion}"?',
+    class: 'invalid',
+    severity: 'warning',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -29,7 +29,11 @@ export const runCodes = {
     class: 'run',
   },
   X012: { template: 'call {path}: input "{name}": {reason}', class: 'run' },
-  X013: { template: 'secret "{name}": environment variable {name} is not set', class: 'config' },
+  X013: {
+    template:
+      'secret "{name}": environment variable {name} is not set; export it, or put it in .env (or pass --env-file FILE)',
+    class: 'config',
+  },
   X014: { template: 'request budget exceeded: the run may send at most {max} requests', class: 'run' },
   X015: {
     template:

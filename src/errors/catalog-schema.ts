@@ -19,4 +19,9 @@ export const schemaCodes = {
     template: '{where}: give either "id" or "definition" (with an optional "workspace"), not both or neither',
     class: 'invalid',
   },
+  S012: {
+    template:
+      '{where} takes {expected}, not an expression: write the value itself (docs/language.md lists the fields that take a literal only)',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -11,7 +11,14 @@ import type { Location } from './location.js';
 import type { CatalogEntry, Diagnostic, ErrorClass } from './types.js';
 
 export type { CatalogEntry, Diagnostic, ErrorClass } from './types.js';
-export { formatFileLineCol, formatLocation, type Location, type Position, type SourceLoc } from './location.js';
+export {
+  displayPath,
+  formatFileLineCol,
+  formatLocation,
+  type Location,
+  type Position,
+  type SourceLoc,
+} from './location.js';
 export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
 export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
 

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The one location type of the engine and its one text form. Plans, diagnostics, errors, test files, the
  * journal's records and the run report all point into files with these; `file:line:col` is written by
@@ -33,4 +35,13 @@ export function formatFileLineCol(loc: Location | undefined): string {
 export function formatLocation(loc: Location | undefined): string {
   const text = formatFileLineCol(loc);
   return text === '' ? '' : `${text}: `;
+}
+
+/**
+ * A file as diagnostics name it: relative to the working directory (`recipes/a.yaml`, `../shared/b.yaml`),
+ * whether it was given relative or absolute; absolute only on another root (a Windows drive).
+ */
+export function displayPath(file: string, cwd: string = process.cwd()): string {
+  const relative = path.relative(cwd, path.resolve(cwd, file));
+  return relative === '' || path.isAbsolute(relative) ? file : relative;
 }

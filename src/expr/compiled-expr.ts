@@ -1,4 +1,5 @@
 import { analyzeAst, type MemberRef, type VariableRef } from './analyze.js';
+import { findHabits, type ExprHabit } from './habits.js';
 import type { Node } from './compiler/ast.js';
 import { compileProgram, type Program } from './compiler/compile.js';
 import { unsupportedReason } from './compiler/subset.js';
@@ -42,6 +43,8 @@ export class JsonataExpr implements CompiledExpr {
     readonly refs: readonly VariableRef[],
     /** `$inputs.X` / `$secrets.X` reads with their offsets in `source`. */
     readonly members: readonly MemberRef[],
+    /** Shapes that are valid JSONata but likely habits from other tools (compile/hints.ts reports them). */
+    readonly habits: readonly ExprHabit[],
     /** Maps an offset in `source` to a file position. */
     readonly locateOffset: (offset: number) => SourceLoc,
   ) {
@@ -171,7 +174,7 @@ export function parseExpr(
     return { error: toSyntaxError(err, source) };
   }
   const { refs, members } = analyzeAst(parsed.ast());
-  return { expr: new JsonataExpr(source, loc, parsed, refs, members, locateOffset) };
+  return { expr: new JsonataExpr(source, loc, parsed, refs, members, findHabits(parsed.ast()), locateOffset) };
 }
 
 function toSyntaxError(err: unknown, source: string): ExprSyntaxError {

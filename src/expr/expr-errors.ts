@@ -43,6 +43,9 @@ export function toRecipeError(
   let message = typeof e.message === 'string' ? e.message : String(err);
   if (err instanceof RangeError && /Invalid (string|array) length/.test(message))
     message = `the expression built a value longer than JavaScript allows (${message}): a string or array doubled in a loop?`;
+  // A signature mismatch (T0410-T0412) names the argument but not what it was: add its type and value.
+  if (typeof e.code === 'string' && /^T041[0-2]$/.test(e.code) && 'value' in e)
+    message += `: got ${describeValue(e.value)}`;
   const reason = `${typeof e.code === 'string' ? `${e.code} ` : ''}${message}`;
   return new RecipeError('X008', { reason }, location, { cause: err });
 }
@@ -74,4 +77,36 @@ function locate(e: { position?: unknown; token?: unknown }, expr: JsonataExpr | 
   if (expr === undefined) return undefined;
   const offset = errorOffset(e, expr.source);
   return offset === undefined ? undefined : expr.locateOffset(offset);
+}
+
+const VALUE_CHARS = 60;
+
+/**
+ * `a number 1`, `a string "abc"`, `an object {"a":1}`: the value's JSON type and its text when that is at
+ * most 60 characters, else its size. Never a cut text: the run's redactor masks a secret in an error
+ * message only when the whole secret is there.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing (undefined)';
+  if (typeof value === 'function') return 'a function';
+  const type =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  if (text.length <= VALUE_CHARS) return value === null ? 'null' : `${type} ${text}`;
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  if (Array.isArray(value)) return `an array of ${value.length} items`;
+  return `${type} with keys ${Object.keys(value as object)
+    .slice(0, 5)
+    .join(', ')}${Object.keys(value as object).length > 5 ? ', ...' : ''}`;
 }

@@ -8,4 +8,5 @@ export { listBuiltins, isBuiltin } from './builtins.js';
 export { JsonataExpr, parseExpr, type Engine, type ExprSyntaxError } from './compiled-expr.js';
 export { scanTemplate, type Segment, type ScanResult } from './scan.js';
 export type { VariableRef, MemberRef } from './analyze.js';
+export type { ExprHabit } from './habits.js';
 export type { Position, ValueSite, SourceLoc, CompiledExpr, Value, EvalLimits } from './types.js';

@@ -14,7 +14,11 @@ export function readSecrets(plan: Plan, ctx: RunContext, loc?: SourceLoc): Recor
   for (const name of plan.secrets) {
     const value = ctx.env[name];
     ctx.onEnvRead?.(name);
-    if (value === undefined) throw new RecipeError('X013', { name }, loc ? locationOf(loc) : { file: plan.file });
+    if (value === undefined) {
+      // At the call step that needs it, else at the recipe's `secrets:` entry (the place to read and fix).
+      const at = loc ?? plan.secretLocs?.[name];
+      throw new RecipeError('X013', { name }, at ? locationOf(at) : { file: plan.file });
+    }
     ctx.redactor.add(value);
     out[name] = value;
   }

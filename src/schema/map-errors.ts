@@ -18,19 +18,17 @@ export function mapError(e: ErrorObject, doc: unknown, locator: Locator, file: s
       const p = `${pointer}/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       return makeDiagnostic('S006', { where, field, hint: unknownFieldHint(field, e, doc, pointer) }, keyLoc(p));
     }
-    case 'type':
-      return makeDiagnostic(
-        'S007',
-        {
-          where,
-          expected: [params.type]
-            .flat()
-            .map((t) => yamlType(String(t)))
-            .join(' or '),
-          actual: yamlType(jsonType(at(doc, pointer))),
-        },
-        valueLoc(),
-      );
+    case 'type': {
+      const expected = [params.type]
+        .flat()
+        .map((t) => yamlType(String(t)))
+        .join(' or ');
+      const actual = at(doc, pointer);
+      // A `${ }` where the language takes a value as written (max_items, timeout_ms, ...): say that.
+      if (typeof actual === 'string' && actual.includes('${'))
+        return makeDiagnostic('S012', { where, expected }, valueLoc());
+      return makeDiagnostic('S007', { where, expected, actual: yamlType(jsonType(actual)) }, valueLoc());
+    }
     case 'enum':
       return makeDiagnostic(
         'S008',

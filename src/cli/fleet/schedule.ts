@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveInputs } from '../../compile/index.js';
-import { formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
+import { displayPath, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import { openFleet, runJobData, type FleetClient } from '../../fleet/queue.js';
 import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../../fleet/schedules.js';
 import { formatDiagnostic } from '../../source/index.js';
@@ -126,7 +126,10 @@ async function addSchedule(name: string, file: string, flags: AddFlags): Promise
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
       throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
     when = whenOf(flags);
-    const checked = await checkRecipe(resolve(file), await configuredCatalog((m) => process.stderr.write(`${m}\n`)));
+    const checked = await checkRecipe(resolve(file), {
+      ...(await configuredCatalog((m) => process.stderr.write(`${m}\n`))),
+      displayName: displayPath(file),
+    });
     if (!checked.recipe) return invalid(checked.diagnostics);
     for (const w of checked.recipe.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
     const plan = checked.recipe.plan;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveInputs } from '../../compile/index.js';
-import { catalog, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
+import { catalog, displayPath, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import { jobIdOf } from '../../fleet/job.js';
 import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../fleet/queue.js';
 import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
@@ -80,6 +80,7 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
       });
     const checked = await checkRecipe(resolve(file), {
       ...(await configuredCatalog(note)),
+      displayName: displayPath(file),
       strict: flags.strict === true,
     });
     if (!checked.recipe) return invalid(checked.diagnostics, flags);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RecipeError } from '../../errors/index.js';
+import { displayPath, RecipeError } from '../../errors/index.js';
 import { openFleet, type FleetClient } from '../../fleet/queue.js';
 import { journalPath } from '../../journal/index.js';
 import { fleetTarget } from '../fleet/fleet-flags.js';
@@ -94,7 +94,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
         runId,
         journal: fleet
           ? `redis (queue ${fleet.queue.name})`
-          : journalPath(flags.journal || undefined, process.env, process.cwd()),
+          : displayPath(journalPath(flags.journal || undefined, process.env, process.cwd())),
       });
     if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);
     const given = await readGivenInputs(undefined, flags.input);

@@ -2,6 +2,7 @@ import type { ConnectorCatalog } from '../../catalog/index.js';
 import { catalogForService } from '../../catalog/service-catalog.js';
 import { completeConnectionConfig, readConnectionConfig, type ConnectionConfig } from '../../client/index.js';
 import { checkRecipe, type CheckResult } from '../../run/index.js';
+import { displayPath } from '../../errors/index.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { readCommandEnv } from './env-file.js';
 import type { RunFlags } from './run-types.js';
@@ -65,7 +66,12 @@ export async function checkForTarget(
   note: (message: string) => void,
 ): Promise<CheckResult> {
   const catalog = await targetCatalog(target, note);
-  const result = await checkRecipe(file, { ...(catalog ? { catalog } : {}), strict: flags.strict === true });
+  // Diagnostics and run errors name the file relative to the working directory, however it was given.
+  const result = await checkRecipe(file, {
+    ...(catalog ? { catalog } : {}),
+    strict: flags.strict === true,
+    displayName: displayPath(file),
+  });
   for (const w of result.recipe?.warnings ?? []) process.stderr.write(`${formatDiagnostic(w)}\n`);
   return result;
 }

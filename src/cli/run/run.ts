@@ -1,3 +1,4 @@
+import { failureAdvice } from './failure-advice.js';
 import { Option, type Command } from 'commander';
 import { ENV, type ConnectionConfig } from '../../client/index.js';
 import { resolveInputs } from '../../compile/index.js';
@@ -249,8 +250,8 @@ export async function connectAndRun(
     await service?.close();
   }
   view.finish();
-  if (report.status !== 'ok' && flags.journal !== false)
-    view.note(`run ${report.run_id} ${report.status}; resume it with: recipe resume ${report.run_id}`);
+  const advice = flags.journal !== false ? failureAdvice(report) : undefined;
+  if (advice) view.note(advice);
   return printReport(report, flags, abort.signal.aborted);
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { RecipeError } from '../../errors/index.js';
+import { displayPath, RecipeError } from '../../errors/index.js';
 import { openSqliteDatabase, SQLITE_BUSY_TIMEOUT_MS } from '../../sqlite/open-database.js';
 import { isWriteInDoubt } from '../in-doubt.js';
 import type {
@@ -101,7 +101,9 @@ export class SqliteJournalStore implements JournalStore {
       if (!isCurrent(db)) throw new Error('it was written by another version of recipe');
     } catch (err) {
       db?.close();
-      throw new RecipeError('J007', { journal: path, reason: (err as Error).message }, undefined, { cause: err });
+      throw new RecipeError('J007', { journal: displayPath(path), reason: (err as Error).message }, undefined, {
+        cause: err,
+      });
     }
     return new SqliteJournalStore(db, path, `${path}-locks`, true);
   }
@@ -117,7 +119,9 @@ export class SqliteJournalStore implements JournalStore {
       migrate(db);
     } catch (err) {
       db?.close();
-      throw new RecipeError('J007', { journal: path, reason: (err as Error).message }, undefined, { cause: err });
+      throw new RecipeError('J007', { journal: displayPath(path), reason: (err as Error).message }, undefined, {
+        cause: err,
+      });
     }
     return new SqliteJournalStore(db, path, path === ':memory:' ? null : `${path}-locks`);
   }
@@ -129,7 +133,7 @@ export class SqliteJournalStore implements JournalStore {
     try {
       this.db.transaction(() => {
         const exists = this.db.prepare('SELECT 1 FROM runs WHERE run_id = ?').get(start.run_id);
-        if (exists) throw new RecipeError('J006', { runId: start.run_id, journal: this.path });
+        if (exists) throw new RecipeError('J006', { runId: start.run_id, journal: displayPath(this.path) });
         this.db
           .prepare(
             `INSERT INTO runs (run_id, recipe, file, status, started_at, attempts, dry_run, files, inputs, options, holder)
@@ -170,7 +174,7 @@ export class SqliteJournalStore implements JournalStore {
     try {
       this.db.transaction(() => {
         const row = this.runRow(runId);
-        if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+        if (!row) throw new RecipeError('J001', { runId, journal: displayPath(this.path) });
         attempt = row.attempts + 1;
         this.db
           .prepare(
@@ -207,9 +211,9 @@ export class SqliteJournalStore implements JournalStore {
   async holdPart(runId: string, part: string): Promise<RunJournal> {
     this.writable();
     const row = this.runRow(runId);
-    if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+    if (!row) throw new RecipeError('J001', { runId, journal: displayPath(this.path) });
     const hold = this.held.get(runId);
-    if (!hold) throw new RecipeError('J011', { runId, part, journal: this.path });
+    if (!hold) throw new RecipeError('J011', { runId, part, journal: displayPath(this.path) });
     if (hold.parts.has(part))
       throw new RecipeError('J003', { runId: `${runId} (${part})`, holder: `this process, pid ${process.pid}` });
     hold.parts.add(part);
