@@ -66,7 +66,8 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
   let store: DeliveryStore | undefined;
   try {
     const triggers = await loadTriggers(flags.dir);
-    if (triggers.length === 0) throw new RecipeError('G006', { flag: `--dir ${flags.dir}`, reason: 'holds no *.yaml trigger file' });
+    if (triggers.length === 0)
+      throw new RecipeError('G006', { flag: `--dir ${flags.dir}`, reason: 'holds no *.yaml trigger file' });
     const port = Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new RecipeError('G006', { flag: `--port ${flags.port}`, reason: 'a port is an integer from 0 to 65535' });

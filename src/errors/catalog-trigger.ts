@@ -39,8 +39,7 @@ export const triggerCodes = {
   G031: { template: '--callback {url}: {reason}', class: 'invalid' },
   M001: { template: 'no tool named "{name}"', class: 'invalid' },
   M002: {
-    template:
-      'apply: true was refused: this MCP server was started without --allow-writes, so every call is a dry run',
+    template: 'apply: true was refused: this MCP server was started without --allow-writes, so every call is a dry run',
     class: 'invalid',
   },
   M003: { template: 'invalid arguments for {tool}: {message}', class: 'invalid' },

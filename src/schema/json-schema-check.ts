@@ -30,7 +30,8 @@ export async function compileJsonSchema(schema: Record<string, unknown>): Promis
           ? (e.params as { additionalProperty?: string }).additionalProperty
           : undefined;
       const name = missing ?? extra;
-      const pointer = name === undefined ? e.instancePath : `${e.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const pointer =
+        name === undefined ? e.instancePath : `${e.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       return { pointer: pointer === '' ? '/' : pointer, message: e.message ?? 'invalid' };
     });
   };
@@ -40,8 +41,6 @@ let triggerCheck: Promise<SchemaCheck> | undefined;
 
 /** The check of a trigger file against schemas/trigger.schema.json, compiled once per process. */
 export function triggerFileCheck(): Promise<SchemaCheck> {
-  triggerCheck ??= compileJsonSchema(
-    JSON.parse(readFileSync(TRIGGER_SCHEMA_URL, 'utf8')) as Record<string, unknown>,
-  );
+  triggerCheck ??= compileJsonSchema(JSON.parse(readFileSync(TRIGGER_SCHEMA_URL, 'utf8')) as Record<string, unknown>);
   return triggerCheck;
 }

@@ -41,14 +41,24 @@ export class Deliveries {
 
   constructor(private readonly deps: DeliveryDeps) {}
 
-  async accept(trigger: Trigger, raw: Buffer, headers: Record<string, string | string[] | undefined>): Promise<Accepted> {
+  async accept(
+    trigger: Trigger,
+    raw: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<Accepted> {
     const now = this.deps.now ?? Date.now;
     if (raw.length > trigger.maxBody) throw new TriggerHttpError('G016', { limit: trigger.maxBody });
     if (trigger.secretEnv !== undefined) {
       const secret = this.deps.env[trigger.secretEnv];
       // Checked at start-up; an unset secret must never verify anything.
       if (!secret) throw new TriggerHttpError('G022');
-      const check = verifySignature(one(headers[SIGNATURE_HEADER]), secret, raw, Math.floor(now() / 1000), trigger.toleranceS);
+      const check = verifySignature(
+        one(headers[SIGNATURE_HEADER]),
+        secret,
+        raw,
+        Math.floor(now() / 1000),
+        trigger.toleranceS,
+      );
       if (!check.ok)
         throw check.code === 'G012'
           ? new TriggerHttpError('G012', { age: check.age, window: trigger.toleranceS })
@@ -64,7 +74,8 @@ export class Deliveries {
       throw new TriggerHttpError('G013', { reason: (err as Error).message });
     }
     const problem = trigger.payload?.(payload)[0];
-    if (problem) throw new TriggerHttpError('G014', { field: problem.pointer, message: problem.message }, problem.pointer);
+    if (problem)
+      throw new TriggerHttpError('G014', { field: problem.pointer, message: problem.message }, problem.pointer);
     const inputs = await this.mapInputs(trigger, payload, headers, deliveryId);
     const checked = await this.deps.runner.check(trigger.recipe, inputs);
     if (!checked.ok) {
@@ -136,20 +147,25 @@ export class Deliveries {
     const secretEnv = cb.secretEnv ?? trigger.secretEnv;
     const secret = secretEnv !== undefined ? this.deps.env[secretEnv] : undefined;
     const store = this.deps.store;
-    const sending = sendCallback({ url: cb.url, attempts: cb.attempts, ...(secret ? { secret } : {}) }, report.run_id, report, {
-      ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}),
-      onAttempt: (o) =>
-        store.noteCallback({
-          run_id: report.run_id,
-          delivery_id: o.deliveryId,
-          url: cb.url,
-          state: o.delivered ? 'delivered' : o.final ? 'failed' : 'sending',
-          attempts: o.attempts,
-          last_status: o.lastStatus,
-          last_error: o.lastError,
-          updated_at: Date.now(),
-        }),
-    });
+    const sending = sendCallback(
+      { url: cb.url, attempts: cb.attempts, ...(secret ? { secret } : {}) },
+      report.run_id,
+      report,
+      {
+        ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}),
+        onAttempt: (o) =>
+          store.noteCallback({
+            run_id: report.run_id,
+            delivery_id: o.deliveryId,
+            url: cb.url,
+            state: o.delivered ? 'delivered' : o.final ? 'failed' : 'sending',
+            attempts: o.attempts,
+            last_status: o.lastStatus,
+            last_error: o.lastError,
+            updated_at: Date.now(),
+          }),
+      },
+    );
     this.callbacks.add(sending);
     void sending.then((o) => {
       this.callbacks.delete(sending);

@@ -71,25 +71,33 @@ export function buildTriggerApp(opts: TriggerServerOptions): FastifyInstance {
     void reply.status(e.status).send(e.toBody());
   });
   app.get('/healthz', async () => ({ ok: true, triggers: [...byName.keys()] }));
-  app.post<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/hooks/:name', async (request, reply) => {
-    const trigger = byName.get(request.params.name);
-    if (!trigger)
-      throw new TriggerHttpError('G001', { name: request.params.name, known: [...byName.keys()].join(', ') || 'none' });
-    const waitMs = parseWait(request.query.wait);
-    if (!limiter.take(trigger.name, trigger.ratePerMinute))
-      throw new TriggerHttpError('G017', { name: trigger.name, limit: trigger.ratePerMinute });
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const accepted = await opts.deliveries.accept(trigger, raw, request.headers);
-    const report = await opts.deliveries.result(accepted.runId, waitMs);
-    const answer = {
-      trigger: trigger.name,
-      delivery_id: accepted.deliveryId,
-      run_id: accepted.runId,
-      duplicate: accepted.duplicate,
-    };
-    if (!report) return reply.status(202).send({ ...answer, status: 'running' });
-    return reply.status(200).send({ ...answer, status: report.status === 'ok' ? 'succeeded' : report.status, report });
-  });
+  app.post<{ Params: { name: string }; Querystring: Record<string, unknown> }>(
+    '/hooks/:name',
+    async (request, reply) => {
+      const trigger = byName.get(request.params.name);
+      if (!trigger)
+        throw new TriggerHttpError('G001', {
+          name: request.params.name,
+          known: [...byName.keys()].join(', ') || 'none',
+        });
+      const waitMs = parseWait(request.query.wait);
+      if (!limiter.take(trigger.name, trigger.ratePerMinute))
+        throw new TriggerHttpError('G017', { name: trigger.name, limit: trigger.ratePerMinute });
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const accepted = await opts.deliveries.accept(trigger, raw, request.headers);
+      const report = await opts.deliveries.result(accepted.runId, waitMs);
+      const answer = {
+        trigger: trigger.name,
+        delivery_id: accepted.deliveryId,
+        run_id: accepted.runId,
+        duplicate: accepted.duplicate,
+      };
+      if (!report) return reply.status(202).send({ ...answer, status: 'running' });
+      return reply
+        .status(200)
+        .send({ ...answer, status: report.status === 'ok' ? 'succeeded' : report.status, report });
+    },
+  );
   return app;
 }
 

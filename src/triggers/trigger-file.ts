@@ -51,7 +51,9 @@ interface TriggerDoc {
 export async function loadTriggers(dir: string): Promise<Trigger[]> {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+    names = readdirSync(dir)
+      .filter((n) => /\.ya?ml$/.test(n))
+      .sort();
   } catch (err) {
     throw new RecipeError('G006', { flag: `--dir ${dir}`, reason: (err as Error).message });
   }
