@@ -37,10 +37,7 @@ export async function compileJsonSchema(schema: Record<string, unknown>): Promis
   };
 }
 
-let triggerCheck: Promise<SchemaCheck> | undefined;
-
-/** The check of a trigger file against schemas/trigger.schema.json, compiled once per process. */
+/** Compiles the check of a trigger file against schemas/trigger.schema.json (once per loadTriggers). */
 export function triggerFileCheck(): Promise<SchemaCheck> {
-  triggerCheck ??= compileJsonSchema(JSON.parse(readFileSync(TRIGGER_SCHEMA_URL, 'utf8')) as Record<string, unknown>);
-  return triggerCheck;
+  return compileJsonSchema(JSON.parse(readFileSync(TRIGGER_SCHEMA_URL, 'utf8')) as Record<string, unknown>);
 }

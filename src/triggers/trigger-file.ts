@@ -60,9 +60,10 @@ export async function loadTriggers(dir: string): Promise<Trigger[]> {
   const problems: string[] = [];
   const triggers: Trigger[] = [];
   const seen = new Map<string, string>();
+  const structure = await triggerFileCheck();
   for (const n of names) {
     const file = join(dir, n);
-    const t = await loadTrigger(file, problems);
+    const t = await loadTrigger(file, structure, problems);
     if (!t) continue;
     const other = seen.get(t.name);
     if (other !== undefined) problems.push(new RecipeError('G003', { file, name: t.name, other }).message);
@@ -73,7 +74,7 @@ export async function loadTriggers(dir: string): Promise<Trigger[]> {
   return triggers;
 }
 
-async function loadTrigger(file: string, problems: string[]): Promise<Trigger | undefined> {
+async function loadTrigger(file: string, structure: SchemaCheck, problems: string[]): Promise<Trigger | undefined> {
   const source = await loadSource(file);
   if (source.value === undefined || source.diagnostics.length > 0) {
     problems.push(...source.diagnostics.map((d) => formatDiagnostic(d)));
@@ -83,7 +84,7 @@ async function loadTrigger(file: string, problems: string[]): Promise<Trigger | 
     const p = source.locator.has(pointer) ? source.locator.locate(pointer) : { line: 1, column: 1 };
     return `${file}:${p.line}:${p.column}`;
   };
-  const structural = (await triggerFileCheck())(source.value);
+  const structural = structure(source.value);
   if (structural.length > 0) {
     // oneOf reports each branch; the first problem per field is the readable one.
     const byField = new Map<string, string>();
