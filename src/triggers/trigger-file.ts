@@ -66,7 +66,7 @@ export async function loadTriggers(dir: string): Promise<Trigger[]> {
     const t = await loadTrigger(file, structure, problems);
     if (!t) continue;
     const other = seen.get(t.name);
-    if (other !== undefined) problems.push(new RecipeError('G003', { file, name: t.name, other }).message);
+    if (other !== undefined) problems.push(`G003 ${new RecipeError('G003', { file, name: t.name, other }).message}`);
     seen.set(t.name, file);
     triggers.push(t);
   }
