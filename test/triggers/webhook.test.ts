@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournalReader } from '../../src/journal/index.js';
 import { signatureHeader, verifySignature } from '../../src/triggers/signature.js';
+import { runCli } from '../cli/cli-process.js';
 import { startServerProcess, type ServerProcess } from './triggers-process.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -134,6 +135,12 @@ describe('recipe triggers: POST /hooks/{name}', () => {
     expect(runs.filter((r) => (r.origin as { delivery_id: string }).delivery_id === 'd-1')).toEqual([
       { run_id: res.json.run_id, origin: { kind: 'trigger', trigger: 'deal-event', delivery_id: 'd-1' } },
     ]);
+    // `recipe runs show` says where the run came from.
+    const runId = String(res.json.run_id);
+    const shown = await runCli(['runs', 'show', runId, '--journal', join(dir, 'runs.db')], { cwd: dir });
+    expect(shown.stdout).toContain('started by trigger deal-event (delivery d-1)');
+    const json = await runCli(['runs', 'show', runId, '--json', '--journal', join(dir, 'runs.db')], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toMatchObject({ run_id: runId, origin: { kind: 'trigger', delivery_id: 'd-1' } });
   });
 
   it('the same delivery sent 3 times, also concurrently, starts 1 run and answers its run id each time', async () => {
