@@ -12,6 +12,8 @@ import { startServerProcess, type ServerProcess } from '../triggers/triggers-pro
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/recipe.js');
 const recipes = join(root, 'recipes');
+/** Runs on a loaded machine may outlast the SDK's 60 s default request timeout. */
+const SLOW = { timeout: 120_000 };
 const TOKEN = 'mcp-test-token-0123456789';
 
 let service: RunningService;
@@ -48,7 +50,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe mcp over stdio (dry runs only)', () => {
+describe('recipe mcp over stdio (dry runs only)', { timeout: 120_000 }, () => {
   let client: Client;
 
   beforeAll(async () => {
@@ -109,6 +111,7 @@ describe('recipe mcp over stdio (dry runs only)', () => {
     const progress: number[] = [];
     const first = await client.callTool({ name: 'ticket-triage', arguments: {} }, undefined, {
       onprogress: (p) => progress.push(p.progress),
+      timeout: 120_000,
     });
     const result = first.structuredContent as unknown as TriageResult;
     expect(first.isError).toBeFalsy();
@@ -117,7 +120,7 @@ describe('recipe mcp over stdio (dry runs only)', () => {
     expect(result.writes).toHaveLength(result.outputs.triaged * 2);
     expect(progress.length).toBeGreaterThan(0);
     // The journal counts no write sent, and records the caller.
-    const shown = await client.callTool({ name: 'show_run', arguments: { run_id: result.run_id } });
+    const shown = await client.callTool({ name: 'show_run', arguments: { run_id: result.run_id } }, undefined, SLOW);
     expect(shown.structuredContent).toMatchObject({
       run_id: result.run_id,
       writes: 0,
@@ -125,28 +128,40 @@ describe('recipe mcp over stdio (dry runs only)', () => {
       options: { origin: { kind: 'mcp', caller: { transport: 'stdio', client: 'mcp-test@1.0.0' } } },
     });
     // Nothing was written: the same tickets are still unowned.
-    const again = await client.callTool({ name: 'ticket-triage', arguments: {} });
+    const again = await client.callTool({ name: 'ticket-triage', arguments: {} }, undefined, SLOW);
     expect((again.structuredContent as unknown as TriageResult).outputs.triaged).toBe(result.outputs.triaged);
-    const listed = await client.callTool({ name: 'list_runs', arguments: { recipe: 'ticket-triage' } });
+    const listed = await client.callTool(
+      { name: 'list_runs', arguments: { recipe: 'ticket-triage' } },
+      undefined,
+      SLOW,
+    );
     expect((listed.structuredContent as { runs: unknown[] }).runs).toHaveLength(2);
   });
 
   it('refuses apply: true without --allow-writes, sending nothing', async () => {
-    const refused = await client.callTool({ name: 'ticket-triage', arguments: { apply: true } });
+    const refused = await client.callTool({ name: 'ticket-triage', arguments: { apply: true } }, undefined, SLOW);
     expect(refused.isError).toBe(true);
     expect((refused.content as { text: string }[])[0]!.text).toMatch(/^M002 /);
-    const listed = await client.callTool({ name: 'list_runs', arguments: { recipe: 'ticket-triage' } });
+    const listed = await client.callTool(
+      { name: 'list_runs', arguments: { recipe: 'ticket-triage' } },
+      undefined,
+      SLOW,
+    );
     expect((listed.structuredContent as { runs: unknown[] }).runs).toHaveLength(2);
   });
 
   it('refuses invalid arguments as a tool error naming the input', async () => {
-    const bad = await client.callTool({ name: 'stale-deals-follow-up', arguments: { priority: 'URGENT' } });
+    const bad = await client.callTool(
+      { name: 'stale-deals-follow-up', arguments: { priority: 'URGENT' } },
+      undefined,
+      SLOW,
+    );
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0]!.text).toMatch(/^M003 .*priority/);
   });
 });
 
-describe('recipe mcp over streamable HTTP with --allow-writes', () => {
+describe('recipe mcp over streamable HTTP with --allow-writes', { timeout: 120_000 }, () => {
   let server: ServerProcess;
   let client: Client;
 
@@ -179,21 +194,21 @@ describe('recipe mcp over streamable HTTP with --allow-writes', () => {
   });
 
   it('with apply: true the writes are sent; without it, still a dry run', async () => {
-    const dry = await client.callTool({ name: 'ticket-triage', arguments: {} });
+    const dry = await client.callTool({ name: 'ticket-triage', arguments: {} }, undefined, SLOW);
     const dryResult = dry.structuredContent as unknown as TriageResult;
     expect(dryResult).toMatchObject({ dry_run: true });
     const pending = dryResult.outputs.triaged;
     expect(pending).toBeGreaterThan(0);
-    const applied = await client.callTool({ name: 'ticket-triage', arguments: { apply: true } });
+    const applied = await client.callTool({ name: 'ticket-triage', arguments: { apply: true } }, undefined, SLOW);
     const result = applied.structuredContent as unknown as TriageResult;
     expect(result).toMatchObject({ status: 'ok', dry_run: false, writes: [] });
     expect(result.outputs.triaged).toBe(pending);
-    const shown = await client.callTool({ name: 'show_run', arguments: { run_id: result.run_id } });
+    const shown = await client.callTool({ name: 'show_run', arguments: { run_id: result.run_id } }, undefined, SLOW);
     expect(shown.structuredContent).toMatchObject({
       writes: pending * 2,
       options: { origin: { kind: 'mcp', caller: { transport: 'http', client: 'mcp-http-test@2.0.0' } } },
     });
-    const after = await client.callTool({ name: 'ticket-triage', arguments: {} });
+    const after = await client.callTool({ name: 'ticket-triage', arguments: {} }, undefined, SLOW);
     expect((after.structuredContent as unknown as TriageResult).outputs.triaged).toBe(0);
   });
 });

@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe run --callback', () => {
+describe('recipe run --callback', { timeout: 120_000 }, () => {
   it('posts the signed report when the run ends, retrying after a 503, with one delivery id', async () => {
     const r = await runCli(
       [
@@ -67,7 +67,7 @@ describe('recipe run --callback', () => {
     ).toEqual({ ok: true });
     expect(r.stderr).toContain(`result callback delivered to ${url}`);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
-  }, 60_000);
+  });
 
   it('refuses a callback URL that is not http(s) before the run starts', async () => {
     writeFileSync(join(dir, 'x.txt'), '');
