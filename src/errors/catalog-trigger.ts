@@ -35,6 +35,11 @@ export const triggerCodes = {
   G021: { template: 'only POST /hooks/{name} is served here; got {method} {path}', class: 'invalid' },
   G022: { template: 'internal error', class: 'run' },
   G023: { template: '?wait must be a duration of at most 300s such as 30s or 2m; got "{wait}"', class: 'invalid' },
+  G024: {
+    template:
+      'the recipe of trigger "{name}" no longer passes its checks (fix it; the server need not restart): {message}',
+    class: 'invalid',
+  },
   G030: { template: 'result callback to {url} failed after {attempts} attempts: {reason}', class: 'run' },
   G031: { template: '--callback {url}: {reason}', class: 'invalid' },
   M001: { template: 'no tool named "{name}"', class: 'invalid' },
@@ -70,4 +75,5 @@ export const triggerHttpCodes = {
   G021: { status: 404, errorCode: 'not_found' },
   G022: { status: 500, errorCode: 'internal_error' },
   G023: { status: 400, errorCode: 'invalid_wait' },
+  G024: { status: 503, errorCode: 'recipe_invalid' },
 } satisfies Partial<Record<keyof typeof triggerCodes, TriggerHttpEntry>>;

@@ -80,7 +80,8 @@ export class Deliveries {
     const checked = await this.deps.runner.check(trigger.recipe, inputs);
     if (!checked.ok) {
       const d = checked.diagnostics[0];
-      if (checked.invalid === 'recipe') throw new TriggerHttpError('G022');
+      if (checked.invalid === 'recipe')
+        throw new TriggerHttpError('G024', { name: trigger.name, message: d ? `${d.code} ${d.message}` : 'invalid' });
       throw new TriggerHttpError('G015', { message: d ? `${d.code} ${d.message}` : 'invalid' }, d?.pointer);
     }
     // The one place a run is decided: the insert that wins the (trigger, delivery id) key starts it.
