@@ -43,14 +43,14 @@ beforeAll(async () => {
     CONNECTOR_CLIENT_ID: service.credentials.clientId,
     CONNECTOR_CLIENT_SECRET: service.credentials.clientSecret,
   };
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await service?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe mcp over stdio (dry runs only)', { timeout: 120_000 }, () => {
+describe('recipe mcp over stdio (dry runs only)', { timeout: 240_000 }, () => {
   let client: Client;
 
   beforeAll(async () => {
@@ -64,7 +64,7 @@ describe('recipe mcp over stdio (dry runs only)', { timeout: 120_000 }, () => {
         stderr: 'ignore',
       }),
     );
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await client?.close();
@@ -161,7 +161,7 @@ describe('recipe mcp over stdio (dry runs only)', { timeout: 120_000 }, () => {
   });
 });
 
-describe('recipe mcp over streamable HTTP with --allow-writes', { timeout: 120_000 }, () => {
+describe('recipe mcp over streamable HTTP with --allow-writes', { timeout: 240_000 }, () => {
   let server: ServerProcess;
   let client: Client;
 
@@ -177,7 +177,7 @@ describe('recipe mcp over streamable HTTP with --allow-writes', { timeout: 120_0
         requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
       }),
     );
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await client?.close();

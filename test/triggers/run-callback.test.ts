@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe run --callback', { timeout: 120_000 }, () => {
+describe('recipe run --callback', { timeout: 240_000 }, () => {
   it('posts the signed report when the run ends, retrying after a 503, with one delivery id', async () => {
     const r = await runCli(
       [

@@ -25,7 +25,7 @@ async function refusal(files: Record<string, string>): Promise<RecipeError> {
   throw new Error('loadTriggers accepted the folder');
 }
 
-describe('trigger files', { timeout: 120_000 }, () => {
+describe('trigger files', { timeout: 240_000 }, () => {
   it('the shipped examples in triggers/ load', async () => {
     const triggers = await loadTriggers(join(root, 'triggers'));
     expect(triggers.map((t) => [t.name, t.secretEnv, t.dryRun])).toEqual([

@@ -106,7 +106,7 @@ signature: none
     'triggers',
     { cwd: dir, env: { DEAL_HOOK_SECRET: SECRET, CALLBACK_SECRET: CB_SECRET } },
   );
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -114,7 +114,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe triggers: POST /hooks/{name}', { timeout: 120_000 }, () => {
+describe('recipe triggers: POST /hooks/{name}', { timeout: 240_000 }, () => {
   it('a signed delivery starts one run, journaled with its origin, and ?wait answers its report', async () => {
     const body = JSON.stringify({ pipeline: 'default' });
     const res = await deliver(
