@@ -25,6 +25,8 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   worker: async () => (await import('./fleet/worker.js')).registerWorker,
   submit: async () => (await import('./fleet/submit.js')).registerSubmit,
   schedule: async () => (await import('./fleet/schedule.js')).registerSchedule,
+  triggers: async () => (await import('./triggers.js')).registerTriggers,
+  mcp: async () => (await import('./mcp.js')).registerMcp,
 };
 
 endQuietlyOnClosedPipes();

@@ -7,6 +7,7 @@ import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
 import { sourceCodes } from './catalog-source.js';
 import { testCodes } from './catalog-test.js';
+import { triggerCodes } from './catalog-trigger.js';
 import type { Location } from './location.js';
 import type { CatalogEntry, Diagnostic, ErrorClass } from './types.js';
 
@@ -21,6 +22,7 @@ export {
 } from './location.js';
 export { serviceCodes, type ServiceCatalogEntry } from './catalog-service.js';
 export { consoleCodes, type ConsoleCatalogEntry } from './catalog-console.js';
+export { triggerHttpCodes, type TriggerHttpEntry } from './catalog-trigger.js';
 
 /**
  * The one catalog of engine error codes: a phase letter and a number, each with a template.
@@ -36,6 +38,7 @@ export const catalog = {
   ...testCodes,
   ...fleetCodes,
   ...distributeCodes,
+  ...triggerCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;
 

@@ -18,6 +18,8 @@ export interface BeginRunOptions {
   readonly runId?: string;
   readonly dryRun: boolean;
   readonly connectorId?: string;
+  /** Who started the run (a trigger delivery, an MCP caller): journaled as the options' `origin`. */
+  readonly origin?: Readonly<Record<string, unknown>>;
   /** Masks secrets: the recipe's declared secrets are added to it before anything is journaled. */
   readonly redactor: Redactor;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -44,6 +46,7 @@ export async function beginRun(o: BeginRunOptions): Promise<DurableRun> {
     options: {
       ...(o.connectorId !== undefined ? { connector: o.connectorId } : {}),
       ...(masked.length > 0 ? { masked_inputs: masked } : {}),
+      ...(o.origin !== undefined ? { origin: o.redactor.redactValue({ ...o.origin }) } : {}),
     },
   });
   return { journal, runId, startedAt, attempt: 1, ...(masked.length > 0 ? { maskedInputs: masked } : {}) };

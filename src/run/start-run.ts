@@ -106,6 +106,11 @@ export interface RunRecipeOptions extends Omit<RunOptions, 'client' | 'inputs'> 
   readonly journal?: JournalStore;
   /** Warnings (W codes) stop the run before anything is sent, as `recipe validate --strict` fails. */
   readonly strict?: boolean;
+  /**
+   * Who started the run when it was not a person at a terminal, journaled in the run's options as `origin`
+   * (plain data: {kind: 'trigger', trigger, delivery_id} or {kind: 'mcp', caller}); `recipe runs show` shows it.
+   */
+  readonly origin?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of startRun: runRecipe's, with inputs already resolved, and an optional preparation (a resume). */
@@ -198,6 +203,7 @@ async function newRun(
           ...(options.runId !== undefined ? { runId: options.runId } : {}),
           dryRun,
           ...(options.connectorId !== undefined ? { connectorId: options.connectorId } : {}),
+          ...(options.origin !== undefined ? { origin: options.origin } : {}),
           redactor: options.redactor ?? client.redactor,
           env,
           // The journal records the run's clock from this same source, so --now pins both.

@@ -30,6 +30,8 @@ export interface RunFlags extends JournalFlags {
   now?: number;
   /** A file name, or false for --no-env-file. */
   envFile?: string | false;
+  /** --callback URL: POST the report there when the run ends (docs/triggers.md). */
+  callback?: string;
 }
 
 /** The progress view and the error printer of one command (run or resume). */

@@ -49,6 +49,7 @@ export function registerRun(program: Command): void {
     .option('--run-id <id>', 'the run id: a new run, the resume of an unfinished one, or the report of a finished one')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
+    .option('--callback <url>', 'POST the run report here when the run ends, signed with RECIPE_CALLBACK_SECRET')
     .addHelpText(
       'after',
       `
@@ -137,6 +138,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // 2. The journal (unless --no-journal): a --run-id it already has is resumed, or its report printed.
   let store: JournalStore | undefined;
   try {
+    if (flags.callback !== undefined) (await import('../run-callback.js')).checkCallbackUrl(flags.callback);
     store = await openRunJournal(
       flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
     );
@@ -250,6 +252,14 @@ export async function connectAndRun(
     await service?.close();
   }
   view.finish();
+  if (flags.callback !== undefined)
+    await (
+      await import('../run-callback.js')
+    ).postRunCallback(flags.callback, report, {
+      env,
+      journal: flags.journal,
+      note: (line) => view.note(line),
+    });
   const advice = flags.journal !== false ? failureAdvice(report) : undefined;
   if (advice) view.note(advice);
   return printReport(report, flags, abort.signal.aborted);

@@ -189,10 +189,12 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   const inDoubt = record.status === 'running' ? [] : await store.writesInDoubt(runId);
   const report = reportOf(record);
   const resumes = attempts.filter((a) => a.attempt > 1);
+  // Who started it when it was not a command line: a trigger delivery or an MCP caller (journaled by startRun).
+  const origin = record.options.origin as Record<string, unknown> | undefined;
   if (json) {
     const writes = inDoubt.map((w) => ({ step: w.step_path, call_key: w.call_key, method: w.method, path: w.path }));
     process.stdout.write(
-      `${JSON.stringify({ ...report, resumes, ...(writes.length ? { writes_in_doubt: writes } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, resumes, ...(writes.length ? { writes_in_doubt: writes } : {}), ...(origin ? { origin } : {}) }, null, 2)}\n`,
     );
     return ExitCode.ok;
   }
@@ -200,6 +202,7 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
     `run ${record.run_id}  ${record.status}  ${record.recipe} (${record.file})`,
     `started ${record.started_at}${record.ended_at ? `  ended ${record.ended_at}` : ''}  ` +
       `duration ${formatDuration(record.duration_ms)}  requests ${record.requests}  writes ${record.writes}`,
+    ...(origin ? [`started by ${formatOrigin(origin)}`] : []),
     ...(attempts.length > 1 ? ['attempts:', ...attempts.map(formatAttempt)] : []),
   ];
   if (inDoubt.length) {
@@ -211,6 +214,14 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   const e = record.error as { code?: string; message?: string; file?: string; line?: number; column?: number } | null;
   if (e) process.stdout.write(`error: ${formatLocation(e)}${e.code} ${e.message}\n`);
   return ExitCode.ok;
+}
+
+/** A run's origin in words: `trigger deal-won (delivery evt_1)`, `mcp client claude@1.2 over stdio`. */
+function formatOrigin(o: Record<string, unknown>): string {
+  if (o.kind === 'trigger') return `trigger ${String(o.trigger)} (delivery ${String(o.delivery_id)})`;
+  const caller = (o.caller ?? {}) as Record<string, unknown>;
+  if (o.kind === 'mcp') return `mcp client ${String(caller.client)} over ${String(caller.transport)}`;
+  return JSON.stringify(o);
 }
 
 /** The recorded report; for a run that never recorded one (running, interrupted), one made from the record. */
