@@ -13,6 +13,7 @@ import { checkScopes } from './check-scope.js';
 import { deepFreeze } from './freeze.js';
 import { findHints } from './hints.js';
 import { tolerate } from './tolerate.js';
+import { retryPolicyFrom } from '../client/retry-policy.js';
 import { matchesType } from './inputs.js';
 import type { InputSpec, InputType, Plan } from './plan.js';
 
@@ -67,7 +68,13 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
   const raw = schemaProblems.length > 0 ? tolerate(doc) : (doc as Raw);
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
-  const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
+  const ctx: BuildContext = {
+    file: display,
+    locator: source.locator,
+    calls,
+    diagnostics,
+    ...(isRaw(raw.retry) ? { retry: retryPolicyFrom(raw.retry) } : {}),
+  };
   const builder = new StepBuilder(ctx);
   const inputs = buildInputs(raw.inputs as Raw | undefined, builder, source.locator, display, diagnostics);
   const steps = builder.steps(raw.steps, '/steps');
@@ -96,6 +103,10 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const warnings = all.filter((d) => d.severity === 'warning');
   if (errors.length > 0) return { diagnostics: errors, warnings };
   return { plan: deepFreeze(plan), diagnostics: [], warnings };
+}
+
+function isRaw(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function buildInputs(

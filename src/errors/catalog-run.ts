@@ -81,5 +81,9 @@ export const runCodes = {
     template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url',
     class: 'config',
   },
+  C014: {
+    template: '{what} "{value}" is not a duration: write a number and a unit (ms, s, m, h, d), e.g. 30s, 10m, 2h, or 0',
+    class: 'invalid',
+  },
   C013: { template: 'http {method} {url}: HTTP {status}: {detail}', class: 'run' },
 } satisfies Record<string, CatalogEntry>;

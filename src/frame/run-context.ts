@@ -81,6 +81,10 @@ export interface RunContext {
   /** Told about each environment variable the run reads (the journal records the names, never the values). */
   onEnvRead?(name: string): void;
   onEvent?(event: RunEvent): void;
+  /** The run's default `max_duration` for transient failures (--retry-for); undefined: DEFAULT_RETRY_FOR_MS. */
+  readonly retryForMs?: number;
+  /** A call is waiting out an outage (past its attempts): a warning, at most one every few seconds per run. */
+  waiting?(message: string): void;
   /** Set by a fleet worker: a foreach with `distribute` sends its items to the fleet in chunks through it. */
   readonly distributor?: ForeachDistributor;
 }

@@ -54,7 +54,12 @@ export interface RunOptions {
   readonly distributor?: ForeachDistributor;
   /** Trace the run (telemetry's loadTracer; the caller shuts it down once its runs are over). */
   readonly tracer?: RunTracer;
+  /** The default `max_duration` of transient-failure retries (--retry-for; 0: attempts only; default 10 min). */
+  readonly retryForMs?: number;
 }
+
+/** How often a run says it is still waiting for a service that is down (one line, not one per call). */
+const WAITING_NOTICE_MS = 5_000;
 
 /** A run being journaled: a new one (attempt 1) or a resume. */
 export interface DurableRun {
@@ -78,6 +83,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   const redactor = options.redactor ?? new RedactorClass();
   const durable = options.durable;
   const journal = durable?.journal;
+  let lastWaitingNotice = -Infinity;
   const ctx: RunContext = {
     client: options.client,
     now: options.now ?? Date.now,
@@ -95,6 +101,13 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     debug: options.log !== undefined && options.debug !== false,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.distributor ? { distributor: options.distributor } : {}),
+    ...(options.retryForMs !== undefined ? { retryForMs: options.retryForMs } : {}),
+    waiting: (message: string) => {
+      const at = ctx.now();
+      if (at - lastWaitingNotice < WAITING_NOTICE_MS) return;
+      lastWaitingNotice = at;
+      ctx.log('warn', message);
+    },
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };

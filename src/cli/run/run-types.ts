@@ -30,6 +30,8 @@ export interface RunFlags extends JournalFlags {
   now?: number;
   /** A file name, or false for --no-env-file. */
   envFile?: string | false;
+  /** --retry-for: the run's default max_duration of transient-failure retries, in ms. */
+  retryFor?: number;
 }
 
 /** The progress view and the error printer of one command (run or resume). */

@@ -11,7 +11,7 @@ import { clockFrom, parseNow } from './clock.js';
 import { useColor } from '../color.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { formatDryRunWrites } from './dry-run-output.js';
-import { collect } from '../options.js';
+import { collect, parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
 import { JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
@@ -48,6 +48,7 @@ export function registerRun(program: Command): void {
     .option('--run-id <id>', 'the run id: a new run, the resume of an unfinished one, or the report of a finished one')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
+    .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .addHelpText(
       'after',
       `
@@ -236,6 +237,7 @@ export async function connectAndRun(
       log: (level, message) => view.log(level, message),
       debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
+      ...(flags.retryFor !== undefined ? { retryForMs: flags.retryFor } : {}),
     });
   } catch (err) {
     view.finish();
