@@ -39,4 +39,8 @@ export const journalCodes = {
       'run {runId}: its part {part} can be held only by the process that holds the run on the journal {journal}, and this one does not',
     class: 'invalid',
   },
+  J020: {
+    template: 'run {runId} is {status}: only a running run can be cancelled (`recipe resume {runId}` goes on with it)',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -181,6 +181,29 @@ export function journalStoreContract(backend: JournalBackend): void {
     await again.release();
   });
 
+  it('stores a cancel request its holder sees (from another store too), for the running attempt only', async () => {
+    const journal = backend.fresh();
+    const store = journal.open();
+    const run = await store.begin(start('c'));
+    expect(await run.cancelRequested()).toBeNull();
+    const request = await journal.open().requestCancel('c', 'runaway loop', 1_700_000_000_500);
+    expect(request).toEqual({ reason: 'runaway loop', requested_at: 1_700_000_000_500, attempt: 1 });
+    expect(await run.cancelRequested()).toEqual(request);
+    await run.finish({ ...end, status: 'interrupted' });
+    expect((await store.getRun('c'))?.status).toBe('cancelled');
+    // Not running any more: nothing to cancel (J020); an unknown run is J001.
+    await expect(store.requestCancel('c', null, 1)).rejects.toMatchObject({ code: 'J020' });
+    await expect(store.requestCancel('nope', null, 1)).rejects.toMatchObject({ code: 'J001' });
+    // The resume (attempt 2) is not cancelled by the request made for attempt 1.
+    const again = await store.resume('c', { kind: 'resume', started_at: 2, options: {} });
+    expect(await again.cancelRequested()).toBeNull();
+    await store.requestCancel('c', null, 3);
+    expect(await again.cancelRequested()).toMatchObject({ reason: null, attempt: 2 });
+    await again.release();
+    // Released (interrupted): nobody runs it, nothing to cancel.
+    await expect(store.requestCancel('c', null, 4)).rejects.toMatchObject({ code: 'J020' });
+  });
+
   it('prunes ended runs older than the cutoff, never a held one', async () => {
     const store = backend.fresh().open();
     await (await store.begin(start('gone', 10))).finish({ ...end, ended_at: 20 });

@@ -3,6 +3,7 @@ import { RecipeError } from '../../errors/index.js';
 import type {
   AttemptRecord,
   AttemptStart,
+  CancelRequest,
   ExchangeRecord,
   JournalStore,
   RunFilter,
@@ -210,6 +211,17 @@ export class RedisJournalStore implements JournalStore {
       .filter((t): t is string => typeof t === 'string')
       .map((t) => toExchange(this.paths, t))
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
+    const k = await this.readRun(runId);
+    if (!k) throw new RecipeError('J001', { runId, journal: this.where() });
+    const status = statusOf(k);
+    if (status !== 'running') throw new RecipeError('J020', { runId, status });
+    const request: CancelRequest = { reason, requested_at: at, attempt: Number(k.run.attempts) };
+    // A field of the run's hash: pruned with it; the attempt it names keeps a later resume from seeing it.
+    await this.redis.call('HSET', this.keys.run(runId), 'cancel', JSON.stringify(request));
+    return request;
   }
 
   async prune(before: number): Promise<number> {

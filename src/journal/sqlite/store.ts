@@ -8,6 +8,7 @@ import { isWriteInDoubt } from '../in-doubt.js';
 import type {
   AttemptRecord,
   AttemptStart,
+  CancelRequest,
   ExchangeRecord,
   JournalStore,
   RunFilter,
@@ -320,6 +321,23 @@ export class SqliteJournalStore implements JournalStore {
     return rows.map(toExchange);
   }
 
+  async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
+    this.writable();
+    const row = this.runRow(runId);
+    if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+    const status = this.statusOf(row, this.locks.isHeld(runId));
+    if (status !== 'running') throw new RecipeError('J020', { runId, status });
+    const request: CancelRequest = { reason, requested_at: at, attempt: row.attempts };
+    this.db
+      .prepare(
+        `INSERT INTO cancels (run_id, attempt, reason, requested_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (run_id) DO UPDATE SET attempt = excluded.attempt, reason = excluded.reason,
+           requested_at = excluded.requested_at`,
+      )
+      .run(runId, request.attempt, reason, at);
+    return request;
+  }
+
   async prune(before: number): Promise<number> {
     this.writable();
     const candidates = this.db
@@ -329,7 +347,7 @@ export class SqliteJournalStore implements JournalStore {
       )
       .all(before, before) as { run_id: string; status: string }[];
     const ids = candidates.filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id)).map((c) => c.run_id);
-    const tables = ['exchanges', 'steps', 'effects', 'parts', 'attempts', 'runs'];
+    const tables = ['exchanges', 'steps', 'effects', 'parts', 'cancels', 'attempts', 'runs'];
     const statements = tables.map((t) => this.db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
     // Chunks keep each transaction short: runs being recorded by other processes wait for none of them long.
     for (let i = 0; i < ids.length; i += 50) {
