@@ -22,6 +22,7 @@ export const runCodes = {
   X007: { template: '{what} must be {expected}, got {got}', class: 'run' },
   X008: { template: 'expression failed: {reason}', class: 'run' },
   X009: { template: 'run interrupted', class: 'interrupted' },
+  X021: { template: 'run cancelled by `recipe cancel`{reason}', class: 'interrupted' },
   X010: { template: 'download: cannot write {path}: {reason}', class: 'run' },
   X011: {
     template:

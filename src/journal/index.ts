@@ -23,6 +23,7 @@ export type {
   AttemptStart,
   CallEntry,
   CallOutcome,
+  CancelRequest,
   ExchangeRecord,
   ExchangeState,
   JournalReader,
