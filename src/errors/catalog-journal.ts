@@ -43,4 +43,9 @@ export const journalCodes = {
     template: 'run {runId} is {status}: only a running run can be cancelled (`recipe resume {runId}` goes on with it)',
     class: 'invalid',
   },
+  J021: {
+    template:
+      'run id "{runId}" is already a run ({status}) with other inputs ({names}): a run id names one run; leave --run-id out or choose a new one{hint}',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

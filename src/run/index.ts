@@ -19,6 +19,7 @@ export {
 } from './start-run.js';
 export {
   beginRun,
+  changedInputs,
   maskedInputs,
   maskedOf,
   resumeRun,
