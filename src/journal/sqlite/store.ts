@@ -114,7 +114,8 @@ export class SqliteJournalStore implements JournalStore {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       // synchronous NORMAL may lose the last commits to a power loss; a write re-sent then still carries the
       // same Idempotency-Key. Runs sharing one journal file wait SQLITE_BUSY_TIMEOUT_MS for each other.
-      db = openSqliteDatabase(path);
+      // 0600: the journal holds read answers (contact emails, note bodies); only its owner reads it.
+      db = openSqliteDatabase(path, { private: true });
       migrate(db);
     } catch (err) {
       db?.close();
