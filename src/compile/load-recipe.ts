@@ -10,6 +10,7 @@ import { checkCallInputs } from './check-calls.js';
 import { checkConnectorCalls } from './check-connectors.js';
 import { checkNames } from './check-names.js';
 import { checkScopes } from './check-scope.js';
+import { checkDistributedSecrets } from './check-distributed-secrets.js';
 import { deepFreeze } from './freeze.js';
 import { findHints } from './hints.js';
 import { tolerate } from './tolerate.js';
@@ -94,6 +95,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   };
   checkNames(plan.steps, display, source.locator, diagnostics);
   checkScopes(plan, diagnostics);
+  checkDistributedSecrets(plan, diagnostics);
   const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
   checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
   if (opts.catalog) diagnostics.push(...checkConnectorCalls(plan, opts.catalog, display, source.locator));

@@ -22,6 +22,11 @@ export const runCodes = {
   X007: { template: '{what} must be {expected}, got {got}', class: 'run' },
   X008: { template: 'expression failed: {reason}', class: 'run' },
   X009: { template: 'run interrupted', class: 'interrupted' },
+  X022: {
+    template:
+      '${name} is derived from a secret, and the distributed foreach at line {line} would send it to its workers masked, as ***: read $secrets inside the loop instead (each worker reads its own), or remove `distribute`',
+    class: 'invalid',
+  },
   X021: { template: 'run cancelled by `recipe cancel`{reason}', class: 'interrupted' },
   X010: { template: 'download: cannot write {path}: {reason}', class: 'run' },
   X011: {
