@@ -17,3 +17,7 @@ export function parseDurationFlag(value: string): number {
 /** The help line of --retry-for, the same on run, resume, test and worker. */
 export const RETRY_FOR_HELP =
   'keep retrying transient failures (connection refused, timeouts, 429, 502-504) for up to this long, e.g. 10m (default 10m, or RECIPE_RETRY_FOR; 0: attempts only); a recipe or step retry.max_duration wins';
+
+/** The help line of --retain. */
+export const RETAIN_HELP =
+  'prune runs that ended longer ago than this from the journal when the run starts (at most 200 each time), e.g. 30d (else RECIPE_RETAIN; default: keep all; `recipe runs prune` still works)';

@@ -341,8 +341,11 @@ export interface JournalStore extends JournalReader {
    * its poll. J001 unknown id; J020 when the run is not running (ended, or nobody holds it).
    */
   requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest>;
-  /** Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. */
-  prune(before: number): Promise<number>;
+  /**
+   * Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. With `limit`, at
+   * most that many (the oldest first): retention applied at each run's start stays bounded work.
+   */
+  prune(before: number, limit?: number): Promise<number>;
   /**
    * How long a run (or part) may still show as held after its holder died: a lease's period; 0 where the hold
    * ends with the process (SQLite's OS lock). Whoever takes over a dead holder's run waits this long at most.

@@ -214,6 +214,18 @@ export function journalStoreContract(backend: JournalBackend): void {
     await held.release();
   });
 
+  it('prunes at most `limit` runs, the oldest first (bounded retention work)', async () => {
+    const store = backend.fresh().open();
+    for (const [id, at] of [
+      ['p3', 30],
+      ['p1', 10],
+      ['p2', 20],
+    ] as const)
+      await (await store.begin(start(id, at))).finish({ ...end, ended_at: at + 1 });
+    expect(await store.prune(1_000, 2)).toBe(2);
+    expect((await store.listRuns()).map((r) => r.run_id)).toEqual(['p3']);
+  });
+
   it("holds a part of a run beside it: the part's calls join the run's, its counters the run's totals", async () => {
     const store = backend.fresh().open();
     const run = await store.begin(start('p'));

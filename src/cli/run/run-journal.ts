@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { resolveInputs } from '../../compile/index.js';
 import type { Plan } from '../../compile/plan.js';
+import { parseDurationMs } from '../../client/index.js';
 import { RecipeError } from '../../errors/index.js';
 import type { JournalStore, RunRecord } from '../../journal/index.js';
 import {
@@ -41,6 +42,28 @@ export async function openRunJournal(flags: JournalFlags): Promise<JournalStore 
   }
   const { journalPath, openJournal } = await import('../../journal/index.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+}
+
+/** Runs a start prunes at most (the oldest first): retention is spread over starts, never a long pause. */
+const RETAIN_BATCH = 200;
+
+/**
+ * Retention (`--retain DURATION`, else RECIPE_RETAIN): at a run's start, runs that ended longer ago than that
+ * are pruned from the journal, at most RETAIN_BATCH of them. Returns how many; C014 for a bad RECIPE_RETAIN.
+ */
+export async function applyRetention(
+  store: JournalStore,
+  flag: number | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  let ms = flag;
+  const text = env.RECIPE_RETAIN;
+  if (ms === undefined && text !== undefined && text !== '') {
+    ms = parseDurationMs(text);
+    if (ms === undefined) throw new RecipeError('C014', { what: 'RECIPE_RETAIN', value: text });
+  }
+  if (ms === undefined || ms === 0) return 0;
+  return store.prune(Date.now() - ms, RETAIN_BATCH);
 }
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */

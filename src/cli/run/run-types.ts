@@ -32,6 +32,8 @@ export interface RunFlags extends JournalFlags {
   envFile?: string | false;
   /** --retry-for: the run's default max_duration of transient-failure retries, in ms. */
   retryFor?: number;
+  /** --retain: runs that ended longer ago than this (ms) are pruned from the journal at the start. */
+  retain?: number;
 }
 
 /** The progress view and the error printer of one command (run or resume). */

@@ -11,10 +11,10 @@ import { clockFrom, parseNow } from './clock.js';
 import { useColor } from '../color.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { formatDryRunWrites } from './dry-run-output.js';
-import { collect, parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
+import { collect, parseDurationFlag, RETAIN_HELP, RETRY_FOR_HELP } from '../options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
-import { JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
+import { applyRetention, JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
 import { checkForTarget, embeddedAsked, runTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, RunChoice, RunFlags } from './run-types.js';
 import { formatOutputs, ProgressView } from './run-output.js';
@@ -49,6 +49,7 @@ export function registerRun(program: Command): void {
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
     .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
+    .option('--retain <duration>', RETAIN_HELP, parseDurationFlag)
     .addHelpText(
       'after',
       `
@@ -140,6 +141,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     store = await openRunJournal(
       flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
     );
+    if (store) await applyRetention(store, flags.retain, process.env);
     if (flags.runId !== undefined && store) {
       const known = await store.getRun(flags.runId);
       if (known) return await reuseRun(store, known, recipe.plan, inputs, flags, out, runEdges, target);

@@ -224,7 +224,7 @@ export class RedisJournalStore implements JournalStore {
     return request;
   }
 
-  async prune(before: number): Promise<number> {
+  async prune(before: number, limit = Infinity): Promise<number> {
     // Runs that started before the cutoff are the only ones that can have ended before it.
     const ids = (await this.redis.call('ZRANGEBYSCORE', this.keys.runs, '-inf', `(${before}`)) as string[];
     let pruned = 0;
@@ -234,6 +234,7 @@ export class RedisJournalStore implements JournalStore {
       const ended = k.run.ended_at ? Number(k.run.ended_at) : null;
       const prunable = ended !== null ? ended < before : statusOf(k) === 'interrupted';
       if (!prunable) continue;
+      if (pruned >= limit) break;
       await this.redis.call('DEL', ...this.keys.all(id));
       await this.redis.call('ZREM', this.keys.runs, id);
       pruned++;

@@ -339,15 +339,19 @@ export class SqliteJournalStore implements JournalStore {
     return request;
   }
 
-  async prune(before: number): Promise<number> {
+  async prune(before: number, limit?: number): Promise<number> {
     this.writable();
     const candidates = this.db
       .prepare(
         `SELECT run_id, status FROM runs
-         WHERE (ended_at IS NOT NULL AND ended_at < ?) OR (status = 'running' AND started_at < ?)`,
+         WHERE (ended_at IS NOT NULL AND ended_at < ?) OR (status = 'running' AND started_at < ?)
+         ORDER BY started_at`,
       )
       .all(before, before) as { run_id: string; status: string }[];
-    const ids = candidates.filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id)).map((c) => c.run_id);
+    const ids = candidates
+      .filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id))
+      .map((c) => c.run_id)
+      .slice(0, limit ?? Infinity);
     const tables = ['exchanges', 'steps', 'effects', 'parts', 'cancels', 'attempts', 'runs'];
     const statements = tables.map((t) => this.db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
     // Chunks keep each transaction short: runs being recorded by other processes wait for none of them long.
