@@ -342,6 +342,12 @@ export interface JournalStore extends JournalReader {
    */
   requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest>;
   /**
+   * Forgets the answers of a run's reads (writes keep theirs): what `--drop-read-answers` does once a run
+   * succeeded and can no longer be resumed. `runs show` then shows those exchanges without their answer.
+   * Returns how many answers were dropped; J001 for an unknown run.
+   */
+  dropReadAnswers(runId: string): Promise<number>;
+  /**
    * Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. With `limit`, at
    * most that many (the oldest first): retention applied at each run's start stays bounded work.
    */

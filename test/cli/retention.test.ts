@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 
@@ -43,5 +44,33 @@ steps:
     const bad = await cli(['run', file, '--db', ':memory:'], { RECIPE_RETAIN: 'a month' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('C014 RECIPE_RETAIN "a month" is not a duration');
+  }, 300_000);
+
+  it('--drop-read-answers: a run that succeeded keeps no read answers in the journal', async () => {
+    const reads = join(dir, 'reads.yaml');
+    writeFileSync(
+      reads,
+      `version: 1
+name: reads
+connector: { workspace: default, definition: CRM }
+steps:
+  - id: contacts
+    execute: { entity: contacts, action: list, params: { limit: 2 } }
+`,
+    );
+    const db = join(dir, 'local.db');
+    expect((await cli(['run', reads, '--db', db, '--run-id', 'kept'])).code).toBe(0);
+    const dropped = await cli(['run', reads, '--db', db, '--run-id', 'dropped', '--drop-read-answers']);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    const journal = new Database(join(dir, 'runs.db'), { readonly: true });
+    const answers = (runId: string) =>
+      journal
+        .prepare(
+          `SELECT count(*) AS n, count(answer) AS kept FROM exchanges WHERE run_id = ? AND write = 0 AND kind = 'execute'`,
+        )
+        .get(runId) as { n: number; kept: number };
+    expect(answers('kept')).toEqual({ n: 1, kept: 1 });
+    expect(answers('dropped')).toEqual({ n: 1, kept: 0 });
+    journal.close();
   }, 300_000);
 });

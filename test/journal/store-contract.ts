@@ -214,6 +214,22 @@ export function journalStoreContract(backend: JournalBackend): void {
     await held.release();
   });
 
+  it("drops a run's read answers on request, keeping its writes' answers", async () => {
+    const store = backend.fresh().open();
+    const run = await store.begin(start('dr'));
+    await run.record(entry('r#0'), outcome('r#0', { answer: '{"result":[{"email":"a@b.c"}]}' }));
+    await run.intend(entry('w#0', true));
+    await run.record(entry('w#0', true), outcome('w#0', { answer: '{"result":{"id":"1"}}' }));
+    await run.finish(end);
+    expect(await store.dropReadAnswers('dr')).toBe(1);
+    const answers = (await store.listExchanges('dr')).map((e) => [e.call_key, e.answer]);
+    expect(answers).toEqual([
+      ['r#0', null],
+      ['w#0', '{"result":{"id":"1"}}'],
+    ]);
+    await expect(store.dropReadAnswers('nope')).rejects.toMatchObject({ code: 'J001' });
+  });
+
   it('prunes at most `limit` runs, the oldest first (bounded retention work)', async () => {
     const store = backend.fresh().open();
     for (const [id, at] of [

@@ -34,6 +34,8 @@ export interface RunFlags extends JournalFlags {
   retryFor?: number;
   /** --retain: runs that ended longer ago than this (ms) are pruned from the journal at the start. */
   retain?: number;
+  /** --drop-read-answers: a run that succeeded keeps no read answers in the journal. */
+  dropReadAnswers?: boolean;
 }
 
 /** The progress view and the error printer of one command (run or resume). */

@@ -50,6 +50,10 @@ export function registerRun(program: Command): void {
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
     .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .option('--retain <duration>', RETAIN_HELP, parseDurationFlag)
+    .option(
+      '--drop-read-answers',
+      "once the run succeeds, drop its reads' answers from the journal (it can no longer be resumed; `runs show` then lists those reads without answers)",
+    )
     .addHelpText(
       'after',
       `
@@ -241,6 +245,9 @@ export async function connectAndRun(
       onEvent: (e) => view.onEvent(e),
       ...(flags.retryFor !== undefined ? { retryForMs: flags.retryFor } : {}),
     });
+    // Read answers (contact emails, note bodies) are kept only while the run may still be resumed.
+    if (report.status === 'ok' && flags.dropReadAnswers === true && choice.journal)
+      await choice.journal.dropReadAnswers(report.run_id);
   } catch (err) {
     view.finish();
     return fail(err);

@@ -213,6 +213,20 @@ export class RedisJournalStore implements JournalStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
+  async dropReadAnswers(runId: string): Promise<number> {
+    const base = this.keys.run(runId);
+    if (!(await this.readRun(runId))) throw new RecipeError('J001', { runId, journal: this.where() });
+    const all = fieldsOf(await this.redis.call('HGETALL', `${base}:ex`));
+    let dropped = 0;
+    for (const [key, text] of Object.entries(all)) {
+      const stored = JSON.parse(text) as { write?: boolean; answer?: string | null };
+      if (stored.write === true || stored.answer === null || stored.answer === undefined) continue;
+      await this.redis.call('HSET', `${base}:ex`, key, JSON.stringify({ ...stored, answer: null }));
+      dropped++;
+    }
+    return dropped;
+  }
+
   async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
     const k = await this.readRun(runId);
     if (!k) throw new RecipeError('J001', { runId, journal: this.where() });

@@ -322,6 +322,14 @@ export class SqliteJournalStore implements JournalStore {
     return rows.map(toExchange);
   }
 
+  async dropReadAnswers(runId: string): Promise<number> {
+    this.writable();
+    if (!this.runRow(runId)) throw new RecipeError('J001', { runId, journal: this.path });
+    return this.db
+      .prepare('UPDATE exchanges SET answer = NULL WHERE run_id = ? AND write = 0 AND answer IS NOT NULL')
+      .run(runId).changes;
+  }
+
   async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
     this.writable();
     const row = this.runRow(runId);
