@@ -1,4 +1,4 @@
-import type { CallObserver, CallOptions } from '../client/index.js';
+import { formatDuration, runRetryPolicy, type CallObserver, type CallOptions } from '../client/index.js';
 import type { Step } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { TraceSpan } from '../telemetry/index.js';
@@ -100,13 +100,17 @@ export class StepContext {
         this.state.tracker.retries++;
         for (const s of [...this.state.chain, this.stats]) s.retries++;
         this.ctx.log('debug', `${this.stats.id}: retry ${info.attempt} in ${info.delayMs} ms (${info.reason})`);
+        if (info.waitingMs !== undefined)
+          this.ctx.waiting?.(
+            `${this.stats.id}: waiting for the service (${info.reason}): retrying for up to ${formatDuration(info.retryForMs ?? 0)} (max_duration), ${formatDuration(Math.round(info.waitingMs / 1000) * 1000)} so far`,
+          );
         this.progress();
       },
     };
     return {
       signal: this.signal,
       observer,
-      ...(this.step.retry ? { retry: this.step.retry } : {}),
+      retry: runRetryPolicy(this.step.retry, this.ctx.retryForMs),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     };
   }

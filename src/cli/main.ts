@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   serve: async () => (await import('./serve.js')).registerServe,
   resume: async () => (await import('./run/resume.js')).registerResume,
   runs: async () => (await import('./run/runs.js')).registerRuns,
+  cancel: async () => (await import('./run/cancel.js')).registerCancel,
   init: async () => (await import('./init.js')).registerInit,
   completion: async () => (await import('./completion.js')).registerCompletion,
   __complete: async () => (await import('./completion-values.js')).registerCompleteValues,
@@ -49,6 +50,7 @@ Examples:
   recipe test recipes/                           run the recipes' tests (*.test.yaml) against fixtures
   recipe init my-recipes                         start a recipes repository (example, fixtures, CI workflow)
   recipe eval '$sum([1, 2, 3])'                  evaluate one expression as a recipe step would
+  recipe cancel RUN --reason "..."               stop a running run (resume it later)
 
 Exit codes: 0 ok, 1 run failed, 2 recipe, inputs or command line invalid, 3 configuration or authentication, 130 interrupted.`,
   );

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { formatLocation, RecipeError } from '../errors/index.js';
 import { ExitCode } from './exit-codes.js';
+import { parseDurationFlag, RETRY_FOR_HELP } from './options.js';
 import { formatDiagnostic } from '../source/index.js';
 
 interface TestFlags {
@@ -15,6 +16,7 @@ interface TestFlags {
   jobs?: number;
   strict?: boolean;
   allowNetwork?: boolean;
+  retryFor?: number;
 }
 
 /** `recipe test [PATH...]`: runs *.test.yaml files against the embedded service; text, JUnit or JSON reports. */
@@ -33,6 +35,7 @@ export function registerTest(program: Command): void {
     .option('--strict', 'warnings (W codes) of a tested recipe make its test file invalid, as `validate --strict`')
     .option('--allow-network', 'let http steps reach URLs that no mock answers (default: refused, T012)')
     .option('-j, --jobs <n>', 'run cases in N worker threads, each with its own embedded service', positiveInt)
+    .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .addHelpText(
       'after',
       `
@@ -73,6 +76,8 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
         dim: (s: string) => `\x1b[2m${s}\x1b[22m`,
       }
     : lib.NO_PAINT;
+  // Each case's run reads it (test-runner/run-case.ts), in this process and in the --jobs threads alike.
+  if (flags.retryFor !== undefined) process.env.RECIPE_RETRY_FOR = `${flags.retryFor}ms`;
   let run;
   try {
     run = await lib.runTests({

@@ -5,7 +5,7 @@ export interface CallObserver {
   request?(): void;
   /** An answer arrived (any status), for --verbose logs. */
   response?(info: { method: string; path: string; what: string; status: number; ms: number }): void;
-  retry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  retry?(info: RetryInfo): void;
   /** The JSON text of an execute answer that became the envelope (the journal keeps it as is). */
   answer?(text: string): void;
   /** One HTTP exchange is about to be sent (a trace span); the handle returned is told how it ended. */
@@ -16,6 +16,16 @@ export interface CallObserver {
 export interface ExchangeHandle {
   end(end: ExchangeEnd): void;
   readonly traceparent?: string;
+}
+
+/** One retry about to wait. */
+export interface RetryInfo {
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly reason: string;
+  /** Past max_attempts (waiting out an outage): how long since the first attempt, and the call's max_duration. */
+  readonly waitingMs?: number;
+  readonly retryForMs?: number;
 }
 
 /** What a trace needs of an exchange about to be sent (attempt 2… are re-sends). */

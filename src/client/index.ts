@@ -33,5 +33,14 @@ export { completeConnectionConfig, readConnectionConfig, ENV } from './config.js
 export type { ConnectionConfig, ConnectionFlags, PartialConnectionConfig } from './config.js';
 export { Redactor, REDACTED } from './redact.js';
 export type { ConnectorLookup } from './resolve.js';
-export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryPolicyFrom, shouldRetry } from './retry-policy.js';
+export {
+  DEFAULT_RETRY,
+  DEFAULT_RETRY_FOR_MS,
+  parseRetryAfter,
+  retryDelayMs,
+  retryPolicyFrom,
+  runRetryPolicy,
+  shouldRetry,
+} from './retry-policy.js';
+export { formatDuration, parseDurationMs, DURATION_PATTERN } from './duration.js';
 export type { RetryFields, RetryPolicy } from './retry-policy.js';

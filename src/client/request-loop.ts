@@ -128,6 +128,7 @@ export class RequestLoop {
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     const isSuccess = spec.isSuccess ?? ((status: number) => status >= 200 && status < 300);
     let refreshedAfter401 = false;
+    const firstAt = this.now();
     for (let attempt = 1; ; attempt++) {
       if (opts.signal?.aborted) throw new RecipeError('C011');
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'recipe' };
@@ -176,7 +177,7 @@ export class RequestLoop {
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
-        if (!shouldRetry(outcome, attempt, policy, safeToRepeat)) {
+        if (!shouldRetry(outcome, attempt, policy, safeToRepeat, this.now() - firstAt)) {
           if (err.kind === 'timeout')
             throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs });
           throw new RecipeError('C006', {
@@ -187,7 +188,7 @@ export class RequestLoop {
             sent: err.sent,
           });
         }
-        await this.backoff(attempt, policy, undefined, err.kind, opts);
+        await this.backoff(attempt, policy, undefined, transportReason(err, url), opts, firstAt);
         continue;
       }
 
@@ -220,9 +221,9 @@ export class RequestLoop {
       }
       outcome = { kind: 'status', status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
-      if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat))
+      if (tooLong || !shouldRetry(outcome, attempt, policy, safeToRepeat, this.now() - firstAt))
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
-      await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts);
+      await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts, firstAt);
     }
   }
 
@@ -264,16 +265,29 @@ export class RequestLoop {
     retryAfterMs: number | undefined,
     reason: string,
     opts: CallOptions,
+    firstAt: number,
   ): Promise<void> {
     const delayMs = retryDelayMs(attempt, policy, this.random, retryAfterMs);
     this.stats.retries++;
-    opts.observer?.retry?.({ attempt, delayMs, reason });
+    opts.observer?.retry?.({
+      attempt,
+      delayMs,
+      reason,
+      // Past its attempts, the call is waiting out an outage (max_duration): the run says so, not only debug.
+      ...(attempt >= policy.maxAttempts ? { waitingMs: this.now() - firstAt, retryForMs: policy.retryForMs ?? 0 } : {}),
+    });
     try {
       await this.sleep(delayMs, opts.signal);
     } catch {
       throw new RecipeError('C011');
     }
   }
+}
+
+/** Why an exchange failed, for a retry line: the kind, and the error code when there is one (ECONNREFUSED). */
+function transportReason(err: TransportError, url: URL): string {
+  const code = /\b(E[A-Z]+|UND_ERR_[A-Z_]+)\b/.exec(err.reason)?.[1];
+  return `${err.kind}${code !== undefined ? ` ${code}` : ''} ${url.host}`;
 }
 
 /** setTimeout as a promise that rejects when the signal aborts. */

@@ -1,4 +1,4 @@
-import { retryPolicyFrom } from '../client/retry-policy.js';
+import { retryPolicyFrom, type RetryPolicy } from '../client/retry-policy.js';
 import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import { KIND_KEYS } from '../schema/index.js';
@@ -27,6 +27,8 @@ export interface BuildContext {
   readonly locator: Locator;
   readonly calls: ReadonlyMap<string, { path: string; plan: Plan }>;
   readonly diagnostics: Diagnostic[];
+  /** The recipe's top-level `retry:` (completed from the defaults): each step's `retry:` is completed from it. */
+  readonly retry?: RetryPolicy;
 }
 
 /**
@@ -197,7 +199,8 @@ export class StepBuilder {
     } = { loc: this.loc(pointer), onError: raw.on_error === 'continue' ? 'continue' : 'fail' };
     if (typeof raw.id === 'string') common.id = raw.id;
     if (raw.when !== undefined) common.when = this.value(raw.when, `${pointer}/when`);
-    if (raw.retry !== undefined) common.retry = retryPolicyFrom(raw.retry as Raw);
+    if (raw.retry !== undefined) common.retry = retryPolicyFrom(raw.retry as Raw, this.ctx.retry);
+    else if (this.ctx.retry) common.retry = this.ctx.retry;
     if (typeof raw.timeout_ms === 'number') common.timeoutMs = raw.timeout_ms;
     const connector = this.connector(raw.connector, `${pointer}/connector`);
     if (connector) common.connector = connector;

@@ -10,9 +10,11 @@ import { checkCallInputs } from './check-calls.js';
 import { checkConnectorCalls } from './check-connectors.js';
 import { checkNames } from './check-names.js';
 import { checkScopes } from './check-scope.js';
+import { checkDistributedSecrets } from './check-distributed-secrets.js';
 import { deepFreeze } from './freeze.js';
 import { findHints } from './hints.js';
 import { tolerate } from './tolerate.js';
+import { retryPolicyFrom } from '../client/retry-policy.js';
 import { matchesType } from './inputs.js';
 import type { InputSpec, InputType, Plan } from './plan.js';
 
@@ -67,7 +69,13 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
     diagnostics.push(...schemaProblems, ...expressionProblems(doc, source.locator, display));
   const raw = schemaProblems.length > 0 ? tolerate(doc) : (doc as Raw);
   const calls = await resolveCalls(raw, absolute, display, source.locator, opts, diagnostics);
-  const ctx: BuildContext = { file: display, locator: source.locator, calls, diagnostics };
+  const ctx: BuildContext = {
+    file: display,
+    locator: source.locator,
+    calls,
+    diagnostics,
+    ...(isRaw(raw.retry) ? { retry: retryPolicyFrom(raw.retry) } : {}),
+  };
   const builder = new StepBuilder(ctx);
   const inputs = buildInputs(raw.inputs as Raw | undefined, builder, source.locator, display, diagnostics);
   const steps = builder.steps(raw.steps, '/steps');
@@ -88,6 +96,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   };
   checkNames(plan.steps, display, source.locator, diagnostics);
   checkScopes(plan, diagnostics);
+  checkDistributedSecrets(plan, diagnostics);
   const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
   checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
   if (opts.catalog) diagnostics.push(...checkConnectorCalls(plan, opts.catalog, display, source.locator));
@@ -97,6 +106,10 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   const warnings = all.filter((d) => d.severity === 'warning');
   if (errors.length > 0) return { diagnostics: errors, warnings };
   return { plan: deepFreeze(plan), diagnostics: [], warnings };
+}
+
+function isRaw(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function buildInputs(

@@ -39,4 +39,13 @@ export const journalCodes = {
       'run {runId}: its part {part} can be held only by the process that holds the run on the journal {journal}, and this one does not',
     class: 'invalid',
   },
+  J020: {
+    template: 'run {runId} is {status}: only a running run can be cancelled (`recipe resume {runId}` goes on with it)',
+    class: 'invalid',
+  },
+  J021: {
+    template:
+      'run id "{runId}" is already a run ({status}) with other inputs ({names}): a run id names one run; leave --run-id out or choose a new one{hint}',
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

@@ -22,6 +22,12 @@ export const runCodes = {
   X007: { template: '{what} must be {expected}, got {got}', class: 'run' },
   X008: { template: 'expression failed: {reason}', class: 'run' },
   X009: { template: 'run interrupted', class: 'interrupted' },
+  X022: {
+    template:
+      '${name} is derived from a secret, and the distributed foreach at line {line} would send it to its workers masked, as ***: read $secrets inside the loop instead (each worker reads its own), or remove `distribute`',
+    class: 'invalid',
+  },
+  X021: { template: 'run cancelled by `recipe cancel`{reason}', class: 'interrupted' },
   X010: { template: 'download: cannot write {path}: {reason}', class: 'run' },
   X011: {
     template:
@@ -84,6 +90,10 @@ export const runCodes = {
   C012: {
     template: 'cannot reach the connector service at {origin} ({reason}); check CONNECTOR_API_URL or --base-url',
     class: 'config',
+  },
+  C014: {
+    template: '{what} "{value}" is not a duration: write a number and a unit (ms, s, m, h, d), e.g. 30s, 10m, 2h, or 0',
+    class: 'invalid',
   },
   C013: { template: 'http {method} {url}: HTTP {status}: {detail}', class: 'run' },
 } satisfies Record<string, CatalogEntry>;

@@ -100,6 +100,10 @@ export interface RunContext {
    * refuses the request before any socket is opened (`recipe test` with the network off and no mock for it).
    */
   beforeOutside?(req: OutsideRequest): Promise<void>;
+  /** The run's default `max_duration` for transient failures (--retry-for); undefined: DEFAULT_RETRY_FOR_MS. */
+  readonly retryForMs?: number;
+  /** A call is waiting out an outage (past its attempts): a warning, at most one every few seconds per run. */
+  waiting?(message: string): void;
   /** Set by a fleet worker: a foreach with `distribute` sends its items to the fleet in chunks through it. */
   readonly distributor?: ForeachDistributor;
 }

@@ -24,6 +24,7 @@ export type {
   AttemptStart,
   CallEntry,
   CallOutcome,
+  CancelRequest,
   ExchangeRecord,
   ExchangeState,
   JournalReader,

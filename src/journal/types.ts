@@ -290,6 +290,20 @@ export interface RunJournal {
   finish(end: RunEnd): Promise<void>;
   /** Lets go of the run without an end (it shows as interrupted until resumed). */
   release(): Promise<void>;
+  /** A cancel request for this attempt (JournalStore.requestCancel), or null: read from storage at each call. */
+  cancelRequested(): Promise<CancelRequest | null>;
+}
+
+/**
+ * A request to stop a run (`recipe cancel`), stored in the journal so that whoever holds the run sees it: the
+ * process that runs it polls (RunJournal.cancelRequested), on this machine or on a fleet worker alike.
+ */
+export interface CancelRequest {
+  readonly reason: string | null;
+  /** Epoch ms. */
+  readonly requested_at: number;
+  /** The attempt it stops: a later resume (a new attempt) is not cancelled by it. */
+  readonly attempt: number;
 }
 
 /** The read side: history, a run's record, its events; what the console uses (read only). */
@@ -325,8 +339,22 @@ export interface JournalStore extends JournalReader {
    * holder (SQLite: a run's order of events lives in the process that holds it) and this one does not hold it.
    */
   holdPart(runId: string, part: string): Promise<RunJournal>;
-  /** Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. */
-  prune(before: number): Promise<number>;
+  /**
+   * Asks the process running `runId` to stop it (its current attempt): stored, then seen by that process within
+   * its poll. J001 unknown id; J020 when the run is not running (ended, or nobody holds it).
+   */
+  requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest>;
+  /**
+   * Forgets the answers of a run's reads (writes keep theirs): what `--drop-read-answers` does once a run
+   * succeeded and can no longer be resumed. `runs show` then shows those exchanges without their answer.
+   * Returns how many answers were dropped; J001 for an unknown run.
+   */
+  dropReadAnswers(runId: string): Promise<number>;
+  /**
+   * Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. With `limit`, at
+   * most that many (the oldest first): retention applied at each run's start stays bounded work.
+   */
+  prune(before: number, limit?: number): Promise<number>;
   /**
    * How long a run (or part) may still show as held after its holder died: a lease's period; 0 where the hold
    * ends with the process (SQLite's OS lock). Whoever takes over a dead holder's run waits this long at most.

@@ -26,6 +26,7 @@ export {
 } from './start-run.js';
 export {
   beginRun,
+  changedInputs,
   maskedInputs,
   maskedOf,
   resumeRun,

@@ -151,6 +151,19 @@ export function maskedInputs(record: RunRecord): string[] {
   return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
+/**
+ * The names of the inputs `given` (resolved) gives otherwise than run `record` started with: a run id reused
+ * with other inputs is another run, refused (J021), as Step Functions answers ExecutionAlreadyExists. Inputs the
+ * journal kept masked are left out (a resume compares them masked, J010).
+ */
+export function changedInputs(record: RunRecord, given: Readonly<Record<string, unknown>>): string[] {
+  const masked = maskedInputs(record);
+  const names = new Set([...Object.keys(record.inputs), ...Object.keys(given)]);
+  return [...names]
+    .filter((n) => !masked.includes(n) && JSON.stringify(given[n]) !== JSON.stringify(record.inputs[n]))
+    .sort();
+}
+
 /** Of `values` (inputs as given to a run again), those the journal kept masked: what resumeRun's `given` takes. */
 export function maskedOf(record: RunRecord, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const masked = maskedInputs(record);

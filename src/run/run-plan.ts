@@ -3,7 +3,7 @@ import type { Redactor } from '../client/index.js';
 import { abortableSleep, Redactor as RedactorClass } from '../client/index.js';
 import type { ConnectorRef, Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import type { RunJournal } from '../journal/index.js';
+import type { CancelRequest, RunJournal } from '../journal/index.js';
 import type { RunTracer } from '../telemetry/index.js';
 import { CallRecorder, type ReplayPolicy } from '../calls/call-recorder.js';
 import { collectExpressions, describeEngine, describeHandBack, type JsonataExpr } from '../expr/index.js';
@@ -56,7 +56,12 @@ export interface RunOptions {
   readonly distributor?: ForeachDistributor;
   /** Trace the run (telemetry's loadTracer; the caller shuts it down once its runs are over). */
   readonly tracer?: RunTracer;
+  /** The default `max_duration` of transient-failure retries (--retry-for; 0: attempts only; default 10 min). */
+  readonly retryForMs?: number;
 }
+
+/** How often a run says it is still waiting for a service that is down (one line, not one per call). */
+const WAITING_NOTICE_MS = 5_000;
 
 /** A run being journaled: a new one (attempt 1) or a resume. */
 export interface DurableRun {
@@ -76,10 +81,13 @@ export interface DurableRun {
  * status failed (or interrupted) with the error, its code and location; outputs and messages are redacted.
  */
 export async function runPlan(plan: Plan, options: RunOptions): Promise<RunReport> {
-  const signal = options.signal ?? new AbortController().signal;
   const redactor = options.redactor ?? new RedactorClass();
   const durable = options.durable;
   const journal = durable?.journal;
+  // `recipe cancel` stores a request in the journal; the run sees it here and aborts what it has in flight.
+  const cancel = journal ? watchCancel(journal) : undefined;
+  const signal = cancelSignal(options.signal, cancel?.signal);
+  let lastWaitingNotice = -Infinity;
   const ctx: RunContext = {
     client: options.client,
     now: options.now ?? Date.now,
@@ -98,6 +106,13 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.distributor ? { distributor: options.distributor } : {}),
     ...(options.beforeOutside ? { beforeOutside: options.beforeOutside } : {}),
+    ...(options.retryForMs !== undefined ? { retryForMs: options.retryForMs } : {}),
+    waiting: (message: string) => {
+      const at = ctx.now();
+      if (at - lastWaitingNotice < WAITING_NOTICE_MS) return;
+      lastWaitingNotice = at;
+      ctx.log('warn', message);
+    },
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };
@@ -181,7 +196,20 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     error =
       err instanceof RecipeError ? err : new RecipeError('X001', { message: String((err as Error)?.message ?? err) });
     // Whatever the step saw (a cancelled request, a failed sleep), a run stopped by its signal is interrupted.
-    if (signal.aborted && error.code !== 'X009') error = new RecipeError('X009', {}, error.location, { cause: error });
+    const cancelled = cancel?.request();
+    if (cancelled)
+      error = new RecipeError(
+        'X021',
+        { reason: cancelled.reason === null ? '' : `: ${cancelled.reason}` },
+        error.location,
+        {
+          cause: error,
+        },
+      );
+    else if (signal.aborted && error.code !== 'X009')
+      error = new RecipeError('X009', {}, error.location, { cause: error });
+  } finally {
+    cancel?.stop();
   }
   const status = !error ? 'ok' : error.class === 'interrupted' ? 'interrupted' : 'failed';
   state.span?.end(error ? { status, error: { code: error.code, message: error.message } } : { status });
@@ -212,6 +240,45 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
   } satisfies RunReport);
   if (journal) await finishJournal(journal, report, recorder, error, ctx);
   return report;
+}
+
+/** How often a journaled run asks its journal whether `recipe cancel` was asked for it. */
+const CANCEL_POLL_MS = 250;
+
+/** A run's watch for a cancel request: its signal aborts once the journal holds one for this attempt. */
+interface CancelWatch {
+  readonly signal: AbortSignal;
+  request(): CancelRequest | undefined;
+  stop(): void;
+}
+
+function watchCancel(journal: RunJournal): CancelWatch {
+  const controller = new AbortController();
+  let seen: CancelRequest | undefined;
+  let asking = false;
+  const timer = setInterval(() => {
+    if (asking || seen) return;
+    asking = true;
+    journal
+      .cancelRequested()
+      .then((r) => {
+        if (r && !seen) {
+          seen = r;
+          controller.abort();
+        }
+      })
+      // A journal that cannot be read now is asked again at the next tick; the run goes on meanwhile.
+      .catch(() => undefined)
+      .finally(() => (asking = false));
+  }, CANCEL_POLL_MS);
+  timer.unref();
+  return { signal: controller.signal, request: () => seen, stop: () => clearInterval(timer) };
+}
+
+/** The run's signal: the caller's (Ctrl-C) and the cancel watch's, either aborts it. */
+function cancelSignal(outer: AbortSignal | undefined, cancel: AbortSignal | undefined): AbortSignal {
+  if (outer && cancel) return AbortSignal.any([outer, cancel]);
+  return outer ?? cancel ?? new AbortController().signal;
 }
 
 /** Records the attempt's end; a journal that fails now is a warning (the run itself is over). */

@@ -3,12 +3,14 @@ import { catalogForService } from '../catalog/service-catalog.js';
 import {
   ConnectorClient,
   completeConnectionConfig,
+  parseDurationMs,
   readConnectionConfig,
+  runRetryPolicy,
   type ConnectionFlags,
 } from '../client/index.js';
 import { loadRecipe, resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
-import type { Diagnostic } from '../errors/index.js';
+import { RecipeError, type Diagnostic } from '../errors/index.js';
 import type { JournalStore } from '../journal/index.js';
 import { beginRun } from './journal-session.js';
 import type { RunReport } from '../frame/report.js';
@@ -160,9 +162,14 @@ export async function startRun(recipe: CheckedRecipe, options: StartRunOptions):
   const plan = recipe.plan;
   const env = options.env ?? process.env;
   const own = options.client === undefined;
+  const retryForMs = options.retryForMs ?? retryForFromEnv(env);
   const client =
     options.client ??
-    new ConnectorClient(completeConnectionConfig(readConnectionConfig(options.connection ?? {}, env)));
+    new ConnectorClient({
+      ...completeConnectionConfig(readConnectionConfig(options.connection ?? {}, env)),
+      // The token exchange and the lookups a run makes wait out an outage as its steps do.
+      retry: runRetryPolicy(undefined, retryForMs),
+    });
   const redactor = options.redactor ?? client.redactor;
   try {
     const prepared = options.prepare ? await options.prepare(client, env) : await newRun(plan, client, env, options);
@@ -178,10 +185,20 @@ export async function startRun(recipe: CheckedRecipe, options: StartRunOptions):
       ...(catalog ? { catalog } : {}),
       connectorId: prepared.connectorId,
       durable: prepared.durable,
+      ...(retryForMs !== undefined ? { retryForMs } : {}),
     });
   } finally {
     if (own) await client.close();
   }
+}
+
+/** RECIPE_RETRY_FOR: the run's default max_duration when no flag gave one (a worker's, a CI job's). */
+function retryForFromEnv(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const text = env.RECIPE_RETRY_FOR;
+  if (text === undefined || text === '') return undefined;
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw new RecipeError('C014', { what: 'RECIPE_RETRY_FOR', value: text });
+  return ms;
 }
 
 /** A new run: journaled (attempt 1) in `options.journal` when given, unless `options.durable` is already set up. */

@@ -3,6 +3,7 @@
  * journal (src/journal/sqlite/) and the embedded service's store (src/service/store/) open theirs here. A leaf
  * both halves may import: it imports nothing of src/.
  */
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** How long a connection waits for a lock another connection holds before SQLITE_BUSY. */
@@ -16,14 +17,32 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  */
 export const SQLITE_HOUSE_PRAGMAS: readonly string[] = ['journal_mode = WAL', 'synchronous = NORMAL'];
 
-/** Opens (creating if needed) a read-write database with the busy timeout and the house pragmas. */
-export function openSqliteDatabase(path: string): Database.Database {
+/**
+ * Opens (creating if needed) a read-write database with the busy timeout and the house pragmas. `private`:
+ * the file is created 0600 (owner only), and an existing one and its -wal/-shm sidecars are narrowed to 0600;
+ * SQLite gives the sidecars it creates the database file's mode, so they are 0600 too.
+ */
+export function openSqliteDatabase(path: string, options: { readonly private?: boolean } = {}): Database.Database {
+  const secret = options.private === true && path !== ':memory:';
+  if (secret && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const db = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     for (const pragma of SQLITE_HOUSE_PRAGMAS) db.pragma(pragma);
+    if (secret) narrowToOwner(path);
   } catch (err) {
     db.close();
     throw err;
   }
   return db;
+}
+
+/** chmod 0600 the database and its sidecars where they exist (a file of another owner is left as it is). */
+function narrowToOwner(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if (existsSync(file)) chmodSync(file, 0o600);
+    } catch {
+      // Not ours to change (another owner): the journal still works; its mode is the owner's business.
+    }
+  }
 }

@@ -75,6 +75,8 @@ export async function runCase(file: TestFile, c: TestCase, env: CaseEnv): Promis
   });
   if (player) player.redact = (value) => client.redactor.redactValue(value);
   const secretsEnv: Record<string, string | undefined> = { ...c.secrets };
+  // `recipe test --retry-for` (only declared secrets are read from this env, so the setting is no secret).
+  if (process.env.RECIPE_RETRY_FOR !== undefined) secretsEnv.RECIPE_RETRY_FOR = process.env.RECIPE_RETRY_FOR;
   if (env.target.kind === 'live')
     for (const name of file.recipe.secrets) if (process.env[name] !== undefined) secretsEnv[name] = process.env[name];
   const refused: string[] = [];

@@ -306,7 +306,7 @@ outputs:
       expect(notMasked.code, notMasked.stderr).toBe(2);
       expect(notMasked.stderr).toContain('J008 --input extra');
       // `run --run-id` with the same inputs resumes too: the masked one is compared masked, then goes on to the
-      // write in doubt (the look-alike ignores Idempotency-Key), not to J008 "other inputs".
+      // write in doubt (the look-alike ignores Idempotency-Key), not to J021 "other inputs".
       const rerun = await recipe(['run', file, '-i', `tag=${tag}`, '--run-id', 'masked-1']);
       expect(rerun.code, rerun.stderr).toBe(1);
       expect(rerun.stderr).toContain('J004');

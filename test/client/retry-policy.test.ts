@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryPolicyFrom, shouldRetry } from '../../src/client/index.js';
+import {
+  DEFAULT_RETRY,
+  DEFAULT_RETRY_FOR_MS,
+  DURATION_PATTERN,
+  formatDuration,
+  parseDurationMs,
+  parseRetryAfter,
+  retryDelayMs,
+  retryPolicyFrom,
+  runRetryPolicy,
+  shouldRetry,
+} from '../../src/client/index.js';
 import { Redactor } from '../../src/client/index.js';
 
 describe('one retry policy', () => {
@@ -20,11 +31,61 @@ describe('one retry policy', () => {
 
   it("completes a step's retry field by field from the defaults", () => {
     expect(retryPolicyFrom({})).toEqual(DEFAULT_RETRY);
+    // max_attempts written without max_duration is the limit: attempts only, as before time budgets.
     expect(retryPolicyFrom({ max_attempts: 2, jitter: false })).toEqual({
       ...DEFAULT_RETRY,
       maxAttempts: 2,
       jitter: false,
+      retryForMs: 0,
     });
+    expect(retryPolicyFrom({ max_duration: '30s' })).toEqual({ ...DEFAULT_RETRY, retryForMs: 30_000 });
+  });
+
+  it("completes a step's retry from its recipe's top-level retry, and a run's default fills max_duration", () => {
+    const recipe = retryPolicyFrom({ max_duration: '1h', initial_delay_ms: 100 });
+    expect(retryPolicyFrom({ jitter: false }, recipe)).toEqual({ ...recipe, jitter: false });
+    expect(retryPolicyFrom({ max_attempts: 9 }, recipe).retryForMs).toBe(3_600_000);
+    expect(runRetryPolicy(undefined, undefined).retryForMs).toBe(DEFAULT_RETRY_FOR_MS);
+    expect(runRetryPolicy(undefined, 0).retryForMs).toBe(0);
+    expect(runRetryPolicy(recipe, 0).retryForMs).toBe(3_600_000);
+    expect(DEFAULT_RETRY_FOR_MS).toBe(600_000);
+  });
+
+  it('reads durations as the schema states them', () => {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/recipe.schema.json', import.meta.url), 'utf8')) as {
+      $defs: { retry: { properties: { max_duration: { pattern: string } } } };
+    };
+    expect(schema.$defs.retry.properties.max_duration.pattern).toBe(DURATION_PATTERN);
+    expect(['0', '250ms', '30s', '10m', '2h', '30d'].map(parseDurationMs)).toEqual([
+      0, 250, 30_000, 600_000, 7_200_000, 2_592_000_000,
+    ]);
+    for (const bad of ['', '10', '1h30m', '-1s', '10 min', 'soon']) expect(parseDurationMs(bad)).toBeUndefined();
+    expect([600_000, 90_000, 1500, 0].map(formatDuration)).toEqual(['10m', '90s', '1500ms', '0']);
+  });
+});
+
+describe('a time budget for transient failures (max_duration)', () => {
+  const policy = { ...DEFAULT_RETRY, retryForMs: 60_000 };
+  it('retries transient failures past maxAttempts until max_duration after the first attempt', () => {
+    const past = DEFAULT_RETRY.maxAttempts + 10;
+    expect(shouldRetry({ kind: 'network', sent: false }, past, policy, false, 59_999)).toBe(true);
+    expect(shouldRetry({ kind: 'network', sent: false }, past, policy, false, 60_000)).toBe(false);
+    expect(shouldRetry({ kind: 'status', status: 503 }, past, policy, true, 10_000)).toBe(true);
+    expect(shouldRetry({ kind: 'status', status: 429 }, past, policy, false, 10_000)).toBe(true);
+    // 0 (and a client without a run: undefined) counts attempts only.
+    expect(shouldRetry({ kind: 'network', sent: false }, past, { ...policy, retryForMs: 0 }, false, 1)).toBe(false);
+    expect(shouldRetry({ kind: 'network', sent: false }, past, DEFAULT_RETRY, false, 1)).toBe(false);
+  });
+
+  it('never repeats a write that may have arrived, nor a permanent failure, however long the budget', () => {
+    expect(shouldRetry({ kind: 'network', sent: true }, 9, policy, false, 1)).toBe(false);
+    expect(shouldRetry({ kind: 'status', status: 502 }, 9, policy, false, 1)).toBe(false);
+    for (const s of [400, 404, 409, 422])
+      expect(shouldRetry({ kind: 'status', status: s }, 9, policy, true, 1)).toBe(false);
+  });
+
+  it('keeps the delay capped on attempt 500 of a long outage', () => {
+    expect(retryDelayMs(500, { ...policy, jitter: false }, () => 0)).toBe(DEFAULT_RETRY.maxDelayMs);
   });
 });
 

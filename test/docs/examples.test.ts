@@ -26,6 +26,7 @@ const TOP_LEVEL = new Set([
   'secrets',
   'connector',
   'http',
+  'retry',
   'steps',
   'outputs',
 ]);

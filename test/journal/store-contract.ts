@@ -184,6 +184,29 @@ export function journalStoreContract(backend: JournalBackend): void {
     await again.release();
   });
 
+  it('stores a cancel request its holder sees (from another store too), for the running attempt only', async () => {
+    const journal = backend.fresh();
+    const store = await journal.open();
+    const run = await store.begin(start('c'));
+    expect(await run.cancelRequested()).toBeNull();
+    const request = await (await journal.open()).requestCancel('c', 'runaway loop', 1_700_000_000_500);
+    expect(request).toEqual({ reason: 'runaway loop', requested_at: 1_700_000_000_500, attempt: 1 });
+    expect(await run.cancelRequested()).toEqual(request);
+    await run.finish({ ...end, status: 'interrupted' });
+    expect((await store.getRun('c'))?.status).toBe('cancelled');
+    // Not running any more: nothing to cancel (J020); an unknown run is J001.
+    await expect(store.requestCancel('c', null, 1)).rejects.toMatchObject({ code: 'J020' });
+    await expect(store.requestCancel('nope', null, 1)).rejects.toMatchObject({ code: 'J001' });
+    // The resume (attempt 2) is not cancelled by the request made for attempt 1.
+    const again = await store.resume('c', { kind: 'resume', started_at: 2, options: {} });
+    expect(await again.cancelRequested()).toBeNull();
+    await store.requestCancel('c', null, 3);
+    expect(await again.cancelRequested()).toMatchObject({ reason: null, attempt: 2 });
+    await again.release();
+    // Released (interrupted): nobody runs it, nothing to cancel.
+    await expect(store.requestCancel('c', null, 4)).rejects.toMatchObject({ code: 'J020' });
+  });
+
   it('prunes ended runs older than the cutoff, never a held one', async () => {
     const store = await backend.fresh().open();
     await (await store.begin(start('gone', 10))).finish({ ...end, ended_at: 20 });
@@ -192,6 +215,34 @@ export function journalStoreContract(backend: JournalBackend): void {
     expect(await store.prune(1_000)).toBe(1);
     expect((await store.listRuns()).map((r) => r.run_id).sort()).toEqual(['kept', 'live']);
     await held.release();
+  });
+
+  it("drops a run's read answers on request, keeping its writes' answers", async () => {
+    const store = await backend.fresh().open();
+    const run = await store.begin(start('dr'));
+    await run.record(entry('r#0'), outcome('r#0', { answer: '{"result":[{"email":"a@b.c"}]}' }));
+    await run.intend(entry('w#0', true));
+    await run.record(entry('w#0', true), outcome('w#0', { answer: '{"result":{"id":"1"}}' }));
+    await run.finish(end);
+    expect(await store.dropReadAnswers('dr')).toBe(1);
+    const answers = (await store.listExchanges('dr')).map((e) => [e.call_key, e.answer]);
+    expect(answers).toEqual([
+      ['r#0', null],
+      ['w#0', '{"result":{"id":"1"}}'],
+    ]);
+    await expect(store.dropReadAnswers('nope')).rejects.toMatchObject({ code: 'J001' });
+  });
+
+  it('prunes at most `limit` runs, the oldest first (bounded retention work)', async () => {
+    const store = await backend.fresh().open();
+    for (const [id, at] of [
+      ['p3', 30],
+      ['p1', 10],
+      ['p2', 20],
+    ] as const)
+      await (await store.begin(start(id, at))).finish({ ...end, ended_at: at + 1 });
+    expect(await store.prune(1_000, 2)).toBe(2);
+    expect((await store.listRuns()).map((r) => r.run_id)).toEqual(['p3']);
   });
 
   it("holds a part of a run beside it: the part's calls join the run's, its counters the run's totals", async () => {

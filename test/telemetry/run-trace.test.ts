@@ -85,6 +85,9 @@ describe('a traced run of a shipped recipe', () => {
       '--journal',
       'runs.db',
       '--json',
+      // Attempts only: the proxy answers 503 for good, which the default max_duration (10m) would wait out.
+      '--retry-for',
+      '0',
     ]);
     expect(r.code, r.stderr).toBe(1);
     runId = (JSON.parse(r.stdout) as { run_id: string }).run_id;

@@ -4,12 +4,13 @@ import { resolveInputs } from '../../compile/index.js';
 import { catalog, displayPath, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import { jobIdOf } from '../../fleet/job.js';
 import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../fleet/queue.js';
-import { checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
+import { changedInputs, checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
 import { collect } from '../options.js';
 import { readGivenInputs } from '../run/run-inputs.js';
+import { reusedRunId } from '../run/run-journal.js';
 import { configuredCatalog } from '../run/run-target.js';
 import { printReport } from '../run/run.js';
 
@@ -66,6 +67,27 @@ Examples:
     });
 }
 
+/** A run id submitted again with other inputs than its run (or its queued job) has: J021, nothing enqueued. */
+async function refuseOtherInputs(
+  fleet: FleetClient,
+  runId: string,
+  inputs: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const record = await fleet.journal.getRun(runId);
+  if (record) {
+    const changed = changedInputs(record, inputs);
+    if (changed.length > 0) throw reusedRunId(record, changed);
+    return;
+  }
+  const job = await fleet.queue.getJob(jobIdOf(runId));
+  const queued = (job?.data as { inputs?: Record<string, unknown> } | undefined)?.inputs;
+  if (!queued) return;
+  const names = [...new Set([...Object.keys(queued), ...Object.keys(inputs)])];
+  const changed = names.filter((n) => JSON.stringify(queued[n]) !== JSON.stringify(inputs[n])).sort();
+  if (changed.length > 0)
+    throw new RecipeError('J021', { runId, status: 'queued', names: changed.join(', '), hint: '' });
+}
+
 async function submitCommand(file: string, flags: SubmitFlags): Promise<number> {
   const note = (line: string): void => {
     if (!flags.quiet) process.stderr.write(`${line}\n`);
@@ -98,6 +120,7 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
       ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
     });
     fleet = await openFleet(redisUrl, queue);
+    if (flags.runId !== undefined) await refuseOtherInputs(fleet, runId, inputs.values);
     const added = await submitRun(fleet, { ...data, run_id: runId });
     note(added ? `submitted run ${runId} (${data.recipe}) to queue ${queue}` : `run ${runId} was already submitted`);
     if (!flags.wait) {

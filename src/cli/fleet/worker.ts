@@ -5,6 +5,7 @@ import { formatLocation, RecipeError } from '../../errors/index.js';
 import { startFleetWorker } from '../../fleet/worker.js';
 import { readCommandEnv } from '../run/env-file.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { FLEET_HELP, fleetTarget, positiveInt, type FleetFlags } from './fleet-flags.js';
 
 interface WorkerFlags extends FleetFlags {
@@ -15,6 +16,7 @@ interface WorkerFlags extends FleetFlags {
   maxRpsPerConnector?: string;
   lockMs?: string;
   graceMs?: string;
+  retryFor?: number;
 }
 
 /** `recipe worker`: takes recipe runs from the fleet's queue until SIGTERM (or Ctrl-C). */
@@ -31,6 +33,7 @@ export function registerWorker(program: Command): void {
     .option('--no-env-file', 'do not read .env')
     .option('--max-rps-per-connector <r>', 'requests per second per connector, across every worker of the queue')
     .option('--lock-ms <ms>', "a job's lock: a dead worker's runs move on within twice this (default 30000)")
+    .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .option(
       '--grace-ms <ms>',
       'on SIGTERM, how long runs in hand may finish before they are handed back (default 25000)',
@@ -62,7 +65,10 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   try {
     graceMs = positiveInt('--grace-ms', flags.graceMs, 25_000);
     const { redisUrl, queue } = fleetTarget(flags, process.env);
-    const { env, note } = readCommandEnv(flags.envFile, process.cwd());
+    const read = readCommandEnv(flags.envFile, process.cwd());
+    const note = read.note;
+    // Each run reads its default max_duration from RECIPE_RETRY_FOR (run/start-run.ts): the flag sets it.
+    const env = flags.retryFor === undefined ? read.env : { ...read.env, RECIPE_RETRY_FOR: `${flags.retryFor}ms` };
     if (note) log(note);
     const connection = completeConnectionConfig(
       readConnectionConfig({ ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}) }, env),

@@ -3,7 +3,7 @@ import { displayPath, RecipeError } from '../../errors/index.js';
 import { openFleet, type FleetClient } from '../../fleet/queue.js';
 import { journalPath } from '../../journal/index.js';
 import { fleetTarget } from '../fleet/fleet-flags.js';
-import { collect } from '../options.js';
+import { collect, parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
 import { readGivenInputs } from './run-inputs.js';
@@ -49,6 +49,7 @@ export function registerResume(program: Command): void {
       'an input the journal kept masked (it held a secret value), given again; repeatable',
       collect,
     )
+    .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .option('--json', 'print one JSON run report on stdout; logs go to stderr')
     .option('-q, --quiet', 'no progress and no log lines, only outputs and errors')
     .option('-v, --verbose', 'also print debug lines (every request, retries, waits)')

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import { resolveInputs } from '../../compile/index.js';
 import type { Plan } from '../../compile/plan.js';
+import { parseDurationMs } from '../../client/index.js';
 import { RecipeError } from '../../errors/index.js';
 import type { JournalStore, RunRecord } from '../../journal/index.js';
 import {
+  changedInputs,
+  checkRecipe,
   isValidRunId,
-  maskedInputs,
   maskedOf,
   resumeRun,
   type CheckedRecipe,
@@ -15,6 +17,7 @@ import {
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { findRecipeDir } from './run-embedded.js';
+import { readGivenInputs } from './run-inputs.js';
 import { checkForTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, JournalFlags, RunChoice, RunFlags } from './run-types.js';
 
@@ -39,6 +42,28 @@ export async function openRunJournal(flags: JournalFlags): Promise<JournalStore 
   }
   const { journalPath, openJournal } = await import('../../journal/index.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+}
+
+/** Runs a start prunes at most (the oldest first): retention is spread over starts, never a long pause. */
+const RETAIN_BATCH = 200;
+
+/**
+ * Retention (`--retain DURATION`, else RECIPE_RETAIN): at a run's start, runs that ended longer ago than that
+ * are pruned from the journal, at most RETAIN_BATCH of them. Returns how many; C014 for a bad RECIPE_RETAIN.
+ */
+export async function applyRetention(
+  store: JournalStore,
+  flag: number | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  let ms = flag;
+  const text = env.RECIPE_RETAIN;
+  if (ms === undefined && text !== undefined && text !== '') {
+    ms = parseDurationMs(text);
+    if (ms === undefined) throw new RecipeError('C014', { what: 'RECIPE_RETAIN', value: text });
+  }
+  if (ms === undefined || ms === 0) return 0;
+  return store.prune(Date.now() - ms, RETAIN_BATCH);
 }
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */
@@ -70,16 +95,10 @@ export async function reuseRun(
 ): Promise<number> {
   if (record.file !== plan.file)
     throw new RecipeError('J008', { flag: `--run-id ${record.run_id}`, reason: `it is a run of ${record.file}` });
-  if (record.status === 'succeeded' || record.status === 'failed') return printRecorded(record, flags, out, edges);
   // Inputs the journal kept masked are compared by the resume itself, masked (resumeRun, J010).
-  const masked = maskedInputs(record);
-  const unmasked = (values: Readonly<Record<string, unknown>>) =>
-    JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => !masked.includes(k))));
-  if (unmasked(inputs) !== unmasked(record.inputs))
-    throw new RecipeError('J008', {
-      flag: `--run-id ${record.run_id}`,
-      reason: 'it started with other inputs; resume it with `recipe resume` (it takes the inputs from the journal)',
-    });
+  const changed = changedInputs(record, inputs);
+  if (changed.length > 0) throw reusedRunId(record, changed);
+  if (record.status === 'succeeded' || record.status === 'failed') return printRecorded(record, flags, out, edges);
   return resumeRecorded(
     store,
     record,
@@ -166,12 +185,42 @@ export async function printFinished(
     store = await openRunJournal(flags);
     const record = await store?.getRun(flags.runId);
     if (!record || (record.status !== 'succeeded' && record.status !== 'failed')) return undefined;
-    return record.file === resolve(file) ? printRecorded(record, flags, out, edges) : undefined;
+    if (record.file !== resolve(file)) return undefined;
+    const changed = await changedGivenInputs(file, flags, record);
+    if (changed === undefined) return undefined;
+    return changed.length > 0 ? out.fail(reusedRunId(record, changed)) : printRecorded(record, flags, out, edges);
   } catch {
     return undefined;
   } finally {
     await store?.close();
   }
+}
+
+/**
+ * The inputs the command line gives otherwise than the finished run started with, the recipe checked as
+ * `validate` does without the service; undefined when the recipe or the inputs are invalid (the command's own
+ * path reports that).
+ */
+async function changedGivenInputs(file: string, flags: RunFlags, record: RunRecord): Promise<string[] | undefined> {
+  const { recipe } = await checkRecipe(resolve(file));
+  if (!recipe) return undefined;
+  const read = await readGivenInputs(flags.inputs, flags.input);
+  if (!read.values) return undefined;
+  const resolved = resolveInputs(recipe.plan, { ...read.values });
+  return resolved.diagnostics.length > 0 ? undefined : changedInputs(record, resolved.values);
+}
+
+/** J021: a run id names one run; given again with other inputs, it is refused instead of answered with the old run. */
+export function reusedRunId(record: RunRecord, changed: readonly string[]): RecipeError {
+  const unfinished = record.status !== 'succeeded' && record.status !== 'failed';
+  return new RecipeError('J021', {
+    runId: record.run_id,
+    status: record.status,
+    names: changed.join(', '),
+    hint: unfinished
+      ? `; to go on with that run: \`recipe resume ${record.run_id}\` (it takes its recorded inputs)`
+      : '',
+  });
 }
 
 /** The run's recorded report, printed as `recipe run` printed it; its exit code. Nothing is sent. */

@@ -32,6 +32,12 @@ export interface RunFlags extends JournalFlags {
   envFile?: string | false;
   /** --callback URL: POST the report there when the run ends (docs/triggers.md). */
   callback?: string;
+  /** --retry-for: the run's default max_duration of transient-failure retries, in ms. */
+  retryFor?: number;
+  /** --retain: runs that ended longer ago than this (ms) are pruned from the journal at the start. */
+  retain?: number;
+  /** --drop-read-answers: a run that succeeded keeps no read answers in the journal. */
+  dropReadAnswers?: boolean;
 }
 
 /** The progress view and the error printer of one command (run or resume). */

@@ -12,10 +12,10 @@ import { clockFrom, parseNow } from './clock.js';
 import { useColor } from '../color.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { formatDryRunWrites } from './dry-run-output.js';
-import { collect } from '../options.js';
+import { collect, parseDurationFlag, RETAIN_HELP, RETRY_FOR_HELP } from '../options.js';
 import { EMBEDDED_DB, startEmbedded } from './run-embedded.js';
 import { readGivenInputs } from './run-inputs.js';
-import { JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
+import { applyRetention, JOURNAL_HELP, openRunJournal, printFinished, reuseRun, type RunEdges } from './run-journal.js';
 import { checkForTarget, embeddedAsked, runTarget, type RunTarget } from './run-target.js';
 import type { CommandOutput, RunChoice, RunFlags } from './run-types.js';
 import { formatOutputs, ProgressView } from './run-output.js';
@@ -50,6 +50,12 @@ export function registerRun(program: Command): void {
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--no-journal', 'do not journal this run (it cannot be resumed or listed)')
     .option('--callback <url>', 'POST the run report here when the run ends, signed with RECIPE_CALLBACK_SECRET')
+    .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
+    .option('--retain <duration>', RETAIN_HELP, parseDurationFlag)
+    .option(
+      '--drop-read-answers',
+      "once the run succeeds, drop its reads' answers from the journal (it can no longer be resumed; `runs show` then lists those reads without answers)",
+    )
     .addHelpText(
       'after',
       `
@@ -142,6 +148,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     store = await openRunJournal(
       flags.journal === undefined && inMemoryService(flags) ? { ...flags, journal: ':memory:' } : flags,
     );
+    if (store) await applyRetention(store, flags.retain, process.env);
     if (flags.runId !== undefined && store) {
       const known = await store.getRun(flags.runId);
       if (known) return await reuseRun(store, known, recipe.plan, inputs, flags, out, runEdges, target);
@@ -241,7 +248,11 @@ export async function connectAndRun(
       log: (level, message) => view.log(level, message),
       debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
+      ...(flags.retryFor !== undefined ? { retryForMs: flags.retryFor } : {}),
     });
+    // Read answers (contact emails, note bodies) are kept only while the run may still be resumed.
+    if (report.status === 'ok' && flags.dropReadAnswers === true && choice.journal)
+      await choice.journal.dropReadAnswers(report.run_id);
   } catch (err) {
     view.finish();
     return fail(err);

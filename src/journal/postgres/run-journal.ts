@@ -4,6 +4,7 @@ import type { PathCodec } from '../path-codec.js';
 import type {
   AttemptCounters,
   CallEntry,
+  CancelRequest,
   CallOutcome,
   ExchangeRecord,
   RunEnd,
@@ -185,6 +186,15 @@ export class PostgresRunJournal implements RunJournal {
     } finally {
       this.stop();
     }
+  }
+
+  async cancelRequested(): Promise<CancelRequest | null> {
+    const { rows } = await this.owner.pool.query<{ reason: string | null; requested_at: string; attempt: number }>(
+      this.owner.sql.cancel,
+      [this.run_id, this.attempt],
+    );
+    const row = rows[0];
+    return row ? { reason: row.reason, requested_at: Number(row.requested_at), attempt: row.attempt } : null;
   }
 
   async release(): Promise<void> {

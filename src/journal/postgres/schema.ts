@@ -220,6 +220,13 @@ const MIGRATIONS: readonly string[] = [
      RETURN true;
    END
    $fn$;`,
+  // 3: cancel requests (recipe cancel): one per run, for the attempt that was running when it was made.
+  `CREATE TABLE {S}.cancels (
+     run_id text PRIMARY KEY,
+     attempt integer NOT NULL,
+     reason text,
+     requested_at bigint NOT NULL
+   );`,
 ];
 
 /** The schema version this code writes and reads. */

@@ -75,8 +75,14 @@ export function statementsFor(s: string) {
     prunable: `SELECT r.run_id FROM ${s}.runs r
       WHERE (r.ended_at IS NOT NULL AND r.ended_at < $1)
          OR (r.status = 'running' AND r.started_at < $1 AND NOT ${liveLease('r.run_id', "''")})
+      ORDER BY r.started_at LIMIT $2
       FOR UPDATE SKIP LOCKED`,
-    pruneTables: ['exchanges', 'steps', 'effects', 'parts', 'attempts', 'leases', 'runs'].map(
+    cancel: `SELECT reason, requested_at, attempt FROM ${s}.cancels WHERE run_id = $1 AND attempt = $2`,
+    requestCancel: `INSERT INTO ${s}.cancels (run_id, attempt, reason, requested_at) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (run_id) DO UPDATE SET attempt = excluded.attempt, reason = excluded.reason,
+        requested_at = excluded.requested_at`,
+    dropReadAnswers: `UPDATE ${s}.exchanges SET answer = NULL WHERE run_id = $1 AND NOT write AND answer IS NOT NULL`,
+    pruneTables: ['exchanges', 'steps', 'effects', 'parts', 'cancels', 'attempts', 'leases', 'runs'].map(
       (t) => `DELETE FROM ${s}.${t} WHERE run_id = ANY($1::text[])`,
     ),
   } as const;

@@ -4,6 +4,7 @@ import { isWriteInDoubt } from '../in-doubt.js';
 import { PathCodec } from '../path-codec.js';
 import type {
   AttemptRecord,
+  CancelRequest,
   AttemptStart,
   ExchangeRecord,
   JournalStore,
@@ -236,11 +237,29 @@ export class PostgresJournalStore implements JournalStore {
     return rows.map((r) => toExchange(this.paths, r));
   }
 
-  async prune(before: number): Promise<number> {
+  async dropReadAnswers(runId: string): Promise<number> {
+    if (!(await this.getRun(runId))) throw new RecipeError('J001', { runId, journal: this.where() });
+    return (await this.pool.query(this.sql.dropReadAnswers, [runId])).rowCount ?? 0;
+  }
+
+  async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
+    const { rows } = await this.read<RunRow>(
+      `SELECT ${this.sql.runColumns} FROM ${this.schema}.runs r WHERE r.run_id = $1`,
+      [runId],
+    );
+    const row = rows[0];
+    if (!row) throw new RecipeError('J001', { runId, journal: this.where() });
+    if (row.shown !== 'running') throw new RecipeError('J020', { runId, status: row.shown });
+    const request: CancelRequest = { reason, requested_at: at, attempt: Number(row.attempts) };
+    await this.pool.query(this.sql.requestCancel, [runId, request.attempt, reason, at]);
+    return request;
+  }
+
+  async prune(before: number, limit?: number): Promise<number> {
     // One transaction: the runs are locked as they are chosen, so a worker resuming one meanwhile waits, then
-    // finds it gone (J001); a run a worker holds is never chosen.
+    // finds it gone (J001); a run a worker holds is never chosen. With `limit`, the oldest first.
     return this.inTransaction(async (tx) => {
-      const { rows } = await tx.query<{ run_id: string }>(this.sql.prunable, [before]);
+      const { rows } = await tx.query<{ run_id: string }>(this.sql.prunable, [before, limit ?? null]);
       const ids = rows.map((r) => r.run_id);
       if (ids.length === 0) return 0;
       for (const text of this.sql.pruneTables) await tx.query(text, [ids]);

@@ -3,6 +3,7 @@ import type {
   AttemptCounters,
   CallEntry,
   CallOutcome,
+  CancelRequest,
   ExchangeRecord,
   RunEnd,
   RunJournal,
@@ -141,6 +142,13 @@ export class RedisRunJournal implements RunJournal {
       this.stop();
       await this.lease.release();
     }
+  }
+
+  async cancelRequested(): Promise<CancelRequest | null> {
+    const text = await this.owner.redis.call('HGET', this.owner.keys.run(this.run_id), 'cancel');
+    if (typeof text !== 'string') return null;
+    const request = JSON.parse(text) as CancelRequest;
+    return request.attempt >= this.attempt ? request : null;
   }
 
   async release(): Promise<void> {

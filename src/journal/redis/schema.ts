@@ -2,7 +2,8 @@
  * Where the journal keeps a run in Redis, under one prefix (default `recipe:journal`). A single Redis, not a
  * Cluster: the scripts reach a run's keys from its base name.
  *   <p>:runs                 sorted set: run ids by start time (history, newest first)
- *   <p>:run:<id>             hash: the run's record (status, files, inputs, report, holder, seq counter...)
+ *   <p>:run:<id>             hash: the run's record (status, files, inputs, report, holder, seq counter,
+ *                            `cancel`: a `recipe cancel` request {reason, requested_at, attempt}...)
  *   <p>:run:<id>:att         hash: per attempt `<n>` (start), `<n>:end`, `<n>:c` (counters), `<n>:u` (last write)
  *   <p>:run:<id>:ex / :exq   hash call key → exchange (JSON); sorted set call key by seq (latest change)
  *   <p>:run:<id>:st / :stq   hash `<attempt>|<step path>` → step event; sorted set by seq

@@ -3,6 +3,7 @@ import { RecipeError } from '../../errors/index.js';
 import type {
   AttemptRecord,
   AttemptStart,
+  CancelRequest,
   ExchangeRecord,
   JournalStore,
   RunFilter,
@@ -213,7 +214,32 @@ export class RedisJournalStore implements JournalStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  async prune(before: number): Promise<number> {
+  async dropReadAnswers(runId: string): Promise<number> {
+    const base = this.keys.run(runId);
+    if (!(await this.readRun(runId))) throw new RecipeError('J001', { runId, journal: this.where() });
+    const all = fieldsOf(await this.redis.call('HGETALL', `${base}:ex`));
+    let dropped = 0;
+    for (const [key, text] of Object.entries(all)) {
+      const stored = JSON.parse(text) as { write?: boolean; answer?: string | null };
+      if (stored.write === true || stored.answer === null || stored.answer === undefined) continue;
+      await this.redis.call('HSET', `${base}:ex`, key, JSON.stringify({ ...stored, answer: null }));
+      dropped++;
+    }
+    return dropped;
+  }
+
+  async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
+    const k = await this.readRun(runId);
+    if (!k) throw new RecipeError('J001', { runId, journal: this.where() });
+    const status = statusOf(k);
+    if (status !== 'running') throw new RecipeError('J020', { runId, status });
+    const request: CancelRequest = { reason, requested_at: at, attempt: Number(k.run.attempts) };
+    // A field of the run's hash: pruned with it; the attempt it names keeps a later resume from seeing it.
+    await this.redis.call('HSET', this.keys.run(runId), 'cancel', JSON.stringify(request));
+    return request;
+  }
+
+  async prune(before: number, limit = Infinity): Promise<number> {
     // Runs that started before the cutoff are the only ones that can have ended before it.
     const ids = (await this.redis.call('ZRANGEBYSCORE', this.keys.runs, '-inf', `(${before}`)) as string[];
     let pruned = 0;
@@ -223,6 +249,7 @@ export class RedisJournalStore implements JournalStore {
       const ended = k.run.ended_at ? Number(k.run.ended_at) : null;
       const prunable = ended !== null ? ended < before : statusOf(k) === 'interrupted';
       if (!prunable) continue;
+      if (pruned >= limit) break;
       await this.redis.call('DEL', ...this.keys.all(id));
       await this.redis.call('ZREM', this.keys.runs, id);
       pruned++;

@@ -4,6 +4,7 @@ import type {
   AttemptCounters,
   CallEntry,
   CallOutcome,
+  CancelRequest,
   ExchangeRecord,
   RunEnd,
   RunJournal,
@@ -27,6 +28,7 @@ const FLUSH_MS = 100;
 export interface ReaderStatements {
   readonly lookup: Database.Statement;
   readonly effects: Database.Statement;
+  readonly cancel: Database.Statement;
 }
 
 /** Prepares the reads of held runs on a journal connection. */
@@ -34,6 +36,7 @@ export function prepareReader(db: Database.Database): ReaderStatements {
   return {
     lookup: db.prepare('SELECT * FROM exchanges WHERE run_id = ? AND call_key = ?'),
     effects: db.prepare('SELECT name, value FROM effects WHERE run_id = ?'),
+    cancel: db.prepare('SELECT reason, requested_at, attempt FROM cancels WHERE run_id = ? AND attempt >= ?'),
   };
 }
 
@@ -178,6 +181,11 @@ export class SqliteRunJournal implements RunJournal {
     } finally {
       this.stop(true);
     }
+  }
+
+  async cancelRequested(): Promise<CancelRequest | null> {
+    const row = this.owner.reader.cancel.get(this.run_id, this.attempt) as CancelRequest | undefined;
+    return row ? { reason: row.reason, requested_at: row.requested_at, attempt: row.attempt } : null;
   }
 
   async release(): Promise<void> {

@@ -110,6 +110,13 @@ const MIGRATIONS: readonly string[] = [
      replayed_calls INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (run_id, part)
    ) WITHOUT ROWID;`,
+  // `recipe cancel`: one request per run, for the attempt that was running when it was made.
+  `CREATE TABLE cancels (
+     run_id TEXT PRIMARY KEY,
+     attempt INTEGER NOT NULL,
+     reason TEXT,
+     requested_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 /** True when the journal's schema is the one this code knows (a read-only opener cannot migrate). */

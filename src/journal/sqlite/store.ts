@@ -8,6 +8,7 @@ import { isWriteInDoubt } from '../in-doubt.js';
 import type {
   AttemptRecord,
   AttemptStart,
+  CancelRequest,
   ExchangeRecord,
   JournalStore,
   RunFilter,
@@ -115,7 +116,8 @@ export class SqliteJournalStore implements JournalStore {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       // synchronous NORMAL may lose the last commits to a power loss; a write re-sent then still carries the
       // same Idempotency-Key. Runs sharing one journal file wait SQLITE_BUSY_TIMEOUT_MS for each other.
-      db = openSqliteDatabase(path);
+      // 0600: the journal holds read answers (contact emails, note bodies); only its owner reads it.
+      db = openSqliteDatabase(path, { private: true });
       migrate(db);
     } catch (err) {
       db?.close();
@@ -324,16 +326,45 @@ export class SqliteJournalStore implements JournalStore {
     return rows.map(toExchange);
   }
 
-  async prune(before: number): Promise<number> {
+  async dropReadAnswers(runId: string): Promise<number> {
+    this.writable();
+    if (!this.runRow(runId)) throw new RecipeError('J001', { runId, journal: this.path });
+    return this.db
+      .prepare('UPDATE exchanges SET answer = NULL WHERE run_id = ? AND write = 0 AND answer IS NOT NULL')
+      .run(runId).changes;
+  }
+
+  async requestCancel(runId: string, reason: string | null, at: number): Promise<CancelRequest> {
+    this.writable();
+    const row = this.runRow(runId);
+    if (!row) throw new RecipeError('J001', { runId, journal: this.path });
+    const status = this.statusOf(row, this.locks.isHeld(runId));
+    if (status !== 'running') throw new RecipeError('J020', { runId, status });
+    const request: CancelRequest = { reason, requested_at: at, attempt: row.attempts };
+    this.db
+      .prepare(
+        `INSERT INTO cancels (run_id, attempt, reason, requested_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (run_id) DO UPDATE SET attempt = excluded.attempt, reason = excluded.reason,
+           requested_at = excluded.requested_at`,
+      )
+      .run(runId, request.attempt, reason, at);
+    return request;
+  }
+
+  async prune(before: number, limit?: number): Promise<number> {
     this.writable();
     const candidates = this.db
       .prepare(
         `SELECT run_id, status FROM runs
-         WHERE (ended_at IS NOT NULL AND ended_at < ?) OR (status = 'running' AND started_at < ?)`,
+         WHERE (ended_at IS NOT NULL AND ended_at < ?) OR (status = 'running' AND started_at < ?)
+         ORDER BY started_at`,
       )
       .all(before, before) as { run_id: string; status: string }[];
-    const ids = candidates.filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id)).map((c) => c.run_id);
-    const tables = ['exchanges', 'steps', 'effects', 'parts', 'attempts', 'runs'];
+    const ids = candidates
+      .filter((c) => c.status !== 'running' || !this.locks.isHeld(c.run_id))
+      .map((c) => c.run_id)
+      .slice(0, limit ?? Infinity);
+    const tables = ['exchanges', 'steps', 'effects', 'parts', 'cancels', 'attempts', 'runs'];
     const statements = tables.map((t) => this.db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
     // Chunks keep each transaction short: runs being recorded by other processes wait for none of them long.
     for (let i = 0; i < ids.length; i += 50) {
