@@ -54,7 +54,8 @@ export const packageCodes = {
     class: 'invalid',
   },
   P033: {
-    template: 'refused {entity}.{action} from {key}: its grant does not allow this write (granted: {granted}); nothing was sent',
+    template:
+      'refused {entity}.{action} from {key}: its grant does not allow this write (granted: {granted}); nothing was sent',
     class: 'run',
   },
   P034: {
@@ -62,7 +63,7 @@ export const packageCodes = {
     class: 'run',
   },
   P035: {
-    template: 'allow.secrets gives {name} the caller\'s secret {from}, which the caller does not have',
+    template: "allow.secrets gives {name} the caller's secret {from}, which the caller does not have",
     class: 'run',
   },
 } satisfies Record<string, CatalogEntry>;

@@ -15,7 +15,12 @@ export function hashDir(root: string): string {
 export function fileHashes(root: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const rel of listFiles(root).sort()) {
-    out.set(rel, createHash('sha256').update(readFileSync(path.join(root, rel))).digest('hex'));
+    out.set(
+      rel,
+      createHash('sha256')
+        .update(readFileSync(path.join(root, rel)))
+        .digest('hex'),
+    );
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { isCommitId, isRange, type GitSource } from './source.js';
  * The user's own `git`, with their credentials, and nothing of a repository's own making runs: no hooks
  * (core.hooksPath=/dev/null), no prompt (GIT_TERMINAL_PROMPT=0), no protocol other than the usual ones.
  */
-export function git(args: readonly string[], opts: { cwd?: string; url: string; input?: boolean } ): Promise<Buffer> {
+export function git(args: readonly string[], opts: { cwd?: string; url: string; input?: boolean }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
@@ -84,7 +84,17 @@ export async function mirror(storeRoot: string, url: string): Promise<string> {
     await git(['init', '--bare', '--quiet', dir], { url });
   }
   await git(
-    ['fetch', '--quiet', '--force', '--prune', '--no-tags', '--', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'],
+    [
+      'fetch',
+      '--quiet',
+      '--force',
+      '--prune',
+      '--no-tags',
+      '--',
+      url,
+      '+refs/heads/*:refs/heads/*',
+      '+refs/tags/*:refs/tags/*',
+    ],
     { cwd: dir, url },
   );
   return dir;
@@ -102,7 +112,12 @@ export async function reachableFromRefs(mirrorDir: string, url: string, commit: 
 }
 
 /** True when `descendant` is `ancestor` or descends from it. */
-export async function descendsFrom(mirrorDir: string, url: string, ancestor: string, descendant: string): Promise<boolean> {
+export async function descendsFrom(
+  mirrorDir: string,
+  url: string,
+  ancestor: string,
+  descendant: string,
+): Promise<boolean> {
   try {
     await git(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: mirrorDir, url });
     return true;

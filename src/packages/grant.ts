@@ -30,7 +30,9 @@ export interface Grant {
 export const READ_ONLY: Grant = { writes: [], http: [], secrets: {} };
 
 export function grantsWrite(grant: Grant, entity: string, action: string): boolean {
-  return grant.writes.some((w) => (w.entity === entity || w.entity === '*') && (w.actions.includes(action) || w.actions.includes('*')));
+  return grant.writes.some(
+    (w) => (w.entity === entity || w.entity === '*') && (w.actions.includes(action) || w.actions.includes('*')),
+  );
 }
 
 /** `inner` narrowed to what `outer` allows (`outer` undefined: full rights, the caller's own recipes). */
@@ -58,10 +60,7 @@ export function describeWrites(grant: Grant): string {
 }
 
 /** The writes, hosts and secrets of `footprint` that `grant` does not cover. */
-export function exceeding(
-  footprint: Footprint,
-  grant: Grant,
-): { writes: string[]; http: string[]; secrets: string[] } {
+export function exceeding(footprint: Footprint, grant: Grant): { writes: string[]; http: string[]; secrets: string[] } {
   return {
     writes: footprint.writes.filter((w) => {
       const dot = w.indexOf('.');
@@ -74,7 +73,12 @@ export function exceeding(
 
 /** Reads a validated `allow:` value (the schema has checked its shape). */
 export function grantOf(raw: unknown): Grant {
-  const o = (raw ?? {}) as { writes?: GrantedWrite[]; http?: string[]; secrets?: Record<string, string>; max_writes?: number };
+  const o = (raw ?? {}) as {
+    writes?: GrantedWrite[];
+    http?: string[];
+    secrets?: Record<string, string>;
+    max_writes?: number;
+  };
   return {
     writes: (o.writes ?? []).map((w) => ({ entity: w.entity, actions: [...w.actions] })),
     http: [...(o.http ?? [])],

@@ -25,7 +25,10 @@ export interface LocatedPackage {
 }
 
 /** Opens the lock that governs a recipe file's calls (undefined when there is none). */
-export function openPackageContext(recipeDir: string, env: NodeJS.ProcessEnv = process.env): PackageContext | undefined {
+export function openPackageContext(
+  recipeDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): PackageContext | undefined {
   const lockFile = findLock(recipeDir);
   if (!lockFile) return undefined;
   return { lockFile, lock: readLock(lockFile), store: storeRoot(env), verified: new Map() };
@@ -38,18 +41,15 @@ export function openPackageContext(recipeDir: string, env: NodeJS.ProcessEnv = p
 export function locatePackage(ctx: PackageContext, source: PackageSource): LocatedPackage {
   const key = packageKey(source);
   const entry = ctx.lock.packages[key];
-  if (!entry || !Object.hasOwn(ctx.lock.packages, key))
-    throw new RecipeError('P003', { key, lock: ctx.lockFile });
+  if (!entry || !Object.hasOwn(ctx.lock.packages, key)) throw new RecipeError('P003', { key, lock: ctx.lockFile });
   const vendored = path.join(path.dirname(ctx.lockFile), ctx.lock.vendor ?? 'vendor', vendorName(key));
   const stored = storePath(ctx.store, entry.hash);
   const dir = existsSync(vendored) ? vendored : existsSync(stored) ? stored : undefined;
-  if (!dir)
-    throw new RecipeError('P004', { key, resolved: entry.commit ?? entry.version ?? '?', store: ctx.store });
+  if (!dir) throw new RecipeError('P004', { key, resolved: entry.commit ?? entry.version ?? '?', store: ctx.store });
   const root = realpathSync(dir);
   if (ctx.verified.get(root) !== entry.hash) {
     const actual = hashDir(root);
-    if (actual !== entry.hash)
-      throw new RecipeError('P005', { key, where: root, actual, expected: entry.hash });
+    if (actual !== entry.hash) throw new RecipeError('P005', { key, where: root, actual, expected: entry.hash });
     ctx.verified.set(root, entry.hash);
   }
   const file = path.join(root, ...source.path.split('/'));

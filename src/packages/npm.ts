@@ -25,10 +25,23 @@ export async function npmPack(name: string, range: string, registry?: string): P
       execFile(
         'npm',
         args,
-        { env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 * 1024 * 1024 },
+        {
+          env: {
+            ...process.env,
+            npm_config_ignore_scripts: 'true',
+            npm_config_audit: 'false',
+            npm_config_fund: 'false',
+          },
+          maxBuffer: 64 * 1024 * 1024,
+        },
         (err, stdout, stderr) => {
           if (err) {
-            const reason = stderr.split('\n').filter((l) => l.includes('ERR')).slice(0, 3).join(' ') || err.message;
+            const reason =
+              stderr
+                .split('\n')
+                .filter((l) => l.includes('ERR'))
+                .slice(0, 3)
+                .join(' ') || err.message;
             reject(new RecipeError('P020', { command: 'pack', spec, reason }));
           } else resolve(stdout);
         },

@@ -63,7 +63,8 @@ export function parseCallSource(value: unknown): CallSource | SourceProblem {
 function parseGitShort(rest: string): GitSource | SourceProblem {
   const schemeEnd = rest.indexOf('://');
   const split = rest.indexOf('//', schemeEnd >= 0 ? schemeEnd + 3 : 0);
-  if (split < 0) return { problem: 'a git source is git:URL//PATH@REF (two slashes before the path in the repository)' };
+  if (split < 0)
+    return { problem: 'a git source is git:URL//PATH@REF (two slashes before the path in the repository)' };
   const url = rest.slice(0, split);
   const pathRef = rest.slice(split + 2);
   const at = pathRef.lastIndexOf('@');
@@ -115,4 +116,9 @@ export function packageKey(s: PackageSource): string {
 
 export function isProblem(v: CallSource | SourceProblem): v is SourceProblem {
   return 'problem' in v;
+}
+
+/** The short form naming `file` (a path inside the package) of a package source: how diagnostics name it. */
+export function describeSource(s: PackageSource, file: string): string {
+  return s.kind === 'git' ? `git:${s.url}//${file}@${s.ref}` : `npm:${s.name}@${s.range}/${file}`;
 }

@@ -31,7 +31,10 @@ export function extractTar(data: Buffer, dest: string, strip = 0): number {
     }
     longName = undefined;
     if (type !== '0' && type !== '\0' && type !== '7') continue;
-    const parts = name.split('/').filter((p) => p !== '' && p !== '.').slice(strip);
+    const parts = name
+      .split('/')
+      .filter((p) => p !== '' && p !== '.')
+      .slice(strip);
     if (parts.length === 0 || parts.some((p) => p === '..')) continue;
     const target = path.join(dest, ...parts);
     if (!target.startsWith(dest + path.sep)) continue;
