@@ -148,7 +148,10 @@ export class StepBuilder {
         return { ...common, kind, message: this.value(body, at) };
       case 'call': {
         // A call whose target failed has been reported; the stand-in lets the rest of the file be checked.
-        const target = this.ctx.calls.get(pointer) ?? { path: typeof body === 'string' ? body : JSON.stringify(body), plan: UNRESOLVED_PLAN };
+        const target = this.ctx.calls.get(pointer) ?? {
+          path: typeof body === 'string' ? body : JSON.stringify(body),
+          plan: UNRESOLVED_PLAN,
+        };
         return {
           ...common,
           kind,

@@ -20,7 +20,7 @@ export function footprintOf(plan: Plan): Footprint {
   return { reads: sorted(acc.reads), writes: sorted(acc.writes), secrets: sorted(acc.secrets), http: sorted(acc.http) };
 }
 
-interface Acc {
+export interface Acc {
   reads: Set<string>;
   writes: Set<string>;
   secrets: Set<string>;

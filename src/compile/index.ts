@@ -5,3 +5,5 @@ export { STEP_KINDS, DEFAULTS } from './build-steps.js';
 export type * from './plan.js';
 export { validateFiles, collectRecipeFiles, type FileResult, type ValidateOptions } from './validate-files.js';
 export { findRecipeFiles, type FoundFiles, type SkippedFile } from './find-recipes.js';
+export { footprintOf } from './footprint.js';
+export { packageFootprint } from './package-footprint.js';

@@ -2,11 +2,17 @@ import { existsSync } from 'node:fs';
 import { RecipeError } from '../errors/index.js';
 import { archive, descendsFrom, listRemoteRefs, mirror, reachableFromRefs, resolveRef } from '../packages/git.js';
 import { npmPack } from '../packages/npm.js';
-import { putArchive, storePath, type LockedPackage, type PackageSource } from '../packages/index.js';
+import {
+  putArchive,
+  storePath,
+  type LockedPackage,
+  type PackageSource,
+  type PinnedPackage,
+} from '../packages/index.js';
 import { git } from '../packages/git.js';
 
-/** A package entry without what compiling its recipes adds (calls, footprint). */
-export type Pinned = Omit<LockedPackage, 'calls' | 'footprint'>;
+/** A package entry without what compiling its recipes adds. */
+export type Pinned = PinnedPackage;
 
 export interface FetchOptions {
   readonly store: string;

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { footprintOf } from '../compile/footprint.js';
-import { loadRecipe } from '../compile/index.js';
+import { packageFootprint } from '../compile/index.js';
 import { RecipeError } from '../errors/index.js';
 import {
   LOCK_NAME,
@@ -13,7 +12,6 @@ import {
   type Footprint,
   type LockFile,
   type LockedPackage,
-  type PackageContext,
   type PackageSource,
 } from '../packages/index.js';
 import { descendsFrom, mirror } from '../packages/git.js';
@@ -62,7 +60,7 @@ export async function install(opts: InstallOptions): Promise<InstallResult> {
     let pin: Pinned;
     if (old && !opts.refresh?.has(key)) {
       await fetchLocked(old, key, fetchOpts);
-      pin = withoutDerived(old);
+      pin = old;
     } else {
       if (opts.frozen) throw new RecipeError('P015', { what: key });
       pin = await resolveAndFetch(source, fetchOpts, opts.refresh?.get(key));
@@ -81,7 +79,11 @@ export async function install(opts: InstallOptions): Promise<InstallResult> {
   const context = { lockFile, lock: draftLock, store: opts.store, verified: new Map<string, string>() };
   const packages: Record<string, LockedPackage> = {};
   for (const [key, p] of pinned) {
-    const footprint = await packageFootprint(storePath(opts.store, p.pin.hash), { context });
+    const footprint = await packageFootprint(
+      storePath(opts.store, p.pin.hash),
+      await recipesUnder(storePath(opts.store, p.pin.hash)),
+      { context },
+    );
     packages[key] = { ...p.pin, calls: p.calls, footprint };
   }
   const lock: LockFile = { version: 1, ...(before?.vendor ? { vendor: before.vendor } : {}), packages };
@@ -93,38 +95,11 @@ export async function install(opts: InstallOptions): Promise<InstallResult> {
 
 const EMPTY: Footprint = { reads: [], writes: [], secrets: [], http: [] };
 
-function withoutDerived(entry: LockedPackage): Pinned {
-  const { calls: _calls, footprint: _footprint, ...pin } = entry;
-  return pin;
-}
-
 async function refuseMoved(old: LockedPackage, pin: Pinned, store: string): Promise<void> {
   if (old.source !== 'git' || pin.commit === old.commit || old.ref !== pin.ref) return;
   const dir = await mirror(store, old.url!);
   if (!(await descendsFrom(dir, old.url!, old.commit!, pin.commit!)))
     throw new RecipeError('P014', { ref: old.ref, url: old.url, old: old.commit, new: pin.commit });
-}
-
-/** The union of the footprints of the recipes in a package folder. */
-async function packageFootprint(root: string, packages: { context: PackageContext }): Promise<Footprint> {
-  const acc = {
-    reads: new Set<string>(),
-    writes: new Set<string>(),
-    secrets: new Set<string>(),
-    http: new Set<string>(),
-  };
-  for (const file of await recipesUnder(root)) {
-    const { plan } = await loadRecipe(file, {
-      packages,
-      checkGrants: false,
-      inPackage: { root, key: '', resolved: '', show: (f) => f },
-    });
-    if (!plan) continue;
-    const fp = footprintOf(plan);
-    for (const k of ['reads', 'writes', 'secrets', 'http'] as const) for (const v of fp[k]) acc[k].add(v);
-  }
-  const sorted = (s: Set<string>) => [...s].sort();
-  return { reads: sorted(acc.reads), writes: sorted(acc.writes), secrets: sorted(acc.secrets), http: sorted(acc.http) };
 }
 
 function diffKeys(before: LockFile | undefined, after: LockFile): string {

@@ -5,8 +5,8 @@ import type { Footprint } from './grant.js';
 
 export const LOCK_NAME = 'recipe.lock';
 
-/** One package of the call graph, as `recipe deps` pinned it. */
-export interface LockedPackage {
+/** One package of the call graph, as `recipe deps` pinned it (see LockedPackage for what compiling adds). */
+export interface PinnedPackage {
   readonly source: 'git' | 'npm';
   /** git: the repository URL and the ref as written in the call. */
   readonly url?: string;
@@ -25,6 +25,10 @@ export interface LockedPackage {
   readonly integrity?: string;
   /** Go's h1: hash of the package's files. */
   readonly hash: string;
+}
+
+/** A pinned package with what compiling its recipes tells: the packages it calls and its footprint. */
+export interface LockedPackage extends PinnedPackage {
   /** Keys of the packages this package's recipes call. */
   readonly calls: readonly string[];
   readonly footprint: Footprint;
