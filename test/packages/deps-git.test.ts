@@ -52,7 +52,8 @@ outputs:
 
 const deps = (...args: string[]) => runCli(['deps', ...args, '-C', project], { cwd: project, env });
 
-describe('recipe deps over git', () => {
+// Each case starts several CLI processes and git; on a busy machine that takes a while.
+describe('recipe deps over git', { timeout: 300_000 }, () => {
   it('install pins the ref in recipe.lock (commit, h1 hash, reachability, footprint); run and validate read the store', async () => {
     const c1 = lib.commit({ 'crm/count.yaml': COUNT });
     lib.tag('v1.0.0');

@@ -33,10 +33,10 @@ beforeAll(async () => {
   registry.publish(root, '@acme/crm-recipes', '1.4.2', { 'count-by-stage.yaml': COUNT(50) });
   registry.publish(root, '@acme/crm-recipes', '2.0.0', { 'count-by-stage.yaml': COUNT(10) });
   await registry.start();
-});
+}, 300_000);
 afterAll(() => registry.close());
 
-describe('recipe deps over npm', () => {
+describe('recipe deps over npm', { timeout: 300_000 }, () => {
   it('install resolves the range with npm pack --ignore-scripts; runs read the store with zero registry requests', async () => {
     const project = join(root, 'project');
     writeFiles(project, {

@@ -50,11 +50,11 @@ outputs:
 `,
   });
   b.tag('v2.0.0');
-});
+}, 120_000);
 
 const install = (project: string) => runCli(['deps', 'install', '-C', project], { cwd: project, env });
 
-describe('allow: grants', () => {
+describe('allow: grants', { timeout: 300_000 }, () => {
   it('validate reports a write beyond the grant at the call: line; granting it makes the recipe valid and the write goes through', async () => {
     const project = join(root, 'direct');
     const call = `    call: git:${c.url}//notes/add.yaml@v1.0.0\n`;
@@ -98,7 +98,7 @@ steps:
 `,
       });
       expect((await install(project)).code).toBe(0);
-    });
+    }, 300_000);
     afterAll(async () => {
       await proxy.close();
       await service.close();
