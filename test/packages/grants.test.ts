@@ -77,6 +77,31 @@ describe('allow: grants', { timeout: 300_000 }, () => {
     expect(JSON.parse(run.stdout).outputs.id).toBeTruthy();
   });
 
+  it("a package sees a secret only through allow.secrets, filled from the caller's own secret", async () => {
+    const lib = new Library(root, 'secrets');
+    lib.commit({
+      'hook.yaml': `version: 1\nname: hook\nsecrets: [HOOK]\nsteps:\n  - log: "token of \${ $length($secrets.HOOK) } characters"\noutputs:\n  len: "\${ $length($secrets.HOOK) }"\n`,
+    });
+    lib.tag('v1.0.0');
+    const project = join(root, 'secrets-project');
+    const caller = (allow: string) =>
+      `version: 1\nname: caller\nsecrets: [TEAM_HOOK]\nsteps:\n  - id: h\n    call: git:${lib.url}//hook.yaml@v1.0.0\n${allow}outputs:\n  len: "\${ $h.len }"\n`;
+    writeFiles(project, { 'main.yaml': caller('') });
+    expect((await install(project)).code).toBe(0);
+    const refused = await runCli(['validate', 'main.yaml'], { cwd: project, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout + refused.stderr).toMatch(/main\.yaml:6:11.*P032.*declares secret HOOK/s);
+
+    writeFiles(project, { 'main.yaml': caller('    allow: { secrets: { HOOK: TEAM_HOOK } }\n') });
+    const run = await runCli(['run', 'main.yaml', '--fixtures', fixtures, '--json'], {
+      cwd: project,
+      // HOOK itself is set too: the package must not read it from the environment.
+      env: { ...env, TEAM_HOOK: 'abcdef', HOOK: 'not-this-one-at-all' },
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).outputs).toEqual({ len: 6 });
+  });
+
   describe('a three-level chain A → B → C from two repositories', () => {
     let service: RunningService;
     let proxy: CountingProxy;
