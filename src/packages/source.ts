@@ -9,6 +9,8 @@
  *   { npm: "@acme/crm-recipes", version: "^1.4", path: count-by-stage.yaml }
  */
 
+import semver from 'semver';
+
 export interface GitSource {
   readonly kind: 'git';
   readonly url: string;
@@ -89,7 +91,9 @@ function checkGit(s: GitSource): GitSource | SourceProblem {
 
 function checkNpm(s: NpmSource): NpmSource | SourceProblem {
   if (!NPM_NAME.test(s.name)) return { problem: `"${s.name}" is not an npm package name` };
-  if (s.range === '') return { problem: 'an npm source needs a version or range' };
+  // A version, a semver range or a dist-tag: never a file:, git: or URL spec that npm would also take.
+  if (s.range === '' || (semver.validRange(s.range) === null && !/^[a-z][\w.-]*$/i.test(s.range)))
+    return { problem: `"${s.range}" is not a version, semver range or dist-tag` };
   return checkPath(s);
 }
 

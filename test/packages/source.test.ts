@@ -44,6 +44,7 @@ describe('call sources', () => {
     ['git:https://example.com/r.git//../x.yaml@v1', /inside the package/],
     ['npm:@acme/r/x.yaml', /npm:NAME@RANGE\/PATH/],
     ['git:ext::sh -c evil//x.yaml@v1', /not a git URL/],
+    ['npm:@acme/r@file:/home/me/.ssh/x.yaml', /not a version, semver range or dist-tag/],
   ])('refuses %s', (text, problem) => {
     expect(parseCallSource(text)).toEqual({ problem: expect.stringMatching(problem) });
   });
