@@ -1,7 +1,8 @@
 import type { CallObserver, CallOptions } from '../client/index.js';
 import { RecipeError, type ErrorCode } from '../errors/index.js';
 import type { CallEntry, CallOutcome, ExchangeRecord, SettledBy } from '../journal/index.js';
-import { isInterrupt } from '../frame/step-errors.js';
+import { isInterrupt, locationOf } from '../frame/step-errors.js';
+import { describeWrites, grantsWrite } from '../packages/grant.js';
 import type { StepContext } from './step-context.js';
 
 /**
@@ -45,6 +46,7 @@ export interface ServiceCall<T> {
  * answer) is settled as planned before the resume started (see journal-session.ts); anything else is sent.
  */
 export async function callService<T>(stepCtx: StepContext, call: ServiceCall<T>): Promise<T> {
+  checkGrant(stepCtx, call);
   const rec = stepCtx.state.recorder;
   if (call.sharedKey === undefined) {
     // Not journaled and not a write (no Idempotency-Key): the key is never read, so it is counted, not made.
@@ -106,6 +108,25 @@ async function journaled<T>(stepCtx: StepContext, call: ServiceCall<T>, key: str
     }
   }
   return live(stepCtx, call, entry, idempotencyKey, null);
+}
+
+/**
+ * A write of a package (or of a call with `allow:`) against its grant, before anything is sent or journaled:
+ * a connector write must be granted (entity and action) and within max_writes; http hosts are checked by the
+ * http step against the grant's hosts with the recipes' own http.allow lists.
+ */
+function checkGrant<T>(stepCtx: StepContext, call: ServiceCall<T>): void {
+  const inForce = stepCtx.state.grant;
+  if (!inForce || !call.write || call.kind === 'http') return;
+  const entity = call.entity ?? '?';
+  const action = call.action ?? '?';
+  const loc = locationOf(stepCtx.step.loc);
+  if (!grantsWrite(inForce.grant, entity, action))
+    throw new RecipeError('P033', { entity, action, key: inForce.to, granted: describeWrites(inForce.grant) }, loc);
+  const max = inForce.grant.maxWrites;
+  if (max !== undefined && inForce.counter.writes >= max)
+    throw new RecipeError('P034', { entity, action, key: inForce.to, max }, loc);
+  inForce.counter.writes++;
 }
 
 type Decision = 'replay' | 'live' | SettledBy;

@@ -1,4 +1,5 @@
 import type { ConnectorRef, Plan, Step } from '../compile/plan.js';
+import type { Grant } from '../packages/grant.js';
 import type { TraceSpan } from '../telemetry/index.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { RunContext } from '../frame/run-context.js';
@@ -24,6 +25,12 @@ export interface RunState {
   readonly actionCatalog: Map<string, Promise<Record<string, unknown>[] | null>>;
   /** The `http.allow` lists of this recipe and of the recipes that called it: a host must be in each. */
   readonly httpAllow: readonly (readonly string[])[];
+  /**
+   * What the recipe running here may write, when a call narrowed it (a package call, or `allow:`): the
+   * grants intersected down the chain, the package they were given to, and the writes counted against
+   * max_writes (shared by every step under that call). Absent: the caller's own recipes, full rights.
+   */
+  readonly grant?: GrantInForce;
   /** Records and replays the run's calls (service-call.ts). */
   readonly recorder: CallRecorder;
   /**
@@ -40,4 +47,12 @@ export interface RunState {
 export function stepPathOf(state: RunState, step: Step): string {
   const ref = step.id ?? `${step.kind}@${step.loc.pointer}`;
   return state.frame === '' ? ref : `${state.frame}.${ref}`;
+}
+
+/** A grant as the run enforces it (see RunState.grant). */
+export interface GrantInForce {
+  readonly grant: Grant;
+  /** The package (recipe.lock key) or file it was given to, for messages. */
+  readonly to: string;
+  readonly counter: { writes: number };
 }

@@ -28,6 +28,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   schedule: async () => (await import('./fleet/schedule.js')).registerSchedule,
   triggers: async () => (await import('./triggers.js')).registerTriggers,
   mcp: async () => (await import('./mcp.js')).registerMcp,
+  deps: async () => (await import('./deps.js')).registerDeps,
 };
 
 endQuietlyOnClosedPipes();

@@ -3,6 +3,7 @@ import { compileValue, escapePointer } from '../expr/index.js';
 import type { Diagnostic } from '../errors/index.js';
 import { KIND_KEYS } from '../schema/index.js';
 import type { Locator } from '../source/index.js';
+import { grantOf } from '../packages/grant.js';
 import type { ConnectorRef, HttpMethod, InDoubtLookup, Plan, SourceLoc, Step, StepCommon, Value } from './plan.js';
 
 type Raw = Record<string, unknown>;
@@ -21,11 +22,18 @@ export const DEFAULTS = {
   distributeChunk: 500,
 } as const;
 
+/** A called recipe as compile/ found it: its file, its plan, and the package it came from (if any). */
+export interface ResolvedCall {
+  readonly path: string;
+  readonly plan: Plan;
+  readonly package?: { readonly key: string; readonly resolved: string };
+}
+
 /** What the builder needs: where nodes are, and the compiled plans of called recipes by pointer of the call. */
 export interface BuildContext {
   readonly file: string;
   readonly locator: Locator;
-  readonly calls: ReadonlyMap<string, { path: string; plan: Plan }>;
+  readonly calls: ReadonlyMap<string, ResolvedCall>;
   readonly diagnostics: Diagnostic[];
   /** The recipe's top-level `retry:` (completed from the defaults): each step's `retry:` is completed from it. */
   readonly retry?: RetryPolicy;
@@ -142,13 +150,18 @@ export class StepBuilder {
         return { ...common, kind, message: this.value(body, at) };
       case 'call': {
         // A call whose target failed has been reported; the stand-in lets the rest of the file be checked.
-        const target = this.ctx.calls.get(pointer) ?? { path: String(body), plan: UNRESOLVED_PLAN };
+        const target = this.ctx.calls.get(pointer) ?? {
+          path: typeof body === 'string' ? body : JSON.stringify(body),
+          plan: UNRESOLVED_PLAN,
+        };
         return {
           ...common,
           kind,
           path: target.path,
           plan: target.plan,
           with: this.valueMap(raw.with, `${pointer}/with`),
+          ...(target.package ? { package: target.package } : {}),
+          ...(raw.allow !== undefined ? { allow: grantOf(raw.allow) } : {}),
         };
       }
       case 'download': {

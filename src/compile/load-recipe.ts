@@ -5,7 +5,18 @@ import { dedupeDiagnostics, type Diagnostic, type SourceLoc } from '../errors/in
 import { validateRecipeDocument } from '../schema/index.js';
 import { loadSource, makeDiagnostic, sortDiagnostics, type Locator } from '../source/index.js';
 import type { ConnectorCatalog } from '../catalog/index.js';
-import { StepBuilder, type BuildContext } from './build-steps.js';
+import { StepBuilder, type BuildContext, type ResolvedCall } from './build-steps.js';
+import { checkGrants } from './check-grants.js';
+import {
+  describeSource,
+  isInside,
+  isProblem,
+  locatePackage,
+  openPackageContext,
+  parseCallSource,
+  type PackageContext,
+} from '../packages/index.js';
+import { RecipeError } from '../errors/index.js';
 import { checkCallInputs } from './check-calls.js';
 import { checkConnectorCalls } from './check-connectors.js';
 import { checkNames } from './check-names.js';
@@ -34,6 +45,20 @@ export interface LoadOptions {
    * Without one, connector calls are not checked (the service checks them when they run).
    */
   readonly catalog?: ConnectorCatalog;
+  /**
+   * recipe.lock, the vendor folder and the store, opened once for the whole call graph (found from the first
+   * recipe's folder up when a package is first called); null when there is no lock.
+   */
+  readonly packages?: { context?: PackageContext | null };
+  /** Set when this file is inside a package: relative calls must stay inside `root`. */
+  readonly inPackage?: {
+    readonly root: string;
+    readonly key: string;
+    readonly resolved: string;
+    readonly show: (file: string) => string;
+  };
+  /** False to skip comparing package footprints with their grants (tests that check the run-time guard). */
+  readonly checkGrants?: boolean;
 }
 
 /** The plan when the recipe is valid, and every problem found in it otherwise. */
@@ -99,6 +124,7 @@ export async function loadRecipe(file: string, opts: LoadOptions = {}): Promise<
   checkDistributedSecrets(plan, diagnostics);
   const written = new Map([...findCalls(raw.steps, '/steps')].map((c) => [c.pointer, c.target]));
   checkCallInputs(plan.steps, written, display, source.locator, diagnostics);
+  if (opts.checkGrants !== false) checkGrants(plan.steps, display, source.locator, diagnostics);
   if (opts.catalog) diagnostics.push(...checkConnectorCalls(plan, opts.catalog, display, source.locator));
   diagnostics.push(...findHints(raw, plan, display, source.locator));
   const all = sortDiagnostics(dedupeDiagnostics(diagnostics));
@@ -150,12 +176,14 @@ function buildInputs(
 }
 
 /** Every `call` step under a steps list, with its pointer, in document order. */
-function* findCalls(steps: unknown, pointer: string): Generator<{ pointer: string; target: string }> {
+function* findCalls(steps: unknown, pointer: string): Generator<{ pointer: string; target: string; raw: unknown }> {
   if (!Array.isArray(steps)) return;
   for (const [i, step] of steps.entries()) {
     const s = step as Raw;
     const at = `${pointer}/${i}`;
-    if (typeof s.call === 'string') yield { pointer: at, target: s.call };
+    if (typeof s.call === 'string') yield { pointer: at, target: s.call, raw: s.call };
+    else if (s.call !== null && typeof s.call === 'object')
+      yield { pointer: at, target: JSON.stringify(s.call), raw: s.call };
     if (s.steps !== undefined) yield* findCalls(s.steps, `${at}/steps`);
   }
 }
@@ -168,12 +196,50 @@ async function resolveCalls(
   locator: Locator,
   opts: LoadOptions,
   out: Diagnostic[],
-): Promise<Map<string, { path: string; plan: Plan }>> {
-  const resolved = new Map<string, { path: string; plan: Plan }>();
+): Promise<Map<string, ResolvedCall>> {
+  const resolved = new Map<string, ResolvedCall>();
   const chain = [...(opts.callStack ?? []), absolute];
+  const packages = opts.packages ?? {};
   for (const call of findCalls(raw.steps, '/steps')) {
     const loc = { file: display, ...locator.locate(`${call.pointer}/call`), pointer: `${call.pointer}/call` };
-    const target = path.resolve(path.dirname(absolute), call.target);
+    const source = parseCallSource(call.raw);
+    if (isProblem(source)) {
+      out.push(makeDiagnostic('P001', { problem: source.problem }, loc));
+      continue;
+    }
+    let target: string;
+    let inPackage = opts.inPackage;
+    let pkg: ResolvedCall['package'];
+    if (source.kind === 'relative') {
+      target = path.resolve(path.dirname(absolute), source.path);
+      if (inPackage && !isInside(inPackage.root, target)) {
+        out.push(makeDiagnostic('P007', { path: source.path, key: inPackage.key }, loc));
+        continue;
+      }
+    } else {
+      try {
+        if (packages.context === undefined)
+          packages.context = openPackageContext(path.dirname(chain[0] ?? absolute)) ?? null;
+        if (packages.context === null) {
+          out.push(makeDiagnostic('P002', { source: call.target, dir: path.dirname(chain[0] ?? absolute) }, loc));
+          continue;
+        }
+        const found = locatePackage(packages.context, source);
+        target = found.file;
+        const resolvedTo = found.entry.commit ?? found.entry.version ?? '';
+        pkg = { key: found.key, resolved: resolvedTo };
+        inPackage = {
+          root: found.root,
+          key: found.key,
+          resolved: resolvedTo,
+          show: (file) => describeSource(source, path.relative(found.root, file).split(path.sep).join('/')),
+        };
+      } catch (err) {
+        if (!(err instanceof RecipeError)) throw err;
+        out.push(makeDiagnostic(err.code, err.params, loc));
+        continue;
+      }
+    }
     // Name the files of a cycle relative to the recipe being validated (the first of the chain).
     const root = chain[0] ?? absolute;
     const name = (p: string) => path.relative(path.dirname(root), p) || path.basename(p);
@@ -184,7 +250,7 @@ async function resolveCalls(
     }
     const cached = opts.calledPlans?.get(target);
     if (cached) {
-      resolved.set(call.pointer, { path: target, plan: cached });
+      resolved.set(call.pointer, { path: target, plan: cached, ...(pkg ? { package: pkg } : {}) });
       continue;
     }
     if (!existsSync(target)) {
@@ -192,8 +258,11 @@ async function resolveCalls(
       continue;
     }
     const result = await loadRecipe(target, {
-      displayName: displayNameOf(target),
+      displayName: inPackage ? inPackage.show(target) : displayNameOf(target),
       callStack: chain,
+      packages,
+      ...(inPackage ? { inPackage } : {}),
+      ...(opts.checkGrants === false ? { checkGrants: false } : {}),
       ...(opts.calledPlans ? { calledPlans: opts.calledPlans } : {}),
       ...(opts.catalog ? { catalog: opts.catalog } : {}),
     });
@@ -207,7 +276,7 @@ async function resolveCalls(
       continue;
     }
     opts.calledPlans?.set(target, result.plan);
-    resolved.set(call.pointer, { path: target, plan: result.plan });
+    resolved.set(call.pointer, { path: target, plan: result.plan, ...(pkg ? { package: pkg } : {}) });
   }
   return resolved;
 }

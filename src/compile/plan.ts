@@ -4,6 +4,7 @@
  * Plain data, except for compiled expressions, which are opaque handles made and evaluated by expr/.
  */
 import type { RetryPolicy } from '../client/retry-policy.js';
+import type { Grant } from '../packages/grant.js';
 import type { SourceLoc, Value } from '../expr/types.js';
 
 /** Where a recipe position is, a compiled expression and a value with expressions: made by expr/. */
@@ -126,6 +127,10 @@ export interface CallStep extends StepCommon {
   /** The called recipe, compiled (calls form no cycle: compile/ refuses them). */
   readonly plan: Plan;
   readonly with: Readonly<Record<string, Value>>;
+  /** A call to a shared package (git or npm source): its recipe.lock key and what it resolved to. */
+  readonly package?: { readonly key: string; readonly resolved: string };
+  /** `allow:`: what the called recipe may do (a package call without it may only read). */
+  readonly allow?: Grant;
 }
 
 export interface DownloadStep extends StepCommon {

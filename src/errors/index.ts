@@ -2,6 +2,7 @@ import { compileCodes } from './catalog-compile.js';
 import { distributeCodes } from './catalog-distribute.js';
 import { fleetCodes } from './catalog-fleet.js';
 import { journalCodes } from './catalog-journal.js';
+import { packageCodes } from './catalog-package.js';
 import { connectorCodes } from './catalog-connector.js';
 import { runCodes } from './catalog-run.js';
 import { schemaCodes } from './catalog-schema.js';
@@ -39,6 +40,7 @@ export const catalog = {
   ...fleetCodes,
   ...distributeCodes,
   ...triggerCodes,
+  ...packageCodes,
 } as const;
 export type ErrorCode = keyof typeof catalog;
 

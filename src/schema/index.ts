@@ -57,9 +57,32 @@ export function validateRecipeDocument(value: unknown, locator: Locator, file: s
       }
       continue;
     }
+    // call: a string, or the git or npm object form: only the errors of the form the value has.
+    if (error.schemaPath.includes('/properties/call/oneOf')) {
+      if (error.keyword === 'type') continue;
+      const call = valueAt(value, error.instancePath.replace(/\/call\/.*$/, '/call'));
+      if (error.keyword === 'oneOf' && isStringOrMap(call)) continue;
+      // The object forms are told apart by their first key: report only the errors of the one written.
+      const form = call !== null && typeof call === 'object' && !Array.isArray(call) ? ('npm' in call ? 2 : 1) : 0;
+      if (form !== 0 && !error.schemaPath.includes(`/call/oneOf/${form}`)) continue;
+    }
     if (error.propertyName !== undefined) continue; // reported by the propertyNames error that follows it
     const diagnostic = mapError(error, value, locator, file);
     if (diagnostic) out.push(diagnostic);
   }
   return dedupeDiagnostics(out);
+}
+
+function valueAt(doc: unknown, pointer: string): unknown {
+  let at: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (at === null || typeof at !== 'object') return undefined;
+    at = Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
+  }
+  return at;
+}
+
+function isStringOrMap(v: unknown): boolean {
+  return typeof v === 'string' || (v !== null && typeof v === 'object' && !Array.isArray(v));
 }

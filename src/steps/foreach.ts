@@ -20,7 +20,8 @@ export async function runForeach(step: ForeachStep, scope: Scope, stepCtx: StepC
   const items = asList(await evaluate(step.items, scope));
   stepCtx.stats.total = (stepCtx.stats.total ?? 0) + items.length;
   const distributor = stepCtx.ctx.distributor;
-  if (step.distribute && distributor && !stepCtx.ctx.dryRun && items.length > 0)
+  // Under a package's grant the items stay on this worker: a chunk job carries no grant to enforce.
+  if (step.distribute && distributor && !stepCtx.ctx.dryRun && items.length > 0 && !stepCtx.state.grant)
     return { output: await distributeForeach(step, items, scope, stepCtx, distributor) };
   return { output: await runItems(step, items, 0, scope, stepCtx) };
 }

@@ -17,7 +17,8 @@ import { docFiles, extractBlocks, type DocBlock } from './doc-examples.js';
 import { bash, exampleEnv, makeSandbox } from './sandbox.js';
 
 /** Reference problems a part of a recipe has by nature: it reads ids, inputs and secrets defined elsewhere. */
-const CONTEXT_CODES = new Set(['R002', 'R003', 'R004', 'R005', 'R006', 'R016', 'R017']);
+// P002: a part that calls a package (docs/sharing.md) has no recipe.lock beside it.
+const CONTEXT_CODES = new Set(['R002', 'R003', 'R004', 'R005', 'R006', 'R016', 'R017', 'P002']);
 const TOP_LEVEL = new Set([
   'version',
   'name',
