@@ -322,6 +322,12 @@ export interface JournalStore extends JournalReader {
    * holder (SQLite: a run's order of events lives in the process that holds it) and this one does not hold it.
    */
   holdPart(runId: string, part: string): Promise<RunJournal>;
+  /**
+   * Marks parts whose counters the run's own attempt now carries (a distributed foreach gathered its chunks'
+   * results, and with them their requests and writes): a run's totals count them once, through the attempt.
+   * Optional: only backends that keep parts (holdPart) have it.
+   */
+  foldParts?(runId: string, parts: readonly string[]): Promise<void>;
   /** Deletes runs that ended (or were interrupted) before `before` (epoch ms); never a held run. */
   prune(before: number): Promise<number>;
   /**

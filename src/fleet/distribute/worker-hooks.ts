@@ -38,5 +38,8 @@ export function distributorForRunJob(job: Job, ctx: WorkerContext): ForeachDistr
     job,
     recipesDir: ctx.recipesDir,
     ...(ctx.slots ? { spare: ctx.slots } : {}),
+    ...(ctx.journal.foldParts
+      ? { foldParts: (runId, parts) => ctx.journal.foldParts?.(runId, parts) ?? Promise.resolve() }
+      : {}),
   });
 }

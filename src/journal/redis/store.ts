@@ -18,7 +18,7 @@ import { JournalKeys } from './schema.js';
 import { Lease } from './locks.js';
 import { PathCodec, statusOf, toAttempts, toExchange, toRun, toStep, toSummary, type RunKeys } from './records.js';
 import { RedisRunJournal, type RedisRunOwner } from './run-journal.js';
-import { BEGIN, HOLD_PART, RESUME } from './statements.js';
+import { BEGIN, FOLD_PARTS, HOLD_PART, RESUME } from './statements.js';
 
 /** How the Redis journal is set up. */
 export interface RedisJournalOptions {
@@ -123,6 +123,11 @@ export class RedisJournalStore implements JournalStore {
     if (reply[0] === 'missing') throw new RecipeError('J001', { runId, journal: this.where() });
     if (reply[0] === 'held') throw new RecipeError('J003', { runId: `${runId} (${part})`, holder: 'another worker' });
     return this.held(lease, runId, Number(reply[1]), true, part);
+  }
+
+  async foldParts(runId: string, parts: readonly string[]): Promise<void> {
+    if (parts.length === 0) return;
+    await this.script(() => FOLD_PARTS.run(this.redis, [`${this.keys.run(runId)}:parts`], [...parts]));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
