@@ -24,6 +24,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   worker: async () => (await import('./fleet/worker.js')).registerWorker,
   submit: async () => (await import('./fleet/submit.js')).registerSubmit,
   schedule: async () => (await import('./fleet/schedule.js')).registerSchedule,
+  fleet: async () => (await import('./fleet/fleet-status.js')).registerFleet,
 };
 
 endQuietlyOnClosedPipes();

@@ -5,7 +5,7 @@ import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
 import { declaredSecrets, recipeFiles } from '../run/index.js';
-import { jobIdOf, JobName, runIdOfJob, type RunJobData } from './job.js';
+import { jobIdOf, JobName, runIdOfJob, type RedriveRequest, type RunJobData } from './job.js';
 import { hashFile, pinnedPath } from './recipe-pin.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 
@@ -16,6 +16,8 @@ import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 export interface FleetClient {
   readonly queue: Queue;
   readonly journal: JournalStore;
+  /** A command connection to the fleet's Redis (the worker registry, paused schedules, leases). */
+  readonly redis: Redis;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function openFleet(redisUrl: string, queueName: string, recipesDir?
   return {
     queue,
     journal,
+    redis: commands,
     close: async () => {
       await queue.close();
       await journal.close();
@@ -228,4 +231,30 @@ export async function listFleetRuns(
     .filter((r) => filter.status === undefined || r.status === filter.status)
     .sort((a, b) => b.started_at.localeCompare(a.started_at))
     .slice(0, limit);
+}
+
+/**
+ * `recipe resume RUN --redis`: asks the workers to resume or redrive a run. Its job (kept after it failed)
+ * gets the request in its data and goes back to the queue; the worker that takes it resumes the run from the
+ * journal with the request's flags. F007 unknown run; F022 when its job is still queued or running, or is no
+ * longer in the queue (`--here` resumes it on this machine).
+ */
+export async function requestRedrive(
+  fleet: FleetClient,
+  runId: string,
+  flags: Omit<RedriveRequest, 'requested_at'>,
+): Promise<void> {
+  const job = await jobOfRun(fleet, runId);
+  if (!job) {
+    if (!(await fleet.journal.getRun(runId))) throw new RecipeError('F007', { runId, queue: fleet.queue.name });
+    throw new RecipeError('F022', {
+      runId,
+      reason: 'its job is no longer in the queue; resume it on this machine with --here',
+    });
+  }
+  const state = await job.getState();
+  if (state !== 'failed' && state !== 'completed')
+    throw new RecipeError('F022', { runId, reason: `its job is ${state}: a worker will take it (or has it)` });
+  await job.updateData({ ...(job.data as RunJobData), redrive: { ...flags, requested_at: Date.now() } });
+  await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
 }
