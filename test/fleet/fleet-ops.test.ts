@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
@@ -90,9 +90,10 @@ beforeAll(async () => {
   mkdirSync(recipes);
   serviceDb = join(dir, 'service.db');
   target = createServer((req, res) => {
-    if (req.url?.startsWith('/hold')) held.push(() => res.end('{"ok":true}'));
-    else if (req.url === '/flaky') res.writeHead(flakyStatus).end('{}');
-    else if (req.url === '/bad') res.writeHead(400).end('{"error":"bad request"}');
+    const path = req.url?.split('?')[0];
+    if (path === '/hold') held.push(() => res.end('{"ok":true}'));
+    else if (path === '/flaky') res.writeHead(flakyStatus).end('{}');
+    else if (path === '/bad') res.writeHead(400).end('{"error":"bad request"}');
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
@@ -107,6 +108,7 @@ http:
 steps:
   - id: call
     retry: { max_attempts: 1 }
+    timeout_ms: 300000
     http:
       url: "${targetUrl}${path}?tag=\${ $inputs.tag }"
 outputs:
@@ -146,6 +148,11 @@ outputs:
   serve = started.proc;
   serviceUrl = started.url;
 }, 60_000);
+
+// A test that failed half-way must not leave the workers stuck on held requests for the next ones.
+afterEach(() => {
+  for (const release of held.splice(0)) release();
+});
 
 afterAll(async () => {
   for (const release of held.splice(0)) release();
@@ -226,16 +233,16 @@ describe('recipe fleet status and recipe runs --redis', () => {
     expect(new Set(current).size).toBe(3);
     expect(current.every((id) => /^hold-h[1-4]$/.test(id))).toBe(true);
     expect(status.workers[0]).toMatchObject({ concurrency: 1, version: expect.stringMatching(/^\d+\.\d+/) });
-    expect(status.jobs).toMatchObject({ waiting: 1, active: 3 });
+    expect(status.jobs, JSON.stringify(status)).toMatchObject({ waiting: 1, active: 3 });
     expect(status.schedules.map((s) => [s.name, s.paused])).toEqual([
-      ['hourly', false],
+      ['yearly', false],
       ['nightly', true],
     ]);
-    const hourly = status.schedules[0]!;
-    expect(hourly.next).not.toBeNull();
-    expect(hourly.jitter_ms).toBe(600_000);
-    expect(hourly.offset_ms).toBeGreaterThanOrEqual(0);
-    expect(hourly.offset_ms).toBeLessThanOrEqual(600_000);
+    const yearly = status.schedules[0]!;
+    expect(yearly.next).not.toBeNull();
+    expect(yearly.jitter_ms).toBe(600_000);
+    expect(yearly.offset_ms).toBeGreaterThanOrEqual(0);
+    expect(yearly.offset_ms).toBeLessThanOrEqual(600_000);
     expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
     expect(status.leases.every((l) => l.expires_in_ms > 0 && l.holder !== null)).toBe(true);
     const text = await cli(['fleet', 'status']);
@@ -303,7 +310,7 @@ describe('recipe fleet status and recipe runs --redis', () => {
     expect((await cli(['schedule', 'resume', 'nightly'])).code).toBe(0);
     expect((await cli(['schedule', 'resume', 'nightly'])).stderr).toContain('F023');
     expect((await cli(['schedule', 'remove', 'nightly'])).code).toBe(0);
-    expect((await cli(['schedule', 'remove', 'hourly'])).code).toBe(0);
+    expect((await cli(['schedule', 'remove', 'yearly'])).code).toBe(0);
     await until('the held runs done', 60_000, async () => {
       for (const release of held.splice(0)) release();
       const list = await json<Row[]>(['runs', '--redis', redisServer.url, '--status', 'succeeded']);
@@ -339,6 +346,10 @@ describe('recipe fleet status and recipe runs --redis', () => {
 
 describe('requeue, redrive and jitter on the fleet', () => {
   it('requeues a run failed for a transient cause (a 503) as attempts of the same run; a 400 is not requeued', async () => {
+    if (workers.length === 0) {
+      const w = startWorker();
+      await until('a worker ready', 30_000, async () => (w.output().includes('taking jobs') ? true : undefined));
+    }
     const failing = await cli([
       'submit',
       join(recipes, 'flaky.yaml'),
@@ -354,7 +365,9 @@ describe('requeue, redrive and jitter on the fleet', () => {
       workers.some((w) => w.output().includes('run flaky-1 failed for a transient cause (C013): requeued'))
         ? true
         : undefined,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${workers.map((w) => w.output()).join('\n---\n')}`);
+    });
     flakyStatus = 200;
     const waited = await cli([
       'submit',
