@@ -193,12 +193,12 @@ describe('recipe fleet status and recipe runs --redis', () => {
         await cli([
           'schedule',
           'add',
-          'hourly',
+          'yearly',
           join(recipes, 'hold.yaml'),
           '--recipes',
           recipes,
-          '--every',
-          '1h',
+          '--cron',
+          '0 0 1 1 *',
           '-i',
           'tag=s',
           '--jitter',
@@ -235,10 +235,10 @@ describe('recipe fleet status and recipe runs --redis', () => {
     expect(status.workers[0]).toMatchObject({ concurrency: 1, version: expect.stringMatching(/^\d+\.\d+/) });
     expect(status.jobs, JSON.stringify(status)).toMatchObject({ waiting: 1, active: 3 });
     expect(status.schedules.map((s) => [s.name, s.paused])).toEqual([
-      ['yearly', false],
       ['nightly', true],
+      ['yearly', false],
     ]);
-    const yearly = status.schedules[0]!;
+    const yearly = status.schedules[1]!;
     expect(yearly.next).not.toBeNull();
     expect(yearly.jitter_ms).toBe(600_000);
     expect(yearly.offset_ms).toBeGreaterThanOrEqual(0);
