@@ -29,6 +29,7 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
   triggers: async () => (await import('./triggers.js')).registerTriggers,
   mcp: async () => (await import('./mcp.js')).registerMcp,
   deps: async () => (await import('./deps.js')).registerDeps,
+  fleet: async () => (await import('./fleet/fleet-status.js')).registerFleet,
 };
 
 endQuietlyOnClosedPipes();

@@ -21,4 +21,16 @@ export const fleetCodes = {
   F006: { template: '{flag}: {reason}', class: 'invalid' },
   F007: { template: 'run {runId} is not in queue {queue} (nor in its journal)', class: 'invalid' },
   F008: { template: 'run {runId} was not finished by a worker: {reason}', class: 'run' },
+  F020: {
+    template:
+      "Redis maxmemory-policy is {policy}: a full Redis would evict the fleet's jobs and journal; set maxmemory-policy noeviction (docs/fleet.md#redis-in-production)",
+    class: 'config',
+  },
+  F021: {
+    template:
+      "the recipe {file} is missing on this worker (recipes folder {dir}): deploy it to every worker's --recipes folder, or submit again",
+    class: 'invalid',
+  },
+  F022: { template: 'run {runId} cannot be redriven on the fleet: {reason}', class: 'invalid' },
+  F023: { template: 'schedule "{name}" on queue {queue} is {state}', class: 'invalid' },
 } satisfies Record<string, CatalogEntry>;

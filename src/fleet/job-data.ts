@@ -24,7 +24,25 @@ export function checkRunJobData(data: unknown, jobId: string): RunJobData {
   if (d.connector !== undefined && typeof d.connector !== 'string') bad('"connector" is not a string');
   if (d.schedule !== undefined && typeof d.schedule !== 'string') bad('"schedule" is not a string');
   if (typeof d.submitted_at !== 'number') bad('"submitted_at" is not a number');
+  if (d.jitter_ms !== undefined && (typeof d.jitter_ms !== 'number' || !(d.jitter_ms >= 0)))
+    bad('"jitter_ms" is not a number of ms');
+  if (d.jittered !== undefined && typeof d.jittered !== 'boolean') bad('"jittered" is not a boolean');
+  if (d.redrive !== undefined && !isRedrive(d.redrive))
+    bad('"redrive" is not {allow_changed, retry_failed_items, assume_sent, assume_not_sent, requested_at}');
   return d as unknown as RunJobData;
+}
+
+function isRedrive(r: unknown): boolean {
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) return false;
+  const o = r as Record<string, unknown>;
+  const names = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  return (
+    typeof o.allow_changed === 'boolean' &&
+    typeof o.retry_failed_items === 'boolean' &&
+    names(o.assume_sent) &&
+    names(o.assume_not_sent) &&
+    typeof o.requested_at === 'number'
+  );
 }
 
 function isPin(p: unknown): boolean {

@@ -48,8 +48,27 @@ export interface RunJobData {
   readonly connector?: string;
   /** The schedule that made this run, if any. */
   readonly schedule?: string;
+  /**
+   * A schedule's --jitter: its ticks start up to this many ms late, by a stable offset per schedule
+   * (scheduleOffsetMs), so that N schedules on the same minute spread out.
+   */
+  readonly jitter_ms?: number;
+  /** Set by the worker once it has delayed this tick by its offset (it is not delayed twice). */
+  readonly jittered?: boolean;
+  /** `recipe resume RUN --redis`: an operator asked the workers to resume or redrive this run. */
+  readonly redrive?: RedriveRequest;
   /** Epoch ms. */
   readonly submitted_at: number;
+}
+
+/** A resume or redrive requested on the fleet: `recipe resume`'s flags, and when it was asked. */
+export interface RedriveRequest {
+  readonly allow_changed: boolean;
+  readonly retry_failed_items: boolean;
+  readonly assume_sent: readonly string[];
+  readonly assume_not_sent: readonly string[];
+  /** Epoch ms: an attempt started after this already served the request (a job delivered twice). */
+  readonly requested_at: number;
 }
 
 /** What a run job returns (its BullMQ return value): enough for `submit --wait` and `runs --redis`. */
@@ -80,4 +99,21 @@ export function runIdOfJob(jobId: string | undefined, data: Pick<RunJobData, 'ru
   if (tick) return `${tick[1]}-${tick[2]}`;
   if (jobId?.startsWith('run-')) return jobId.slice(4);
   return undefined;
+}
+
+/**
+ * A schedule's stable offset within its --jitter: the same every tick (a report always arrives at the same
+ * time), different between schedules (N schedules on the same minute spread over the jitter window).
+ */
+export function scheduleOffsetMs(schedule: string, jitterMs: number): number {
+  if (jitterMs <= 0) return 0;
+  let h = 2166136261;
+  for (let i = 0; i < schedule.length; i++) h = Math.imul(h ^ schedule.charCodeAt(i), 16777619) >>> 0;
+  return h % (Math.floor(jitterMs) + 1);
+}
+
+/** The tick time (epoch ms) of a schedule's job (`repeat:<schedule>:<tick ms>`), if it is one. */
+export function tickOfJob(jobId: string | undefined): number | undefined {
+  const tick = /^repeat:.+:(\d+)$/.exec(jobId ?? '');
+  return tick ? Number(tick[1]) : undefined;
 }

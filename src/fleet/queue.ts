@@ -5,7 +5,7 @@ import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
 import { declaredSecrets, recipeFiles } from '../run/index.js';
-import { jobIdOf, JobName, runIdOfJob, type RunJobData } from './job.js';
+import { jobIdOf, JobName, runIdOfJob, type RedriveRequest, type RunJobData } from './job.js';
 import { hashFile, pinnedPath } from './recipe-pin.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 
@@ -16,6 +16,8 @@ import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 export interface FleetClient {
   readonly queue: Queue;
   readonly journal: JournalStore;
+  /** A command connection to the fleet's Redis (the worker registry, paused schedules, leases). */
+  readonly redis: Redis;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function openFleet(redisUrl: string, queueName: string, recipesDir?
   return {
     queue,
     journal,
+    redis: commands,
     close: async () => {
       await queue.close();
       await journal.close();
@@ -114,9 +117,12 @@ export async function waitForRun(
   const jobId = jobIdOf(runId);
   while (!signal.aborted) {
     const record = await fleet.journal.getRun(runId);
-    if (record && (record.status === 'succeeded' || record.status === 'failed')) return { kind: 'report', record };
+    if (record?.status === 'succeeded') return { kind: 'report', record };
     const job = await fleet.queue.getJob(jobId);
     if (!job && !record) throw new RecipeError('F007', { runId, queue: fleet.queue.name });
+    // A failed run whose job is still in play (being requeued after a transient failure) is not over yet.
+    if (record?.status === 'failed' && (!job || ['failed', 'completed', 'unknown'].includes(await job.getState())))
+      return { kind: 'report', record };
     if (job && (await job.getState()) === 'failed') {
       // The run may have recorded its end just after the last look.
       const again = await fleet.journal.getRun(runId);
@@ -134,38 +140,81 @@ export async function waitForRun(
 /** A fleet run as `recipe runs --redis` lists it: the journal's summary, or the queue's for runs not begun. */
 export interface FleetRunSummary extends Omit<RunSummary, 'status'> {
   readonly status: RunStatus | 'queued';
+  /**
+   * For a run that never began (its job failed before the run started, e.g. F003): why, as the worker said
+   * it, starting with the error code. Absent for runs the journal has.
+   */
+  readonly reason?: string;
+}
+
+/** The job of a run id: `run-<id>`, or a schedule's tick `repeat:<schedule>:<tick ms>` for `<schedule>-<ms>`. */
+async function jobOfRun(fleet: FleetClient, runId: string): Promise<Job | undefined> {
+  const job = (await fleet.queue.getJob(jobIdOf(runId))) as Job | undefined;
+  if (job) return job;
+  const tick = /^(.+)-(\d+)$/.exec(runId);
+  return tick ? ((await fleet.queue.getJob(`repeat:${tick[1]}:${tick[2]}`)) as Job | undefined) : undefined;
+}
+
+/** A run known only to the queue (not begun): queued, or failed before it started, with the reason. */
+function summaryOfJob(job: Job, runId: string, failed: boolean): FleetRunSummary {
+  const data = job.data as RunJobData;
+  const ended = failed && job.finishedOn ? new Date(job.finishedOn).toISOString() : null;
+  return {
+    run_id: runId,
+    recipe: data.recipe.replace(/\.ya?ml$/, ''),
+    file: data.recipe,
+    status: failed ? 'failed' : 'queued',
+    started_at: new Date(job.timestamp).toISOString(),
+    ended_at: ended,
+    duration_ms: 0,
+    requests: 0,
+    writes: 0,
+    attempts: 0,
+    dry_run: data.dry_run === true,
+    ...(failed ? { reason: job.failedReason || 'failed' } : {}),
+  };
 }
 
 /**
- * The fleet's runs, newest first: runs in the journal (begun by a worker) and runs still waiting in the
- * queue (queued). A run the journal shows interrupted whose job waits or is active again shows as queued
- * or running: a worker is about to resume it, or is resuming it.
+ * A fleet run by id: the journal's record when a worker began it, else what the queue knows (queued, or
+ * failed before it started); undefined when neither has it.
+ */
+export async function getFleetRun(
+  fleet: FleetClient,
+  runId: string,
+): Promise<{ record: RunRecord } | { queued: FleetRunSummary; state: string } | undefined> {
+  const record = await fleet.journal.getRun(runId);
+  if (record) return { record };
+  const job = await jobOfRun(fleet, runId);
+  if (!job || job.name !== JobName.run) return undefined;
+  const state = await job.getState();
+  return { queued: summaryOfJob(job, runId, state === 'failed'), state };
+}
+
+/**
+ * The fleet's runs, newest first: runs in the journal (begun by a worker), runs still waiting in the queue or
+ * just taken (queued), and runs whose job failed before the run began (failed, with the reason). A run the
+ * journal shows interrupted whose job waits or is active again shows as queued or running: a worker is about
+ * to resume it, or is resuming it.
  */
 export async function listFleetRuns(
   fleet: FleetClient,
   filter: { status?: RunStatus | 'queued'; recipe?: string; limit?: number },
 ): Promise<FleetRunSummary[]> {
   const limit = filter.limit ?? 20;
-  const waiting = (await fleet.queue.getJobs(['waiting', 'delayed', 'prioritized'], 0, 999)) as Job[];
-  const queued: FleetRunSummary[] = [];
-  for (const job of waiting) {
-    if (job.name !== JobName.run) continue;
-    const data = job.data as RunJobData;
-    const runId = runIdOfJob(job.id, data) ?? '?';
-    if (await fleet.journal.getRun(runId)) continue;
-    queued.push({
-      run_id: runId,
-      recipe: data.recipe.replace(/\.ya?ml$/, ''),
-      file: data.recipe,
-      status: 'queued',
-      started_at: new Date(job.timestamp).toISOString(),
-      ended_at: null,
-      duration_ms: 0,
-      requests: 0,
-      writes: 0,
-      attempts: 0,
-      dry_run: data.dry_run === true,
-    });
+  const waiting = (await fleet.queue.getJobs(['waiting', 'delayed', 'prioritized', 'active'], 0, 999)) as Job[];
+  const failedJobs = (await fleet.queue.getJobs(['failed'], 0, 999)) as Job[];
+  const notBegun: FleetRunSummary[] = [];
+  for (const [jobs, failed] of [
+    [waiting, false],
+    [failedJobs, true],
+  ] as const) {
+    for (const job of jobs) {
+      if (job.name !== JobName.run) continue;
+      const runId = runIdOfJob(job.id, job.data as RunJobData) ?? '?';
+      if (await fleet.journal.getRun(runId)) continue;
+      notBegun.push(summaryOfJob(job, runId, failed));
+    }
   }
   const queuedIds = new Set(waiting.map((j) => runIdOfJob(j.id, j.data as RunJobData)));
   const journaled = await fleet.journal.listRuns({
@@ -176,10 +225,36 @@ export async function listFleetRuns(
     r.status === 'interrupted' && queuedIds.has(r.run_id) ? { ...r, status: 'queued' } : r,
   );
   return [
-    ...queued.filter((q) => filter.recipe === undefined || q.recipe === filter.recipe || q.file === filter.recipe),
+    ...notBegun.filter((q) => filter.recipe === undefined || q.recipe === filter.recipe || q.file === filter.recipe),
     ...begun,
   ]
     .filter((r) => filter.status === undefined || r.status === filter.status)
     .sort((a, b) => b.started_at.localeCompare(a.started_at))
     .slice(0, limit);
+}
+
+/**
+ * `recipe resume RUN --redis`: asks the workers to resume or redrive a run. Its job (kept after it failed)
+ * gets the request in its data and goes back to the queue; the worker that takes it resumes the run from the
+ * journal with the request's flags. F007 unknown run; F022 when its job is still queued or running, or is no
+ * longer in the queue (`--here` resumes it on this machine).
+ */
+export async function requestRedrive(
+  fleet: FleetClient,
+  runId: string,
+  flags: Omit<RedriveRequest, 'requested_at'>,
+): Promise<void> {
+  const job = await jobOfRun(fleet, runId);
+  if (!job) {
+    if (!(await fleet.journal.getRun(runId))) throw new RecipeError('F007', { runId, queue: fleet.queue.name });
+    throw new RecipeError('F022', {
+      runId,
+      reason: 'its job is no longer in the queue; resume it on this machine with --here',
+    });
+  }
+  const state = await job.getState();
+  if (state !== 'failed' && state !== 'completed')
+    throw new RecipeError('F022', { runId, reason: `its job is ${state}: a worker will take it (or has it)` });
+  await job.updateData({ ...(job.data as RunJobData), redrive: { ...flags, requested_at: Date.now() } });
+  await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
 }

@@ -37,10 +37,14 @@ export async function hashFile(file: string): Promise<string> {
   }
 }
 
-/** Checks this machine's copies against the pins: F003 for the first that differs. */
+/**
+ * Checks this machine's copies against the pins: F021 for the first that is missing (naming this worker's
+ * recipes folder), F003 for the first that differs.
+ */
 export async function checkPins(recipesDir: string, pins: readonly PinnedFile[], jobId: string): Promise<void> {
   for (const pin of pins) {
     const actual = await hashFile(localPath(recipesDir, pin.path, jobId));
+    if (actual === 'missing') throw new RecipeError('F021', { file: pin.path, dir: resolve(recipesDir) });
     if (actual !== pin.sha256)
       throw new RecipeError('F003', { file: pin.path, actual: actual.slice(0, 12), expected: pin.sha256.slice(0, 12) });
   }

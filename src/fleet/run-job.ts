@@ -1,10 +1,12 @@
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
 import { beginRun, checkRecipe, maskedOf, resumeRun, startRun, type DurableRun, type RunReport } from '../run/index.js';
-import { runIdOfJob, type RunJobData, type RunJobResult } from './job.js';
+import { runIdOfJob, scheduleOffsetMs, tickOfJob, type RunJobData, type RunJobResult } from './job.js';
+import type { ResumeFlags } from '../run/index.js';
+import { isTransientFailure } from './transient.js';
 import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
 import { checkPins, localPath } from './recipe-pin.js';
@@ -32,6 +34,7 @@ export async function processRunJob(
   const runId = runIdOfJob(job.id, data);
   if (runId === undefined)
     throw new UnrecoverableError(new RecipeError('F004', { jobId, reason: 'it has no run id' }).message);
+  if (await delayedByJitter(job, data, token)) throw new DelayedError();
   const file = unrecoverable(() => localPath(ctx.recipesDir, data.recipe, jobId));
   await unrecoverableAsync(() =>
     checkPins(ctx.recipesDir, [{ path: data.recipe, sha256: data.sha256 }, ...data.files], jobId),
@@ -49,16 +52,18 @@ export async function processRunJob(
   const plan = recipe.plan;
 
   const recorded = await settledRecord(ctx, runId);
-  if (recorded && (recorded.status === 'succeeded' || recorded.status === 'failed')) {
+  const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
+  if (recorded && !again) {
     ctx.log(`run ${runId} already ${recorded.status}: its recorded report is the job's result`);
-    return finished(parseReport(recorded), ctx);
+    return finished(parseReport(recorded), ctx, job);
   }
   const client = ctx.newClient();
   try {
-    const prepared = recorded
-      ? await resumeJob(ctx, recorded, plan, client, data.inputs)
-      : await beginJob(ctx, data, plan, runId, client);
-    ctx.log(`run ${runId} ${recorded ? `resumed (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
+    const prepared =
+      recorded && again
+        ? await resumeJob(ctx, recorded, plan, client, data.inputs, again.flags)
+        : await beginJob(ctx, data, plan, runId, client);
+    ctx.log(`run ${runId} ${again ? `${again.why} (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
     for (const w of recipe.warnings) ctx.log(`run ${runId}: ${w.file}:${w.line}:${w.column}: ${w.code} ${w.message}`);
     const report = await startRun(recipe, {
       client,
@@ -78,10 +83,60 @@ export async function processRunJob(
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    return finished(report, ctx);
+    return finished(report, ctx, job);
   } finally {
     await client.close();
   }
+}
+
+/** No flags: what a resume the queue makes (a worker died, a transient failure) settles by itself. */
+const QUEUE_RESUME: ResumeFlags = { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] };
+
+/**
+ * Whether a run the journal already has is run again, and with which flags: an interrupted or cancelled run
+ * is resumed (its worker died or handed it back); a failed run is redriven when an operator asked for it
+ * (`recipe resume --redis`, once per request) or when the queue requeued it after a transient failure; a
+ * succeeded run, or a run failed for good, is not (its recorded report is the job's result).
+ */
+async function resumeFlagsFor(
+  ctx: WorkerContext,
+  job: Job<RunJobData>,
+  data: RunJobData,
+  record: RunRecord,
+): Promise<{ flags: ResumeFlags; why: string } | undefined> {
+  if (record.status === 'succeeded') return undefined;
+  const asked = data.redrive;
+  if (asked) {
+    const attempts = await ctx.journal.listAttempts(record.run_id);
+    const last = attempts[attempts.length - 1];
+    if (!last || Date.parse(last.started_at) < asked.requested_at)
+      return {
+        why: record.status === 'failed' ? 'redriven on request' : 'resumed on request',
+        flags: {
+          allowChanged: asked.allow_changed,
+          retryFailedItems: asked.retry_failed_items,
+          assumeSent: [...asked.assume_sent],
+          assumeNotSent: [...asked.assume_not_sent],
+        },
+      };
+  }
+  if (record.status !== 'failed') return { why: 'resumed', flags: QUEUE_RESUME };
+  if (job.attemptsMade > 0 && isTransientFailure(record.error))
+    return { why: `redriven after a transient failure (${String(record.error?.code)})`, flags: QUEUE_RESUME };
+  return undefined;
+}
+
+/**
+ * A schedule's tick with --jitter waits for its stable offset once (the tick's job is moved to the delayed
+ * set, marked so that it is not delayed again): true when it was delayed.
+ */
+async function delayedByJitter(job: Job<RunJobData>, data: RunJobData, token: string | undefined): Promise<boolean> {
+  if (data.schedule === undefined || !data.jitter_ms || data.jittered || token === undefined) return false;
+  const at = (tickOfJob(job.id) ?? job.timestamp) + scheduleOffsetMs(data.schedule, data.jitter_ms);
+  if (at <= Date.now()) return false;
+  await job.updateData({ ...data, jittered: true });
+  await job.moveToDelayed(at, token);
+  return true;
 }
 
 interface PreparedJob {
@@ -127,6 +182,7 @@ async function resumeJob(
   plan: Plan,
   client: ReturnType<WorkerContext['newClient']>,
   submitted: Readonly<Record<string, unknown>>,
+  flags: ResumeFlags,
 ): Promise<PreparedJob> {
   try {
     const prepared = await resumeRun({
@@ -136,7 +192,7 @@ async function resumeJob(
       record,
       plan,
       client,
-      flags: { allowChanged: false, retryFailedItems: false, assumeSent: [], assumeNotSent: [] },
+      flags,
       redactor: client.redactor,
       env: ctx.env,
     });
@@ -166,10 +222,21 @@ function parseReport(record: RunRecord): RunReport {
   return JSON.parse(record.report ?? '{}') as RunReport;
 }
 
-/** The job's result; a failed run fails the job (for good), with the report kept in the journal. */
-function finished(report: RunReport, ctx: WorkerContext): RunJobResult {
+/**
+ * The job's result. A run that failed for a transient cause (isTransientFailure) fails the job for the queue
+ * to retry with its backoff while the job has attempts left: the next attempt redrives the same run. Any other
+ * failure fails the job for good, with the report kept in the journal.
+ */
+function finished(report: RunReport, ctx: WorkerContext, job: Job<RunJobData>): RunJobResult {
   if (report.status !== 'ok') {
     const e = report.error;
+    const allowed = job.opts.attempts ?? 1;
+    if (report.status === 'failed' && isTransientFailure(e) && job.attemptsMade + 1 < allowed) {
+      ctx.log(
+        `run ${report.run_id} failed for a transient cause (${e?.code}): requeued (attempt ${job.attemptsMade + 1} of ${allowed})`,
+      );
+      throw new Error(`run ${report.run_id} failed: ${e?.code} ${e?.message} (requeued: a transient cause)`);
+    }
     throw new UnrecoverableError(
       `run ${report.run_id} ${report.status}${e ? `: ${e.code} ${e.message}` : ''} (its report is in the journal)`,
     );

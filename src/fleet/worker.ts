@@ -6,12 +6,14 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { loadTracer } from '../telemetry/index.js';
-import { JobName, type RunJobData } from './job.js';
 import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 import { processChunkForWorker, spareSlots } from './distribute/index.js';
 import { FleetRateLimiter } from './rate-limit/index.js';
+import { checkMaxmemoryPolicy } from './redis-settings.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
+import { WorkerHeartbeat, type CurrentJob } from './workers.js';
+import { JobName, runIdOfJob, type RunJobData } from './job.js';
 
 /** How a worker is set up (`recipe worker`). */
 export interface FleetWorkerOptions {
@@ -28,6 +30,8 @@ export interface FleetWorkerOptions {
    * after at most this plus the stalled-check interval (the same by default). The journal's lease is the same.
    */
   readonly lockMs?: number;
+  /** The recipe version this worker runs, shown by `recipe fleet status`. */
+  readonly version?: string;
   readonly log: (line: string) => void;
 }
 
@@ -47,6 +51,30 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const name = `${hostname()}:${process.pid}`;
   const lockMs = o.lockMs ?? 30_000;
   const commands = await connectRedisNow(o.redisUrl);
+  // A Redis that may evict keys can lose a job or a journal record: refuse (F020), or warn when unreadable.
+  try {
+    const policy = await checkMaxmemoryPolicy(commands);
+    if ('unreadable' in policy)
+      o.log(
+        `warning: cannot read Redis maxmemory-policy (${policy.unreadable}); make sure it is noeviction (docs/fleet.md#redis-in-production)`,
+      );
+  } catch (err) {
+    commands.disconnect();
+    throw err;
+  }
+  const heartbeat = new WorkerHeartbeat(
+    commands,
+    {
+      id: name,
+      host: hostname(),
+      pid: process.pid,
+      version: o.version ?? 'unknown',
+      concurrency: o.concurrency ?? 1,
+      queue: o.queue,
+      recipes_dir: resolve(o.recipesDir),
+    },
+    o.log,
+  );
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
   const limiter =
     o.maxRpsPerConnector !== undefined
@@ -56,7 +84,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const slots = spareSlots({
     queue: o.queue,
     connect: () => connectRedis(o.redisUrl, 'queue'),
-    process: (job, token, signal) => dispatch(job, token, signal, ctx),
+    process: (job, token, signal) => tracked(job, heartbeat, () => dispatch(job, token, signal, ctx)),
     lockMs,
     log: o.log,
   });
@@ -93,9 +121,12 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const queueConnection = connectRedis(o.redisUrl, 'queue');
   const worker = new Worker(
     o.queue,
-    (job: Job, token?: string, signal?: AbortSignal) => dispatch(job, token, signal, ctx),
+    (job: Job, token?: string, signal?: AbortSignal) =>
+      tracked(job, heartbeat, () => dispatch(job, token, signal, ctx)),
     {
       connection: queueConnection,
+      // Recorded on each job it takes (processedBy): `recipe fleet status` shows which worker ran which chunk.
+      name,
       concurrency: o.concurrency ?? 1,
       lockDuration: lockMs,
       stalledInterval: lockMs,
@@ -112,6 +143,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   worker.on('completed', (job) => o.log(`job ${job.id} completed`));
   void worker.run();
   await worker.waitUntilReady();
+  await heartbeat.start();
   o.log(
     `worker ${name} taking jobs from queue ${o.queue} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
   );
@@ -129,6 +161,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
+        await heartbeat.stop();
         await slots.close();
         await journal.close();
         await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
@@ -136,6 +169,31 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         await queueConnection.quit().catch(() => undefined);
       })()),
   };
+}
+
+/** Runs a job with the registry knowing it is in hand (`recipe fleet status`'s current runs). */
+async function tracked<T>(job: Job, heartbeat: WorkerHeartbeat, run: () => Promise<T>): Promise<T> {
+  const id = job.id ?? '?';
+  heartbeat.took(currentJob(job, id));
+  try {
+    return await run();
+  } finally {
+    heartbeat.released(id);
+  }
+}
+
+function currentJob(job: Job, id: string): CurrentJob {
+  const data = (job.data ?? {}) as Partial<RunJobData> & { run_id?: unknown; step_path?: unknown; chunk?: unknown };
+  if (job.name === JobName.chunk)
+    return {
+      job_id: id,
+      run_id: typeof data.run_id === 'string' ? data.run_id : '?',
+      kind: 'chunk',
+      chunk: `${String(data.step_path)}#${String(data.chunk)}`,
+      since: Date.now(),
+    };
+  const runId = typeof data.run_id === 'string' ? data.run_id : runIdOfJob(job.id, {});
+  return { job_id: id, run_id: runId ?? '?', kind: 'run', since: Date.now() };
 }
 
 /** Runs a job by its name. */

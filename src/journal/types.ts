@@ -356,6 +356,12 @@ export interface JournalStore extends JournalReader {
    */
   prune(before: number, limit?: number): Promise<number>;
   /**
+   * Marks parts whose counters the run's own attempt now carries (a distributed foreach gathered its chunks'
+   * results, and with them their requests and writes): a run's totals count them once, through the attempt.
+   * Optional: only backends that keep parts (holdPart) have it.
+   */
+  foldParts?(runId: string, parts: readonly string[]): Promise<void>;
+  /**
    * How long a run (or part) may still show as held after its holder died: a lease's period; 0 where the hold
    * ends with the process (SQLite's OS lock). Whoever takes over a dead holder's run waits this long at most.
    */

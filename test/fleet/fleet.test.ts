@@ -316,7 +316,7 @@ describe('a fleet of three workers on one Redis', () => {
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', run_id: 'gated-1' });
     const resumed = await runCli(
-      ['resume', 'gated-1', '--redis', redisServer.url, '--recipes', recipes, '--json', '-q'],
+      ['resume', 'gated-1', '--redis', redisServer.url, '--here', '--recipes', recipes, '--json', '-q'],
       { cwd: dir, env: { ...env(), GATE: 'open' }, timeoutMs: 60_000 },
     );
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -3,7 +3,14 @@ import type { Command } from 'commander';
 import { resolveInputs } from '../../compile/index.js';
 import { displayPath, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import { openFleet, runJobData, type FleetClient } from '../../fleet/queue.js';
-import { listSchedules, removeSchedule, upsertSchedule, type ScheduleWhen } from '../../fleet/schedules.js';
+import {
+  listSchedules,
+  pauseSchedule,
+  removeSchedule,
+  resumeSchedule,
+  upsertSchedule,
+  type ScheduleWhen,
+} from '../../fleet/schedules.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
@@ -20,6 +27,7 @@ interface AddFlags extends FleetFlags {
   inputs?: string;
   recipes?: string;
   connector?: string;
+  jitter?: string;
 }
 
 /** `recipe schedule add|list|remove`: recipes run on a schedule by the fleet (BullMQ job schedulers). */
@@ -35,7 +43,10 @@ ${FLEET_HELP}
 Examples:
   recipe schedule add monday-report recipes/pipeline-report.yaml --cron "0 7 * * 1" --tz Europe/Paris
   recipe schedule add stale recipes/stale-deals-follow-up.yaml --every 15m -i days=30
+  recipe schedule add sync-a recipes/sync.yaml --cron "0 * * * *" --jitter 5m   spread with other hourly schedules
   recipe schedule list --json
+  recipe schedule pause monday-report          no ticks until resumed (runs already made go on)
+  recipe schedule resume monday-report
   recipe schedule remove monday-report`,
     );
   schedule
@@ -50,6 +61,10 @@ Examples:
     .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
     .option('--recipes <dir>', "the recipes directory, as the workers' --recipes (default: the working directory)")
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
+    .option(
+      '--jitter <duration>',
+      'start each tick up to this late (e.g. 5m): a stable offset per schedule, so schedules on the same minute spread out',
+    )
     .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .action(async (name: string, file: string, flags: AddFlags) => {
@@ -69,19 +84,41 @@ Examples:
         else
           process.stdout.write(
             table([
-              ['NAME', 'RECIPE', 'WHEN', 'TZ', 'NEXT'],
+              ['NAME', 'RECIPE', 'WHEN', 'TZ', 'NEXT', 'JITTER'],
               ...list.map((s) => [
                 s.name,
                 s.recipe,
                 s.cron ?? `every ${s.every_ms} ms`,
                 s.tz ?? '',
-                s.next?.replace('T', ' ').replace(/\.\d+Z$/, 'Z') ?? '',
+                s.paused ? 'paused' : (s.next?.replace('T', ' ').replace(/\.\d+Z$/, 'Z') ?? ''),
+                s.jitter_ms !== null ? `+${s.offset_ms} ms of ${s.jitter_ms} ms` : '',
               ]),
             ]),
           );
         return ExitCode.ok;
       });
     });
+  for (const [verb, act, said] of [
+    ['pause', pauseSchedule, 'paused'],
+    ['resume', resumeSchedule, 'resumed'],
+  ] as const)
+    schedule
+      .command(verb)
+      .description(
+        verb === 'pause'
+          ? 'pause a schedule: no ticks until resumed (runs it already made go on)'
+          : 'resume a paused schedule from its next tick (missed ticks are not made up)',
+      )
+      .argument('<name>')
+      .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+      .option('--queue <name>', 'the queue (default recipe-runs)')
+      .action(async (name: string, flags: FleetFlags) => {
+        process.exitCode = await withFleet(flags, async (fleet) => {
+          await act(fleet, name);
+          process.stderr.write(`${said} schedule ${name}\n`);
+          return ExitCode.ok;
+        });
+      });
   schedule
     .command('remove')
     .description('remove a schedule (runs it already made go on)')
@@ -137,11 +174,13 @@ async function addSchedule(name: string, file: string, flags: AddFlags): Promise
     if (!read.values) return invalid(read.diagnostics);
     const inputs = resolveInputs(plan, read.values);
     if (inputs.diagnostics.length > 0) return invalid(inputs.diagnostics);
-    data = await runJobData(plan, flags.recipes ?? process.cwd(), {
+    const jitterMs = flags.jitter === undefined ? undefined : durationMs('--jitter', flags.jitter);
+    const made = await runJobData(plan, flags.recipes ?? process.cwd(), {
       inputs: inputs.values,
       schedule: name,
       ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
     });
+    data = jitterMs !== undefined ? { ...made, jitter_ms: jitterMs } : made;
     return undefined;
   };
   return withFleet(
@@ -166,11 +205,17 @@ function whenOf(flags: AddFlags): ScheduleWhen {
     throw new RecipeError('F006', { flag: '--cron / --every', reason: 'give exactly one of them' });
   if (flags.cron !== undefined) return { cron: flags.cron, ...(flags.tz !== undefined ? { tz: flags.tz } : {}) };
   if (flags.tz !== undefined) throw new RecipeError('F006', { flag: '--tz', reason: 'goes with --cron' });
-  const m = /^(\d+)\s*(ms|s|m|h|d)$/.exec((flags.every as string).trim());
-  const ms = m ? Number(m[1]) * (PERIOD[m[2] as string] as number) : 0;
+  const ms = durationMs('--every', flags.every as string);
   if (ms < 1000)
     throw new RecipeError('F006', { flag: `--every ${flags.every}`, reason: 'a period of 1s or more, e.g. 15m' });
   return { everyMs: ms };
+}
+
+/** A duration flag: a number and ms, s, m, h or d (F006 otherwise). */
+function durationMs(flag: string, text: string): number {
+  const m = /^(\d+)\s*(ms|s|m|h|d)$/.exec(text.trim());
+  if (!m) throw new RecipeError('F006', { flag: `${flag} ${text}`, reason: 'a number and ms, s, m, h or d, e.g. 5m' });
+  return Number(m[1]) * (PERIOD[m[2] as string] as number);
 }
 
 function invalid(diagnostics: Diagnostic[]): number {

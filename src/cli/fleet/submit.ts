@@ -146,10 +146,10 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
 }
 
 /** --wait: the run's report and exit code; Ctrl-C stops following (the run goes on in the fleet). */
-async function follow(
+export async function follow(
   fleet: FleetClient,
   runId: string,
-  flags: SubmitFlags,
+  flags: { json?: boolean },
   note: (line: string) => void,
 ): Promise<number> {
   const stop = new AbortController();

@@ -6,6 +6,7 @@ import { startFleetWorker } from '../../fleet/worker.js';
 import { readCommandEnv } from '../run/env-file.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
+import { version } from '../version.js';
 import { FLEET_HELP, fleetTarget, positiveInt, type FleetFlags } from './fleet-flags.js';
 
 interface WorkerFlags extends FleetFlags {
@@ -91,6 +92,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
       env,
       ...(rps !== undefined ? { maxRpsPerConnector: rps } : {}),
       lockMs: positiveInt('--lock-ms', flags.lockMs, 30_000),
+      version,
       log,
     });
   } catch (err) {

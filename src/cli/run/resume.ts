@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath, RecipeError } from '../../errors/index.js';
-import { openFleet, type FleetClient } from '../../fleet/queue.js';
+import { openFleet, requestRedrive, type FleetClient } from '../../fleet/queue.js';
+import { follow } from '../fleet/submit.js';
 import { journalPath } from '../../journal/index.js';
 import { fleetTarget } from '../fleet/fleet-flags.js';
 import { collect, parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
@@ -19,6 +20,8 @@ interface ResumeFlags extends RunFlags {
   retryFailedItems?: boolean;
   assumeSent?: string[];
   assumeNotSent?: string[];
+  here?: boolean;
+  wait?: boolean;
 }
 
 /** `recipe resume RUN_ID`: goes on with an interrupted, cancelled or failed run from its journal. */
@@ -33,9 +36,11 @@ export function registerResume(program: Command): void {
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
-    .option('--redis <url>', "resume here a fleet run, from the fleet's journal on this Redis (docs/fleet.md)")
+    .option('--redis <url>', 'a fleet run: the workers resume it (its job goes back to the queue); docs/fleet.md')
     .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
-    .option('--recipes <dir>', "with --redis: the recipes directory, as the workers' --recipes (default: here)")
+    .option('--here', "with --redis: resume it on this machine instead, with this machine's credentials")
+    .option('--no-wait', 'with --redis: enqueue the resume and exit, without following the run to its end')
+    .option('--recipes <dir>', "with --redis --here: the recipes directory, as the workers' --recipes (default: here)")
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
     .option('--assume-sent <step-path>', 'settle a write in doubt as applied (its result is null); repeatable', collect)
@@ -70,7 +75,8 @@ Examples:
   recipe resume 3f9c0a1b2d4e --allow-changed --retry-failed-items
   recipe resume 3f9c0a1b2d4e --assume-not-sent 'notes[17].note'
   recipe resume 3f9c0a1b2d4e -i hook_url="$HOOK_URL"     an input the journal kept masked (J010)
-  recipe resume nightly-1795000000000 --redis redis://127.0.0.1:6379 --recipes recipes/   a fleet run`,
+  recipe resume nightly-1795000000000 --redis redis://127.0.0.1:6379          a worker resumes a fleet run
+  recipe resume nightly-1795000000000 --redis redis://127.0.0.1:6379 --here --recipes recipes/   here`,
     )
     .action(async (runId: string, flags: ResumeFlags) => {
       process.exitCode = await resumeCommand(runId, flags);
@@ -82,6 +88,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   let store;
   let fleet: FleetClient | undefined;
   try {
+    if (flags.redis !== undefined && flags.here !== true) return await resumeOnFleet(runId, flags);
     if (flags.redis !== undefined) {
       // A fleet run, resumed on this machine: its journal is the fleet's, its recipe this checkout's copy.
       const { redisUrl, queue } = fleetTarget(flags, {});
@@ -119,5 +126,43 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   } finally {
     if (fleet) await fleet.close();
     else await store?.close();
+  }
+}
+
+/**
+ * `resume --redis` (without --here): the request goes to the workers through the run's job; a worker resumes
+ * the run with its own connection and secrets, and its log says so. Follows the run to its end unless --no-wait.
+ */
+async function resumeOnFleet(runId: string, flags: ResumeFlags): Promise<number> {
+  const out = commandOutput(flags);
+  let fleet: FleetClient | undefined;
+  try {
+    if (flags.input?.length)
+      throw new RecipeError('F022', {
+        runId,
+        reason: '-i is not sent to the workers (inputs could hold secrets); resume it here with --here -i ...',
+      });
+    const { redisUrl, queue } = fleetTarget(flags, {});
+    fleet = await openFleet(redisUrl, queue);
+    await requestRedrive(fleet, runId, {
+      allow_changed: flags.allowChanged === true,
+      retry_failed_items: flags.retryFailedItems === true,
+      assume_sent: flags.assumeSent ?? [],
+      assume_not_sent: flags.assumeNotSent ?? [],
+    });
+    if (!flags.quiet) process.stderr.write(`run ${runId} queued for the workers to resume (queue ${queue})\n`);
+    if (flags.wait === false) {
+      process.stdout.write(
+        flags.json ? `${JSON.stringify({ run_id: runId, queue, status: 'queued' })}\n` : `${runId}\n`,
+      );
+      return 0;
+    }
+    return await follow(fleet, runId, flags.json ? { json: true } : {}, (line) => {
+      if (!flags.quiet) process.stderr.write(`${line}\n`);
+    });
+  } catch (err) {
+    return out.fail(err);
+  } finally {
+    await fleet?.close();
   }
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
 import type { RunReport } from '../../run/index.js';
-import { listFleetRuns, openFleet, type FleetClient } from '../../fleet/queue.js';
+import { getFleetRun, listFleetRuns, openFleet, type FleetClient, type FleetRunSummary } from '../../fleet/queue.js';
 import { exitCodeFor, ExitCode } from '../exit-codes.js';
 import { fleetTarget } from '../fleet/fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
@@ -68,7 +68,7 @@ Examples:
     .action(async (runId: string, flags: { json?: boolean; journal?: string } & RedisFlags) => {
       process.exitCode =
         flags.redis !== undefined
-          ? await withFleetRuns(flags, (fleet) => showRun(fleet.journal, runId, flags.json === true))
+          ? await withFleetRuns(flags, (fleet) => showFleetRun(fleet, runId, flags.json === true))
           : await withJournal(flags, (store) => showRun(store, runId, flags.json === true));
     });
   runs
@@ -155,10 +155,12 @@ async function listRuns(store: JournalStore, flags: ListFlags): Promise<number> 
   return ExitCode.ok;
 }
 
-function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: string })[]): string {
+function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: string; reason?: string })[]): string {
   if (list.length === 0) return 'no runs\n';
+  // Fleet runs that failed before they began say why in a last column.
+  const reasons = list.some((r) => r.reason !== undefined);
   const rows = [
-    ['RUN ID', 'STATUS', 'RECIPE', 'STARTED', 'DURATION', 'REQUESTS', 'WRITES'],
+    ['RUN ID', 'STATUS', 'RECIPE', 'STARTED', 'DURATION', 'REQUESTS', 'WRITES', ...(reasons ? ['REASON'] : [])],
     ...list.map((r) => [
       r.run_id,
       r.status,
@@ -167,6 +169,7 @@ function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: stri
       formatDuration(r.duration_ms),
       String(r.requests),
       String(r.writes),
+      ...(reasons ? [r.reason ?? ''] : []),
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
@@ -180,6 +183,28 @@ function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: stri
       )
       .join('\n') + '\n'
   );
+}
+
+/**
+ * `runs show --redis`: a run the journal has is shown as locally; one that never began is shown from its job
+ * (queued, or failed before it started with the reason), so that every submitted run can be looked at.
+ */
+async function showFleetRun(fleet: FleetClient, runId: string, json: boolean): Promise<number> {
+  const found = await getFleetRun(fleet, runId);
+  if (!found) throw new RecipeError('F007', { runId, queue: fleet.queue.name });
+  if ('record' in found) return showRun(fleet.journal, runId, json);
+  const run: FleetRunSummary & { job_state: string } = { ...found.queued, job_state: found.state };
+  if (json) {
+    process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  const lines = [
+    `run ${run.run_id}  ${run.status}  ${run.recipe} (${run.file})`,
+    `submitted ${run.started_at}  job ${found.state}${run.ended_at ? `  ended ${run.ended_at}` : ''}`,
+    run.reason !== undefined ? `failed before it began: ${run.reason}` : 'not begun yet: no worker has started it',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return ExitCode.ok;
 }
 
 async function showRun(store: JournalStore, runId: string, json: boolean): Promise<number> {

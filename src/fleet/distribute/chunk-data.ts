@@ -49,4 +49,6 @@ export interface ChunkJobResult {
   readonly writes: number;
   /** What each step inside the loop did (run/distribute-stats.ts). */
   readonly steps?: readonly ChunkStepStats[];
+  /** The worker that ran it (host:pid), for `recipe fleet status`. */
+  readonly worker?: string;
 }

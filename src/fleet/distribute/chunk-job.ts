@@ -17,7 +17,7 @@ import {
   type ReplayPolicy,
 } from '../../run/index.js';
 import { isChunkJobData, type ChunkJobData, type ChunkJobResult } from './chunk-data.js';
-import { loadVisit, visitHash } from './visit-store.js';
+import { loadVisit, partName } from './visit-store.js';
 
 /**
  * The part of the fleet's journal store a chunk needs: a hold on a part of a run (its calls join the run's
@@ -127,7 +127,7 @@ const HOLD_WAIT_MS = 60_000;
  */
 async function holdPart(deps: ChunkWorkerDeps, data: ChunkJobData): Promise<RunJournal | undefined> {
   if (!deps.journal) return undefined;
-  const part = `chunk-${visitHash(data.step_path)}-${data.chunk}`;
+  const part = partName(data.step_path, data.chunk);
   const deadline = Date.now() + HOLD_WAIT_MS;
   for (;;) {
     try {

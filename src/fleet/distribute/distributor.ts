@@ -13,7 +13,7 @@ import {
 } from '../../run/index.js';
 import type { ChunkJobData, ChunkJobResult } from './chunk-data.js';
 import type { SpareSlots } from './spare-slots.js';
-import { DISTRIBUTE_PREFIX, dropVisit, saveVisit, visitHash, VisitKeys } from './visit-store.js';
+import { DISTRIBUTE_PREFIX, dropVisit, partName, saveVisit, visitHash, VisitKeys } from './visit-store.js';
 
 /** What a worker hands the distributor of the run it is running. */
 export interface DistributorOptions {
@@ -32,6 +32,11 @@ export interface DistributorOptions {
   readonly prefix?: string;
   /** How often the run looks at its chunks (default 100 ms). */
   readonly pollMs?: number;
+  /**
+   * Tells the run's journal that the gathered chunks' counters are now the run's own (JournalStore.foldParts),
+   * so that the run's totals count them once.
+   */
+  readonly foldParts?: (runId: string, parts: readonly string[]) => Promise<void>;
 }
 
 /** Retries of a chunk when the run's job says nothing: the queue's usual policy. */
@@ -113,7 +118,12 @@ async function distribute(
   try {
     const failure = await waitForChunks(o, ids, keys, signal);
     if (failure) throw failure;
-    return await gather(o.job, ids, visit.items.length);
+    const outcome = await gather(o.job, ids, visit.items.length);
+    await o.foldParts?.(
+      visit.runId,
+      ids.map((_, chunk) => partName(visit.stepPath, chunk)),
+    );
+    return outcome;
   } finally {
     giveBack?.();
     if (!signal.aborted) await dropVisit(o.connection, keys, chunks).catch(() => undefined);

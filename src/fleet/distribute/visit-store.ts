@@ -53,3 +53,8 @@ export async function dropVisit(redis: Redis, keys: VisitKeys, chunks: number): 
   const started = Array.from({ length: chunks }, (_, i) => keys.started(i));
   await redis.del(keys.visit, keys.cancel, ...started);
 }
+
+/** The journal part a chunk holds (chunk-job.ts), marked folded once the run gathered it (distributor.ts). */
+export function partName(stepPath: string, chunk: number): string {
+  return `chunk-${visitHash(stepPath)}-${chunk}`;
+}

@@ -13,7 +13,7 @@ export async function processChunkForWorker(
 ): Promise<ChunkJobResult> {
   const client = ctx.newClient();
   try {
-    return await processChunkJob(job, {
+    const result = await processChunkJob(job, {
       connection: ctx.redis,
       recipesDir: ctx.recipesDir,
       catalog: ctx.catalog,
@@ -26,6 +26,7 @@ export async function processChunkForWorker(
         if (level !== 'debug') ctx.log(`chunk ${job.id ?? '?'}: ${message}`);
       },
     });
+    return { ...result, worker: ctx.workerName };
   } finally {
     await client.close();
   }
@@ -38,5 +39,8 @@ export function distributorForRunJob(job: Job, ctx: WorkerContext): ForeachDistr
     job,
     recipesDir: ctx.recipesDir,
     ...(ctx.slots ? { spare: ctx.slots } : {}),
+    ...(ctx.journal.foldParts
+      ? { foldParts: (runId, parts) => ctx.journal.foldParts?.(runId, parts) ?? Promise.resolve() }
+      : {}),
   });
 }

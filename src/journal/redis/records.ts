@@ -186,8 +186,12 @@ export function toSummary(paths: PathCodec, k: RunKeys): RunSummary {
     requests += a.requests;
     writes += a.writes;
   }
+  // One definition of a run's requests and writes: each attempt's own (an attempt that gathered a distributed
+  // foreach carries its chunks' counters, as its report does), plus the parts not gathered yet (chunks running,
+  // or that failed the run). A gathered part is marked folded (foldParts) and not counted twice.
   for (const text of Object.values(k.parts)) {
-    const c = JSON.parse(text) as StoredCounters;
+    const c = JSON.parse(text) as StoredCounters & { folded?: boolean };
+    if (c.folded) continue;
     requests += c.requests;
     writes += c.writes;
   }

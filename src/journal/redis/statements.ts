@@ -119,3 +119,17 @@ export const RELEASE = new LuaScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `);
+
+/**
+ * Marks parts folded into their run's attempt (a distributed foreach gathered them): KEYS parts. ARGV part
+ * names. A part with no counters yet gets zero counters, folded.
+ */
+export const FOLD_PARTS = new LuaScript(`
+for i = 1, #ARGV do
+  local text = redis.call('HGET', KEYS[1], ARGV[i])
+  local c = text and cjson.decode(text) or {requests = 0, writes = 0, replayed_calls = 0}
+  c.folded = true
+  redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(c))
+end
+return 'ok'
+`);

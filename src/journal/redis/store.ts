@@ -20,7 +20,7 @@ import { Lease } from './locks.js';
 import { PathCodec } from '../path-codec.js';
 import { statusOf, toAttempts, toExchange, toRun, toStep, toSummary, type RunKeys } from './records.js';
 import { RedisRunJournal, type RedisRunOwner } from './run-journal.js';
-import { BEGIN, HOLD_PART, RESUME } from './statements.js';
+import { BEGIN, FOLD_PARTS, HOLD_PART, RESUME } from './statements.js';
 
 /** How the Redis journal is set up. */
 export interface RedisJournalOptions {
@@ -125,6 +125,44 @@ export class RedisJournalStore implements JournalStore {
     if (reply[0] === 'missing') throw new RecipeError('J001', { runId, journal: this.where() });
     if (reply[0] === 'held') throw new RecipeError('J003', { runId: `${runId} (${part})`, holder: 'another worker' });
     return this.held(lease, runId, Number(reply[1]), true, part);
+  }
+
+  /**
+   * The leases held now (runs, and parts of runs, that a live process holds) with the time left on each: what
+   * `recipe fleet status` shows. A SCAN over this journal's lease keys.
+   */
+  async leases(): Promise<{ run_id: string; part: string | null; holder: string | null; expires_in_ms: number }[]> {
+    const prefix = this.keys.lease('');
+    const out: { run_id: string; part: string | null; holder: string | null; expires_in_ms: number }[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = (await this.redis.call('SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', 500)) as [
+        string,
+        string[],
+      ];
+      cursor = next;
+      for (const key of found) {
+        const [runId = '', part] = key.slice(prefix.length).split(':');
+        const ttl = Number(await this.redis.call('PTTL', key));
+        if (ttl < 0) continue;
+        const holder =
+          part === undefined
+            ? ((await this.redis.call('HGET', this.keys.run(runId), 'holder')) as string | null)
+            : null;
+        out.push({
+          run_id: runId,
+          part: part ?? null,
+          holder: holder ? ((JSON.parse(holder) as { worker?: string }).worker ?? null) : null,
+          expires_in_ms: ttl,
+        });
+      }
+    } while (cursor !== '0');
+    return out.sort((a, b) => a.run_id.localeCompare(b.run_id) || (a.part ?? '').localeCompare(b.part ?? ''));
+  }
+
+  async foldParts(runId: string, parts: readonly string[]): Promise<void> {
+    if (parts.length === 0) return;
+    await this.script(() => FOLD_PARTS.run(this.redis, [`${this.keys.run(runId)}:parts`], [...parts]));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {

@@ -1,0 +1,430 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/cli-process.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import {
+  CLIENT,
+  fleetEnv,
+  notesLike,
+  spawnRecipe,
+  startServe,
+  stopProcess,
+  until,
+  type RecipeProcess,
+} from './fleet-process.js';
+
+/**
+ * Operating the fleet (issue 26): `recipe fleet status` with three workers, runs that never began in
+ * `recipe runs --redis`, one count of a distributed run's requests and writes, transient failures requeued
+ * and permanent ones not, a redrive run by a worker, schedules paused and jittered. All real: redis-server,
+ * `recipe serve`, `recipe worker` processes, and an HTTP target in this process for http steps.
+ */
+let dir: string;
+let recipes: string;
+let serviceDb: string;
+let redisServer: RedisServer;
+let serve: RecipeProcess | undefined;
+let serviceUrl: string;
+let target: Server;
+let targetUrl: string;
+const workers: RecipeProcess[] = [];
+/** Held GET /hold requests, released by the test. */
+const held: (() => void)[] = [];
+/** What GET /flaky answers now. */
+let flakyStatus = 503;
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return fleetEnv({
+    CONNECTOR_API_URL: serviceUrl,
+    CONNECTOR_CLIENT_ID: CLIENT.id,
+    CONNECTOR_CLIENT_SECRET: CLIENT.secret,
+    RECIPE_REDIS_URL: redisServer.url,
+    ...extra,
+  });
+}
+
+function startWorker(extra: string[] = []): RecipeProcess {
+  const w = spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000', ...extra], env(), dir);
+  workers.push(w);
+  return w;
+}
+
+function cli(args: string[], timeoutMs = 120_000) {
+  return runCli(args, { cwd: dir, env: env(), timeoutMs });
+}
+
+async function json<T>(args: string[]): Promise<T> {
+  const r = await cli([...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+interface Status {
+  workers: { id: string; pid: number; version: string; concurrency: number; current: { run_id: string }[] }[];
+  jobs: { waiting: number; active: number; delayed: number; failed: number };
+  schedules: {
+    name: string;
+    paused: boolean;
+    next: string | null;
+    jitter_ms: number | null;
+    offset_ms: number | null;
+  }[];
+  leases: { run_id: string; holder: string | null; expires_in_ms: number }[];
+}
+
+interface Row {
+  run_id: string;
+  status: string;
+  reason?: string;
+  requests: number;
+  writes: number;
+  attempts: number;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'recipe-fleet-ops-'));
+  recipes = join(dir, 'recipes');
+  mkdirSync(recipes);
+  serviceDb = join(dir, 'service.db');
+  target = createServer((req, res) => {
+    const path = req.url?.split('?')[0];
+    if (path === '/hold') held.push(() => res.end('{"ok":true}'));
+    else if (path === '/flaky') res.writeHead(flakyStatus).end('{}');
+    else if (path === '/bad') res.writeHead(400).end('{"error":"bad request"}');
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+  const port = (target.address() as { port: number }).port;
+  targetUrl = `http://127.0.0.1:${port}`;
+  const httpRecipe = (name: string, path: string): string => `version: 1
+name: ${name}
+inputs:
+  tag: { type: string, required: true }
+http:
+  allow: ["127.0.0.1:${port}"]
+steps:
+  - id: call
+    retry: { max_attempts: 1 }
+    timeout_ms: 300000
+    http:
+      url: "${targetUrl}${path}?tag=\${ $inputs.tag }"
+outputs:
+  ok: "\${ $call.status }"
+`;
+  writeFileSync(join(recipes, 'hold.yaml'), httpRecipe('hold', '/hold'));
+  writeFileSync(join(recipes, 'flaky.yaml'), httpRecipe('flaky', '/flaky'));
+  writeFileSync(join(recipes, 'bad.yaml'), httpRecipe('bad', '/bad'));
+  writeFileSync(
+    join(recipes, 'spread.yaml'),
+    `version: 1
+name: spread
+inputs:
+  tag: { type: string, required: true }
+connector: { workspace: default, definition: CRM }
+steps:
+  - id: notes
+    foreach: "\${ [1..20] }"
+    as: n
+    distribute: { chunk: 5 }
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params:
+            properties:
+              hs_note_body: "\${ $inputs.tag & ' ' & $string($n) }"
+              hs_timestamp: "\${ $run.started_at }"
+    collect: "\${ $note.id }"
+outputs:
+  count: "\${ $count($notes) }"
+`,
+  );
+  redisServer = await startRedisServer();
+  const started = await startServe(serviceDb, dir);
+  serve = started.proc;
+  serviceUrl = started.url;
+}, 60_000);
+
+// A test that failed half-way must not leave the workers stuck on held requests for the next ones.
+afterEach(() => {
+  for (const release of held.splice(0)) release();
+});
+
+afterAll(async () => {
+  for (const release of held.splice(0)) release();
+  await Promise.all(workers.map((w) => stopProcess(w)));
+  await stopProcess(serve);
+  await new Promise((r) => target?.close(r));
+  await redisServer?.stop();
+}, 60_000);
+
+describe('recipe fleet status and recipe runs --redis', () => {
+  it('shows 3 workers with their current runs, the queue, schedules and leases; runs that never began are listed', async () => {
+    const three = [startWorker(), startWorker(), startWorker()];
+    for (const w of three)
+      await until('a worker ready', 30_000, async () => (w.output().includes('taking jobs') ? true : undefined));
+    for (const tag of ['h1', 'h2', 'h3'])
+      expect(
+        (
+          await cli([
+            'submit',
+            join(recipes, 'hold.yaml'),
+            '--recipes',
+            recipes,
+            '-i',
+            `tag=${tag}`,
+            '--run-id',
+            `hold-${tag}`,
+          ])
+        ).code,
+      ).toBe(0);
+    // A fourth waits: every worker holds one (concurrency 1).
+    expect(
+      (await cli(['submit', join(recipes, 'hold.yaml'), '--recipes', recipes, '-i', 'tag=h4', '--run-id', 'hold-h4']))
+        .code,
+    ).toBe(0);
+    await until('three held requests', 60_000, async () => (held.length >= 3 ? true : undefined));
+    expect(
+      (
+        await cli([
+          'schedule',
+          'add',
+          'yearly',
+          join(recipes, 'hold.yaml'),
+          '--recipes',
+          recipes,
+          '--cron',
+          '0 0 1 1 *',
+          '-i',
+          'tag=s',
+          '--jitter',
+          '10m',
+        ])
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await cli([
+          'schedule',
+          'add',
+          'nightly',
+          join(recipes, 'hold.yaml'),
+          '--recipes',
+          recipes,
+          '--cron',
+          '0 3 * * *',
+          '-i',
+          'tag=n',
+        ])
+      ).code,
+    ).toBe(0);
+    expect((await cli(['schedule', 'pause', 'nightly'])).code).toBe(0);
+
+    const status = await until('every worker holding a run', 30_000, async () => {
+      const s = await json<Status>(['fleet', 'status']);
+      return s.workers.length === 3 && s.workers.every((w) => w.current.length === 1) ? s : undefined;
+    });
+    expect(new Set(status.workers.map((w) => w.pid))).toEqual(new Set(three.map((w) => w.child.pid)));
+    const current = status.workers.flatMap((w) => w.current.map((c) => c.run_id));
+    expect(new Set(current).size).toBe(3);
+    expect(current.every((id) => /^hold-h[1-4]$/.test(id))).toBe(true);
+    expect(status.workers[0]).toMatchObject({ concurrency: 1, version: expect.stringMatching(/^\d+\.\d+/) });
+    expect(status.jobs, JSON.stringify(status)).toMatchObject({ waiting: 1, active: 3 });
+    expect(status.schedules.map((s) => [s.name, s.paused])).toEqual([
+      ['nightly', true],
+      ['yearly', false],
+    ]);
+    const yearly = status.schedules[1]!;
+    expect(yearly.next).not.toBeNull();
+    expect(yearly.jitter_ms).toBe(600_000);
+    expect(yearly.offset_ms).toBeGreaterThanOrEqual(0);
+    expect(yearly.offset_ms).toBeLessThanOrEqual(600_000);
+    expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
+    expect(status.leases.every((l) => l.expires_in_ms > 0 && l.holder !== null)).toBe(true);
+    const text = await cli(['fleet', 'status']);
+    expect(text.stdout).toContain('workers (3):');
+    expect(text.stdout).toMatch(/queue recipe-runs: 1 waiting, 3 active/);
+
+    // An F003 job (the recipe differs on the workers) and a queued one, in `recipe runs` with their state.
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'hold.yaml'), `${readFileSync(join(recipes, 'hold.yaml'), 'utf8')}# changed\n`);
+    writeFileSync(join(other, 'gone.yaml'), readFileSync(join(recipes, 'hold.yaml'), 'utf8'));
+    for (const release of held.splice(0)) release();
+    const submitOther = (file: string, id: string) =>
+      runCli(['submit', join(other, file), '--recipes', other, '-i', 'tag=x', '--run-id', id], {
+        cwd: dir,
+        env: env(),
+      });
+    expect((await submitOther('hold.yaml', 'differs-1')).code).toBe(0);
+    expect((await submitOther('gone.yaml', 'missing-1')).code).toBe(0);
+    const rows = await until('both jobs failed', 60_000, async () => {
+      for (const release of held.splice(0)) release();
+      const list = await json<Row[]>(['runs', '--redis', redisServer.url]);
+      const failed = list.filter((r) => r.run_id === 'differs-1' || r.run_id === 'missing-1');
+      return failed.length === 2 && failed.every((r) => r.status === 'failed') ? list : undefined;
+    });
+    expect(rows.find((r) => r.run_id === 'differs-1')?.reason).toMatch(/^F003 /);
+    expect(rows.find((r) => r.run_id === 'missing-1')?.reason).toMatch(
+      new RegExp(
+        `^F021 the recipe gone.yaml is missing on this worker \\(recipes folder ${recipes.replace(/[/\\]/g, '.')}\\)`,
+      ),
+    );
+    const shown = await cli(['runs', 'show', 'differs-1', '--redis', redisServer.url]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('failed before it began: F003');
+    // No worker takes this queue's jobs: queued, and `runs show` says so.
+    expect(
+      (
+        await cli([
+          'submit',
+          join(recipes, 'hold.yaml'),
+          '--recipes',
+          recipes,
+          '-i',
+          'tag=q',
+          '--run-id',
+          'idle-1',
+          '--queue',
+          'idle',
+        ])
+      ).code,
+    ).toBe(0);
+    const idle = await json<Row[]>(['runs', '--redis', redisServer.url, '--queue', 'idle']);
+    expect(idle.map((r) => [r.run_id, r.status])).toEqual([['idle-1', 'queued']]);
+    const queued = await json<{ status: string; job_state: string }>([
+      'runs',
+      'show',
+      'idle-1',
+      '--redis',
+      redisServer.url,
+      '--queue',
+      'idle',
+    ]);
+    expect(queued).toMatchObject({ status: 'queued', job_state: 'waiting' });
+    // The paused schedule resumes; removing it works paused or not.
+    expect((await cli(['schedule', 'resume', 'nightly'])).code).toBe(0);
+    expect((await cli(['schedule', 'resume', 'nightly'])).stderr).toContain('F023');
+    expect((await cli(['schedule', 'remove', 'nightly'])).code).toBe(0);
+    expect((await cli(['schedule', 'remove', 'yearly'])).code).toBe(0);
+  }, 400_000);
+
+  it('counts a distributed run once: `runs`, `runs show` and the report agree', async () => {
+    const done = await cli([
+      'submit',
+      join(recipes, 'spread.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=spread',
+      '--run-id',
+      'spread-1',
+      '--wait',
+      '--json',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    const report = JSON.parse(done.stdout) as { status: string; requests: number; outputs: { count: number } };
+    expect(report).toMatchObject({ status: 'ok', outputs: { count: 20 } });
+    expect(notesLike(serviceDb, 'spread ').size).toBe(20);
+    const row = (await json<Row[]>(['runs', '--redis', redisServer.url])).find((r) => r.run_id === 'spread-1');
+    expect(row).toMatchObject({ requests: report.requests, writes: 20, attempts: 1 });
+    const shown = await json<{ requests: number }>(['runs', 'show', 'spread-1', '--redis', redisServer.url]);
+    expect(shown.requests).toBe(report.requests);
+    const text = await cli(['runs', 'show', 'spread-1', '--redis', redisServer.url]);
+    expect(text.stdout).toContain(`requests ${report.requests}  writes 20`);
+  }, 120_000);
+});
+
+describe('requeue, redrive and jitter on the fleet', () => {
+  it('requeues a run failed for a transient cause (a 503) as attempts of the same run; a 400 is not requeued', async () => {
+    if (workers.length === 0) {
+      const w = startWorker();
+      await until('a worker ready', 30_000, async () => (w.output().includes('taking jobs') ? true : undefined));
+    }
+    const failing = await cli([
+      'submit',
+      join(recipes, 'flaky.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=f',
+      '--run-id',
+      'flaky-1',
+    ]);
+    expect(failing.code, failing.stderr).toBe(0);
+    await until('the first attempt to fail', 60_000, async () =>
+      workers.some((w) => w.output().includes('run flaky-1 failed for a transient cause (C013): requeued'))
+        ? true
+        : undefined,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${workers.map((w) => w.output()).join('\n---\n')}`);
+    });
+    flakyStatus = 200;
+    const waited = await cli([
+      'submit',
+      join(recipes, 'flaky.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=f',
+      '--run-id',
+      'flaky-1',
+      '--wait',
+      '--json',
+    ]);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'ok', run_id: 'flaky-1' });
+    const attempts = await json<{ resumes: { kind: string; status: string }[] }>([
+      'runs',
+      'show',
+      'flaky-1',
+      '--redis',
+      redisServer.url,
+    ]);
+    expect(attempts.resumes.map((a) => [a.kind, a.status])).toEqual([['redrive', 'succeeded']]);
+
+    const bad = await cli([
+      'submit',
+      join(recipes, 'bad.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=b',
+      '--run-id',
+      'bad-1',
+      '--wait',
+    ]);
+    expect(bad.code).toBe(1);
+    const row = (await json<Row[]>(['runs', '--redis', redisServer.url])).find((r) => r.run_id === 'bad-1');
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(workers.some((w) => w.output().includes('run bad-1 failed for a transient cause'))).toBe(false);
+  }, 120_000);
+
+  it('resume --redis sends the redrive to the workers (the worker log shows it); --here is the local resume', async () => {
+    flakyStatus = 500;
+    const failed = await cli([
+      'submit',
+      join(recipes, 'bad.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=r',
+      '--run-id',
+      'redrive-1',
+      '--wait',
+    ]);
+    expect(failed.code).toBe(1);
+    // Still a 400: the redrive runs on a worker and fails the same way, as attempt 2 of the same run.
+    const resumed = await cli(['resume', 'redrive-1', '--redis', redisServer.url, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'failed', run_id: 'redrive-1', attempt: 2 });
+    expect(workers.some((w) => /run redrive-1 redriven on request \(attempt 2\)/.test(w.output()))).toBe(true);
+    const running = await cli(['resume', 'idle-1', '--redis', redisServer.url, '--queue', 'idle']);
+    expect(running.code).toBe(2);
+    expect(running.stderr).toContain('F022');
+  }, 120_000);
+});
