@@ -21,4 +21,14 @@ export const fleetCodes = {
   F006: { template: '{flag}: {reason}', class: 'invalid' },
   F007: { template: 'run {runId} is not in queue {queue} (nor in its journal)', class: 'invalid' },
   F008: { template: 'run {runId} was not finished by a worker: {reason}', class: 'run' },
+  F009: {
+    template: '{given} both name a fleet store: give one, --redis URL or --postgres URL (docs/fleet.md)',
+    class: 'invalid',
+  },
+  F010: {
+    template: "name the fleet's store: --redis URL or --postgres URL (or set {redisEnv} or {postgresEnv})",
+    class: 'invalid',
+  },
+  F011: { template: 'cannot reach PostgreSQL at {url}: {reason}', class: 'config' },
+  F012: { template: 'the fleet schema in PostgreSQL at {url} cannot be used: {reason}', class: 'config' },
 } satisfies Record<string, CatalogEntry>;

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { RecipeError } from '../errors/index.js';
 import { RedisJournalStore, type RedisCommands } from '../journal/index.js';
 import { JOURNAL_PREFIX } from './job.js';
+import { checkedStore, redactUrl } from './fleet-store.js';
 
 /**
  * Connections to the fleet's Redis. Both reconnect for as long as it takes (a Redis restart must not end a
@@ -38,27 +39,10 @@ export async function connectRedisNow(url: string, use: 'queue' | 'command' = 'c
 
 /** redis:// or rediss:// URLs only (F006 otherwise). */
 export function checkRedisUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RecipeError('F006', { flag: '--redis', reason: `"${url}" is not a URL (redis://HOST:PORT)` });
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
-    throw new RecipeError('F006', { flag: '--redis', reason: `"${redactUrl(url)}" is not a redis:// URL` });
-  return parsed;
+  return new URL(checkedStore('redis', url).url);
 }
 
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.href;
-  } catch {
-    return '(invalid URL)';
-  }
-}
+export { redactUrl };
 
 /** The journal's view of an ioredis connection. */
 export function commandsOf(redis: Redis): RedisCommands {
