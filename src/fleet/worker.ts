@@ -2,20 +2,22 @@ import type { ConnectorCatalog } from '../catalog/index.js';
 import { catalogForService } from '../catalog/service-catalog.js';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { loadTracer } from '../telemetry/index.js';
 import { JobName, type RunJobData } from './job.js';
-import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 import { processChunkForWorker, spareSlots } from './distribute/index.js';
-import { FleetRateLimiter } from './rate-limit/index.js';
+import { checkedStore, type FleetStore } from './fleet-store.js';
+import { connectStore } from './open-store.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
 
 /** How a worker is set up (`recipe worker`). */
 export interface FleetWorkerOptions {
-  readonly redisUrl: string;
+  /** The fleet's store (--redis or --postgres); `redisUrl` says Redis as before --postgres existed. */
+  readonly store?: FleetStore;
+  readonly redisUrl?: string;
   readonly queue: string;
   /** Jobs run at once by this worker (default 1). */
   readonly concurrency?: number;
@@ -42,25 +44,27 @@ export interface FleetWorker {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Starts a BullMQ worker on the queue: F001 when Redis cannot be reached. */
+/**
+ * Starts a BullMQ worker on the queue, in the fleet's store: F001 when Redis cannot be reached, F011 when
+ * PostgreSQL cannot (its schemas are migrated here, at the worker's start).
+ */
 export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWorker> {
   const name = `${hostname()}:${process.pid}`;
   const lockMs = o.lockMs ?? 30_000;
-  const commands = await connectRedisNow(o.redisUrl);
+  const store = o.store ?? checkedStore('redis', o.redisUrl ?? '');
+  const connections = await connectStore(store);
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
   const limiter =
-    o.maxRpsPerConnector !== undefined
-      ? new FleetRateLimiter({ connection: commands, maxRps: o.maxRpsPerConnector })
-      : undefined;
+    o.maxRpsPerConnector !== undefined ? connections.rateLimiter(o.maxRpsPerConnector) : undefined;
   // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
   const slots = spareSlots({
     queue: o.queue,
-    connect: () => connectRedis(o.redisUrl, 'queue'),
+    connections,
     process: (job, token, signal) => dispatch(job, token, signal, ctx),
     lockMs,
     log: o.log,
   });
-  const journal = openFleetJournal(commands, {
+  const journal = await connections.openJournal({
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
     leaseMs: lockMs,
@@ -76,7 +80,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       return c;
     }));
   const ctx: WorkerContext = {
-    redis: commands,
+    connections,
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
     journal,
@@ -90,12 +94,10 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     workerName: name,
     log: o.log,
   };
-  const queueConnection = connectRedis(o.redisUrl, 'queue');
-  const worker = new Worker(
+  const opened = connections.newWorker(
     o.queue,
     (job: Job, token?: string, signal?: AbortSignal) => dispatch(job, token, signal, ctx),
     {
-      connection: queueConnection,
       concurrency: o.concurrency ?? 1,
       lockDuration: lockMs,
       stalledInterval: lockMs,
@@ -104,16 +106,19 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       maxStalledCount: 5,
       autorun: false,
     },
+    {
+      error: (err) => o.log(`queue error: ${err.message}`),
+      failed: (job, err) => {
+        if (job) o.log(`job ${job.id} failed: ${err.message}`);
+      },
+      completed: (job) => o.log(`job ${job.id} completed`),
+    },
   );
-  worker.on('error', (err) => o.log(`queue error: ${err.message}`));
-  worker.on('failed', (job, err) => {
-    if (job) o.log(`job ${job.id} failed: ${err.message}`);
-  });
-  worker.on('completed', (job) => o.log(`job ${job.id} completed`));
+  const worker = opened.worker;
   void worker.run();
   await worker.waitUntilReady();
   o.log(
-    `worker ${name} taking jobs from queue ${o.queue} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
+    `worker ${name} taking jobs from queue ${o.queue} on ${store.kind === 'redis' ? 'Redis' : 'PostgreSQL'} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
   );
 
   let closing: Promise<void> | undefined;
@@ -129,11 +134,11 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
+        await opened.close();
         await slots.close();
         await journal.close();
         await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
-        await commands.quit().catch(() => undefined);
-        await queueConnection.quit().catch(() => undefined);
+        await connections.close();
       })()),
   };
 }
