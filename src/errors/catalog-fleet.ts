@@ -25,10 +25,6 @@ export const fleetCodes = {
     template: '{given} both name a fleet store: give one, --redis URL or --postgres URL (docs/fleet.md)',
     class: 'invalid',
   },
-  F010: {
-    template: "name the fleet's store: --redis URL or --postgres URL (or set {redisEnv} or {postgresEnv})",
-    class: 'invalid',
-  },
-  F011: { template: 'cannot reach PostgreSQL at {url}: {reason}', class: 'config' },
-  F012: { template: 'the fleet schema in PostgreSQL at {url} cannot be used: {reason}', class: 'config' },
+  F010: { template: 'cannot reach PostgreSQL at {url}: {reason}', class: 'config' },
+  F011: { template: "the fleet's schema in PostgreSQL at {url} cannot be used: {reason}", class: 'config' },
 } satisfies Record<string, CatalogEntry>;

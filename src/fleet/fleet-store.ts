@@ -6,7 +6,8 @@ import { RecipeError } from '../errors/index.js';
  * RECIPE_POSTGRES_URL); docs/fleet.md says which to choose. Parsed once from the flags and the environment
  * (fleetStoreFrom), then handed whole to whatever opens the fleet (openFleet, startFleetWorker, ...).
  */
-export type FleetStore = { readonly kind: 'redis'; readonly url: string } | { readonly kind: 'postgres'; readonly url: string };
+export type FleetStore =
+  { readonly kind: 'redis'; readonly url: string } | { readonly kind: 'postgres'; readonly url: string };
 
 /** The environment variables that name the fleet's store when no flag does. */
 export const REDIS_ENV = 'RECIPE_REDIS_URL';
@@ -40,13 +41,17 @@ export function fleetStoreFrom(
   return undefined;
 }
 
-/** fleetStoreFrom, F010 when nothing names a store. */
+/** fleetStoreFrom, F006 when nothing names a store (the code `--redis` alone gave before --postgres). */
 export function requireFleetStore(
   flags: FleetStoreFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): FleetStore {
   const store = fleetStoreFrom(flags, env);
-  if (!store) throw new RecipeError('F010', { redisEnv: REDIS_ENV, postgresEnv: POSTGRES_ENV });
+  if (!store)
+    throw new RecipeError('F006', {
+      flag: '--redis or --postgres',
+      reason: `name the fleet's store (or set ${REDIS_ENV} or ${POSTGRES_ENV})`,
+    });
   return store;
 }
 

@@ -2,7 +2,7 @@ import type { FleetStore } from './fleet-store.js';
 import type { StoreConnections } from './store-connections.js';
 
 /**
- * Connects to the fleet's store: F001 when Redis cannot be reached, F011 when PostgreSQL cannot. The backend
+ * Connects to the fleet's store: F001 when Redis cannot be reached, F010 when PostgreSQL cannot. The backend
  * of the other kind is not loaded.
  */
 export async function connectStore(store: FleetStore): Promise<StoreConnections> {

@@ -10,11 +10,11 @@ import type { FleetJournalOptions } from './store-connections.js';
 export function openPostgresFleetJournal(url: string, o: FleetJournalOptions): Promise<JournalStore> {
   void url;
   void o;
-  return Promise.reject(new RecipeError('F012', { url: '?', reason: 'the PostgreSQL journal is not built yet' }));
+  return Promise.reject(new RecipeError('F011', { url: '?', reason: 'the PostgreSQL journal is not built yet' }));
 }
 
 export function postgresRateLimiter(pool: unknown, maxRps: number): RequestLimiter {
   void pool;
   void maxRps;
-  throw new RecipeError('F012', { url: '?', reason: 'the PostgreSQL rate limit is not built yet' });
+  throw new RecipeError('F011', { url: '?', reason: 'the PostgreSQL rate limit is not built yet' });
 }

@@ -26,7 +26,7 @@ const MIGRATIONS: readonly string[] = [
  * The fleet on PostgreSQL (--postgres): BullMQ's PostgreSQL backend for the queue, workers, flows and job
  * schedulers (its schema `bullmq`, migrated by the first of them to connect: BullMQ's migrator takes an advisory
  * lock, so several workers starting at once apply them once), the run journal in the same database, and a pool
- * of our own for the visits table. F011 now when PostgreSQL cannot be reached.
+ * of our own for the visits table. F010 now when PostgreSQL cannot be reached.
  *
  * Each BullMQ queue, worker and flow producer owns a small pool and, for a worker, a LISTEN connection: a worker
  * process holds some six connections (docs/fleet.md counts them for max_connections).
@@ -40,7 +40,7 @@ export async function connectPostgresStore(url: string): Promise<StoreConnection
     await migrate(pool);
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw new RecipeError('F011', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
+    throw new RecipeError('F010', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
   }
   // BullMQ builds its pools from this; `migrate` brings its schema up to date at the first connection.
   const connection: PostgresPoolConfig = { connectionString: url, migrate: true, max: 2 };

@@ -32,7 +32,7 @@ export const RUN_JOB_OPTIONS: JobsOptions = {
 
 /**
  * Opens the queue and the journal in the fleet's store (a redis:// URL string is a Redis store, as before
- * --postgres): F001 when Redis cannot be reached, F011 when PostgreSQL cannot. With `recipesDir`, the journal's
+ * --postgres): F001 when Redis cannot be reached, F010 when PostgreSQL cannot. With `recipesDir`, the journal's
  * recipe paths read as files under it (to run or resume a recipe here).
  */
 export async function openFleet(

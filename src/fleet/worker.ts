@@ -45,7 +45,7 @@ export interface FleetWorker {
 }
 
 /**
- * Starts a BullMQ worker on the queue, in the fleet's store: F001 when Redis cannot be reached, F011 when
+ * Starts a BullMQ worker on the queue, in the fleet's store: F001 when Redis cannot be reached, F010 when
  * PostgreSQL cannot (its schemas are migrated here, at the worker's start).
  */
 export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWorker> {
@@ -54,8 +54,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const store = o.store ?? checkedStore('redis', o.redisUrl ?? '');
   const connections = await connectStore(store);
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
-  const limiter =
-    o.maxRpsPerConnector !== undefined ? connections.rateLimiter(o.maxRpsPerConnector) : undefined;
+  const limiter = o.maxRpsPerConnector !== undefined ? connections.rateLimiter(o.maxRpsPerConnector) : undefined;
   // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
   const slots = spareSlots({
     queue: o.queue,

@@ -24,7 +24,7 @@ export const STORE_OPTION_HELP = {
 
 /**
  * The fleet's store (--redis or --postgres, else RECIPE_REDIS_URL or RECIPE_POSTGRES_URL: F009 when two are
- * given, F010 when none) and the queue name. Every fleet command opens its fleet from this.
+ * given, F006 when none) and the queue name. Every fleet command opens its fleet from this.
  */
 export function fleetStoreTarget(
   flags: FleetFlags,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { RecipeError } from '../../errors/index.js';
 import { openFleet, type FleetClient } from '../../fleet/queue.js';
 import { journalPath } from '../../journal/index.js';
-import { fleetTarget } from '../fleet/fleet-flags.js';
+import { fleetStoreTarget } from '../fleet/fleet-flags.js';
 import { collect } from '../options.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
@@ -13,6 +13,7 @@ import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js'
 interface ResumeFlags extends RunFlags {
   input?: string[];
   redis?: string;
+  postgres?: string;
   queue?: string;
   recipes?: string;
   allowChanged?: boolean;
@@ -34,8 +35,9 @@ export function registerResume(program: Command): void {
     .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "resume here a fleet run, from the fleet's journal on this Redis (docs/fleet.md)")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
-    .option('--recipes <dir>', "with --redis: the recipes directory, as the workers' --recipes (default: here)")
+    .option('--postgres <url>', "resume here a fleet run, from the fleet's journal in this PostgreSQL")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
+    .option('--recipes <dir>', "with --redis/--postgres: the recipes directory, as the workers' (default: here)")
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
     .option('--assume-sent <step-path>', 'settle a write in doubt as applied (its result is null); repeatable', collect)
@@ -81,10 +83,10 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   let store;
   let fleet: FleetClient | undefined;
   try {
-    if (flags.redis !== undefined) {
+    if (flags.redis !== undefined || flags.postgres !== undefined) {
       // A fleet run, resumed on this machine: its journal is the fleet's, its recipe this checkout's copy.
-      const { redisUrl, queue } = fleetTarget(flags, {});
-      fleet = await openFleet(redisUrl, queue, flags.recipes ?? process.cwd());
+      const { store: fleetStore, queue } = fleetStoreTarget(flags, {});
+      fleet = await openFleet(fleetStore, queue, flags.recipes ?? process.cwd());
       store = fleet.journal;
     } else store = await openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
     if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
@@ -93,7 +95,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
       throw new RecipeError('J001', {
         runId,
         journal: fleet
-          ? `redis (queue ${fleet.queue.name})`
+          ? `${fleet.store.kind} (queue ${fleet.queue.name})`
           : journalPath(flags.journal || undefined, process.env, process.cwd()),
       });
     if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);

@@ -63,7 +63,9 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
   if (await kv.exists(cancelKey)) throw unrecoverable(cancelled(data));
   const visit = await loadVisit(kv, data.visit);
   if (!visit)
-    throw unrecoverable(new RecipeError('F052', { jobId: job.id, reason: "its foreach is gone from the fleet's store" }));
+    throw unrecoverable(
+      new RecipeError('F052', { jobId: job.id, reason: "its foreach is gone from the fleet's store" }),
+    );
   const plan = await loadPlan(deps, data, job.id);
   const startedKey = data.visit.replace(/:visit$/, `:started:${data.chunk}`);
   const firstTime = await kv.setIfAbsent(startedKey, String(job.attemptsMade), 7 * 24 * 3600);

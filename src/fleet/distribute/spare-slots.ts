@@ -46,12 +46,10 @@ export function spareSlots(o: SpareSlotOptions): SpareSlots {
         if (given) return;
         given = true;
         // The job in hand, if any, ends first; the waiting run does not wait for it.
-        const closed = worker
-          .close()
-          .then(
-            () => undefined,
-            () => undefined,
-          );
+        const closed = worker.close().then(
+          () => undefined,
+          () => undefined,
+        );
         open.add(closed);
         void closed.finally(() => open.delete(closed));
       };
