@@ -1,6 +1,7 @@
 /**
- * journal/: the run journal (record, replay, history); an interface (types.ts) with two backends behind it:
- * SQLite (sqlite/, one machine) and Redis (redis/, a fleet of workers; the caller brings the connection).
+ * journal/: the run journal (record, replay, history); an interface (types.ts) with three backends behind it:
+ * SQLite (sqlite/, one machine), Redis (redis/, a fleet of workers; the caller brings the connection) and
+ * PostgreSQL (postgres/, a fleet of workers on one database; openPostgresJournal(url), `pg` used only there).
  *
  * For the parts built on it:
  * - run/ records through RunJournal (from JournalStore.begin/resume) at its one call point
@@ -44,4 +45,14 @@ export type {
 } from './types.js';
 export type { RedisCommands } from './redis/client.js';
 export { RedisJournalStore, type RedisJournalOptions } from './redis/store.js';
-export { DEFAULT_JOURNAL, JOURNAL_ENV, journalPath, openJournal, openJournalReader } from './open.js';
+export { PostgresJournalStore, type PostgresJournalOptions } from './postgres/store.js';
+export { DEFAULT_JOURNAL_SCHEMA } from './postgres/schema.js';
+export {
+  DEFAULT_JOURNAL,
+  JOURNAL_ENV,
+  isJournalUrl,
+  journalPath,
+  openJournal,
+  openJournalReader,
+  openPostgresJournal,
+} from './open.js';

@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import { isPostgresUrl } from './postgres/client.js';
+import { PostgresJournalStore, type PostgresJournalOptions } from './postgres/store.js';
 import { SqliteJournalStore } from './sqlite/store.js';
 import type { JournalReader, JournalStore } from './types.js';
 
@@ -11,7 +13,8 @@ export const JOURNAL_ENV = 'RECIPE_JOURNAL';
 /**
  * The journal's path: the flag, else RECIPE_JOURNAL, else runs.db in `recipeDir` (the project's `.recipe/`
  * folder, found like git finds `.git`), else the default in `cwd`. Relative paths are resolved against
- * `cwd`; ':memory:' stays as it is: a private journal that ends with the process.
+ * `cwd`; ':memory:' stays as it is: a private journal that ends with the process. (A journal on
+ * PostgreSQL is named by a URL, not a path: see isJournalUrl and openPostgresJournal.)
  */
 export function journalPath(
   flag: string | undefined,
@@ -33,4 +36,17 @@ export function openJournal(path: string): JournalStore {
 /** Opens an existing journal for reading only (a console): J007 when it does not exist or cannot be read. */
 export function openJournalReader(path: string): JournalReader {
   return SqliteJournalStore.openReadOnly(path);
+}
+
+/** True when `where` names a journal on PostgreSQL (postgres://… or postgresql://…) rather than a file. */
+export function isJournalUrl(where: string): boolean {
+  return isPostgresUrl(where);
+}
+
+/**
+ * Opens the journal on the PostgreSQL database at `url` (its own schema, default recipe_journal, migrated on
+ * open: safe with several workers starting at once); J007 with PostgreSQL's reason when it cannot.
+ */
+export function openPostgresJournal(url: string, options: PostgresJournalOptions = {}): Promise<PostgresJournalStore> {
+  return PostgresJournalStore.open(url, options);
 }

@@ -4,10 +4,10 @@ import type { JournalStore, RunSummary } from '../../src/journal/index.js';
 /**
  * RunFilter.before: keyset paging through listRuns, as a console pages the runs list. Written against the
  * JournalStore interface only; part of the store contract (store-contract.ts), which every backend runs.
- * `fresh` gives an empty store the caller closes.
+ * `fresh` gives an empty store (at once or as a Promise) the caller closes.
  */
-async function seeded(fresh: () => JournalStore): Promise<JournalStore> {
-  const store = fresh();
+async function seeded(fresh: () => JournalStore | Promise<JournalStore>): Promise<JournalStore> {
+  const store = await fresh();
   // Seven runs; three share a millisecond, so the run_id breaks the tie.
   const runs: [string, number, string, 'ok' | 'failed'][] = [
     ['a1', 1000, 'alpha', 'ok'],
@@ -57,7 +57,7 @@ async function allPages(store: JournalStore, filter: { status?: 'failed'; recipe
   }
 }
 
-export function listRunsPagingContract(fresh: () => JournalStore): void {
+export function listRunsPagingContract(fresh: () => JournalStore | Promise<JournalStore>): void {
   describe('listRuns with before (paging)', () => {
     it('pages newest first; runs started in the same millisecond are ordered by run_id', async () => {
       const store = await seeded(fresh);

@@ -4,12 +4,15 @@ import { listRunsPagingContract } from './list-runs-paging-contract.js';
 
 /**
  * What every journal backend must do, whatever it stores in: the one suite each backend's test file runs
- * (test/journal/<backend>-store.test.ts: sqlite-, redis-), listRuns' paging included. Each backend adds its own
+ * (test/journal/<backend>-store.test.ts: sqlite-, redis-, postgres-), listRuns' paging included. Each backend adds its own
  * cases for what only it has (process locks and read-only files; leases and fencing).
  */
 export interface JournalBackend {
-  /** A new, empty journal; `open` may be called again to reach the same journal from another store. */
-  fresh(): { open(): JournalStore };
+  /**
+   * A new, empty journal; `open` may be called again to reach the same journal from another store. It may be
+   * async (PostgreSQL connects and migrates as it opens).
+   */
+  fresh(): { open(): JournalStore | Promise<JournalStore> };
 }
 
 export function start(id: string, at = 1_700_000_000_000, recipe = 'notes'): RunStart {
@@ -97,12 +100,12 @@ export function journalStoreContract(backend: JournalBackend): void {
 
   it('records a run, its exchanges in order, and its end; lists it with its counters', async () => {
     const journal = backend.fresh();
-    const store = journal.open();
+    const store = await journal.open();
     const run = await store.begin(start('r1'));
     await run.record(entry('a#0'), outcome('a#0'));
     await run.intend(entry('b#0', true));
     // The intent is durable at once: another store sees it before any flush of later appends.
-    const seen = await journal.open().listExchanges('r1');
+    const seen = await (await journal.open()).listExchanges('r1');
     expect(seen.map((e) => [e.call_key, e.state])).toEqual([
       ['a#0', 'answered'],
       ['b#0', 'intent'],
@@ -114,7 +117,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it('lists runs newest first, filtered by status and recipe, with a limit', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     for (const [id, at, recipe] of [
       ['old', 1, 'a'],
       ['mid', 2, 'b'],
@@ -130,7 +133,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it('refuses a used run id (J006) and an unknown one on resume (J001)', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     await (await store.begin(start('x'))).finish(end);
     await expect(store.begin(start('x'))).rejects.toMatchObject({ code: 'J006' });
     await expect(store.resume('nope', { kind: 'resume', started_at: 1, options: {} })).rejects.toMatchObject({
@@ -139,7 +142,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it('refuses to resume a run this process holds (J003); released, it resumes as attempt 2', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     const first = await store.begin(start('h'));
     await expect(store.resume('h', { kind: 'resume', started_at: 2, options: {} })).rejects.toMatchObject({
       code: 'J003',
@@ -156,7 +159,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it('finds writes in doubt: intents with no answer, failures that may hide an applied write, masked answers', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     const run = await store.begin(start('d'));
     const fail = async (key: string, doubt: boolean) =>
       run.record(
@@ -182,7 +185,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it('prunes ended runs older than the cutoff, never a held one', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     await (await store.begin(start('gone', 10))).finish({ ...end, ended_at: 20 });
     await (await store.begin(start('kept', 10))).finish({ ...end, ended_at: 5_000 });
     const held = await store.begin(start('live', 10));
@@ -192,7 +195,7 @@ export function journalStoreContract(backend: JournalBackend): void {
   });
 
   it("holds a part of a run beside it: the part's calls join the run's, its counters the run's totals", async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     const run = await store.begin(start('p'));
     await expect(store.holdPart('nope', 'chunk-0')).rejects.toMatchObject({ code: 'J001' });
     const part = await store.holdPart('p', 'chunk-0');
@@ -225,12 +228,12 @@ export function journalStoreContract(backend: JournalBackend): void {
     expect((await store.listAttempts('p')).map((a) => [a.attempt, a.requests, a.writes])).toEqual([[1, 2, 1]]);
   });
 
-  it('says how long a dead holder may still hold a run (leaseMs)', () => {
-    expect(backend.fresh().open().leaseMs).toBeGreaterThanOrEqual(0);
+  it('says how long a dead holder may still hold a run (leaseMs)', async () => {
+    expect((await backend.fresh().open()).leaseMs).toBeGreaterThanOrEqual(0);
   });
 
   it('records step events and effects, readable in append order; follows a run with after_seq', async () => {
-    const store = backend.fresh().open();
+    const store = await backend.fresh().open();
     const run = await store.begin(start('s'));
     run.step(stepEvent('running', null));
     run.effect('clock:started_at', 1);

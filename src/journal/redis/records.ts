@@ -1,5 +1,5 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
 import { isWriteInDoubt } from '../in-doubt.js';
+import type { PathCodec } from '../path-codec.js';
 import type {
   AttemptRecord,
   CallEntry,
@@ -16,29 +16,6 @@ import type {
 
 const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined ? null : new Date(ms).toISOString();
-
-/**
- * Recipe paths as the journal keeps them: relative to the recipes directory when under it, so that a worker
- * on another machine, whose copy of the recipes lives elsewhere, resumes the run (and reads its history)
- * with paths of its own. Without a root, paths are kept and shown as given.
- */
-export class PathCodec {
-  constructor(private readonly root: string | undefined) {}
-
-  /** The path as stored. */
-  store(path: string): string {
-    if (this.root === undefined || !isAbsolute(path)) return path;
-    const rel = relative(this.root, path);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return path;
-    return rel.split(sep).join('/');
-  }
-
-  /** The stored path as this process sees it. */
-  load(path: string): string {
-    if (this.root === undefined || isAbsolute(path)) return path;
-    return join(this.root, path);
-  }
-}
 
 /** An exchange as stored (JSON; seq is put in front by the append script). */
 interface StoredExchange extends Omit<ExchangeRecord, 'sent_at' | 'seq'> {

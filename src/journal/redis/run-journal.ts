@@ -11,7 +11,8 @@ import type {
 import { fieldsOf, type RedisCommands } from './client.js';
 import type { JournalKeys } from './schema.js';
 import type { Lease } from './locks.js';
-import { exchangeJson, inDoubt, stepJson, toExchange, type PathCodec } from './records.js';
+import type { PathCodec } from '../path-codec.js';
+import { exchangeJson, inDoubt, stepJson, toExchange } from './records.js';
 import { APPEND } from './statements.js';
 import { FlushTimer } from '../flush-timer.js';
 

@@ -16,7 +16,8 @@ import type {
 import { fieldsOf, type RedisCommands } from './client.js';
 import { JournalKeys } from './schema.js';
 import { Lease } from './locks.js';
-import { PathCodec, statusOf, toAttempts, toExchange, toRun, toStep, toSummary, type RunKeys } from './records.js';
+import { PathCodec } from '../path-codec.js';
+import { statusOf, toAttempts, toExchange, toRun, toStep, toSummary, type RunKeys } from './records.js';
 import { RedisRunJournal, type RedisRunOwner } from './run-journal.js';
 import { BEGIN, HOLD_PART, RESUME } from './statements.js';
 
