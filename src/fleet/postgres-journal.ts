@@ -1,20 +1,36 @@
+import { createHash } from 'node:crypto';
 import type { RequestLimiter } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
-import type { JournalStore } from '../journal/index.js';
+import { DEFAULT_JOURNAL_SCHEMA, openPostgresJournal, type JournalStore } from '../journal/index.js';
+import type { SqlPool } from '../journal/postgres/client.js';
+import { DEFAULT_QUEUE } from './job.js';
 import type { FleetJournalOptions } from './store-connections.js';
 
 /**
- * The wiring of the journal's PostgreSQL backend (src/journal/postgres/) and the PostgreSQL rate limit
- * (src/fleet/rate-limit/) into a fleet on PostgreSQL.
+ * The run journal of a queue's runs on PostgreSQL: one journal per queue, as on Redis (`recipe:journal:<queue>`),
+ * each in a schema of its own: the default queue's is recipe_journal, another queue's recipe_journal_<queue>
+ * (lower case, other characters as "_", and a hash of the name when it had to be changed, so that two queues
+ * never share one).
  */
-export function openPostgresFleetJournal(url: string, o: FleetJournalOptions): Promise<JournalStore> {
-  void url;
-  void o;
-  return Promise.reject(new RecipeError('F011', { url: '?', reason: 'the PostgreSQL journal is not built yet' }));
+export function journalSchemaOf(queue: string): string {
+  if (queue === DEFAULT_QUEUE) return DEFAULT_JOURNAL_SCHEMA;
+  const plain = queue.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 30);
+  const suffix = plain === queue ? '' : `_${createHash('sha1').update(queue).digest('hex').slice(0, 8)}`;
+  return `${DEFAULT_JOURNAL_SCHEMA}_${plain}${suffix}`;
 }
 
-export function postgresRateLimiter(pool: unknown, maxRps: number): RequestLimiter {
+/** The fleet's journal for a queue, in the fleet's PostgreSQL (J007 when it cannot be opened). */
+export function openPostgresFleetJournal(url: string, o: FleetJournalOptions): Promise<JournalStore> {
+  return openPostgresJournal(url, {
+    schema: journalSchemaOf(o.queue),
+    ...(o.recipesDir !== undefined ? { recipesDir: o.recipesDir } : {}),
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+    ...(o.holderName !== undefined ? { holderName: o.holderName } : {}),
+  });
+}
+
+/** The fleet-wide rate limit on PostgreSQL (src/fleet/rate-limit/, lane pg-journal). */
+export function postgresRateLimiter(pool: SqlPool, maxRps: number): RequestLimiter {
   void pool;
-  void maxRps;
-  throw new RecipeError('F011', { url: '?', reason: 'the PostgreSQL rate limit is not built yet' });
+  throw new RecipeError('F054', { reason: `--max-rps-per-connector ${maxRps} is not yet available with --postgres` });
 }

@@ -1,6 +1,6 @@
 import { createPostgresBackend, FlowProducer, Queue, Worker, type PostgresPoolConfig } from 'bullmq';
-import pg from 'pg';
 import { RecipeError } from '../errors/index.js';
+import { openSqlPool, type SqlPool } from '../journal/postgres/client.js';
 import { redactUrl } from './fleet-store.js';
 import { listen } from './worker-events.js';
 import { openPostgresFleetJournal, postgresRateLimiter } from './postgres-journal.js';
@@ -32,15 +32,19 @@ const MIGRATIONS: readonly string[] = [
  * process holds some six connections (docs/fleet.md counts them for max_connections).
  */
 export async function connectPostgresStore(url: string): Promise<StoreConnections> {
-  const pool = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 10_000 });
-  // An idle client's error (PostgreSQL restarted) is also the pool's: unheard, Node would end the process. The
-  // next query gets a new connection; a query in flight fails and its caller retries or reports.
-  pool.on('error', () => undefined);
+  let pool: SqlPool;
+  try {
+    // node-postgres from the journal's one place for it (src/journal/postgres/client.ts): an idle connection
+    // that breaks (PostgreSQL restarted) is dropped and the next query opens another.
+    pool = await openSqlPool(url, { max: 4, applicationName: 'recipe-fleet' });
+  } catch (err) {
+    throw new RecipeError('F010', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
+  }
   try {
     await migrate(pool);
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw new RecipeError('F010', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
+    throw new RecipeError('F011', { url: redactUrl(url), reason: (err as Error).message }, undefined, { cause: err });
   }
   // BullMQ builds its pools from this; `migrate` brings its schema up to date at the first connection.
   const connection: PostgresPoolConfig = { connectionString: url, migrate: true, max: 2 };
@@ -72,26 +76,18 @@ export async function connectPostgresStore(url: string): Promise<StoreConnection
   };
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('${FLEET_SCHEMA}'))`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${FLEET_SCHEMA}`);
-    for (const statement of MIGRATIONS) await client.query(statement);
+async function migrate(pool: SqlPool): Promise<void> {
+  await pool.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('${FLEET_SCHEMA}'))`);
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${FLEET_SCHEMA}`);
+    for (const statement of MIGRATIONS) await tx.query(statement);
     // Expired rows are skipped by every read; they are deleted here, at a worker's (or command's) start.
-    await client.query(`DELETE FROM ${FLEET_SCHEMA}.kv WHERE expires_at < now()`);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    await tx.query(`DELETE FROM ${FLEET_SCHEMA}.kv WHERE expires_at < now()`);
+  });
 }
 
 /** The kv on a table: the database's clock decides expiry, the same for every worker. */
-function postgresKv(pool: pg.Pool): FleetKv {
+function postgresKv(pool: SqlPool): FleetKv {
   const table = `${FLEET_SCHEMA}.kv`;
   return {
     set: async (key, value, ttlS) => {
@@ -119,7 +115,7 @@ function postgresKv(pool: pg.Pool): FleetKv {
     },
     exists: async (key) => {
       const result = await pool.query(`SELECT 1 FROM ${table} WHERE key = $1 AND expires_at > now()`, [key]);
-      return (result.rowCount ?? 0) > 0;
+      return result.rowCount > 0;
     },
     del: async (keys) => {
       if (keys.length > 0) await pool.query(`DELETE FROM ${table} WHERE key = ANY($1)`, [keys]);
