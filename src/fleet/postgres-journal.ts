@@ -14,7 +14,10 @@ import type { FleetJournalOptions } from './store-connections.js';
  */
 export function journalSchemaOf(queue: string): string {
   if (queue === DEFAULT_QUEUE) return DEFAULT_JOURNAL_SCHEMA;
-  const plain = queue.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 30);
+  const plain = queue
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 30);
   const suffix = plain === queue ? '' : `_${createHash('sha1').update(queue).digest('hex').slice(0, 8)}`;
   return `${DEFAULT_JOURNAL_SCHEMA}_${plain}${suffix}`;
 }
