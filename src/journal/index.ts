@@ -48,6 +48,14 @@ export { RedisJournalStore, type RedisJournalOptions } from './redis/store.js';
 export { PostgresJournalStore, type PostgresJournalOptions } from './postgres/store.js';
 export { DEFAULT_JOURNAL_SCHEMA } from './postgres/schema.js';
 export {
+  describePostgresUrl,
+  isPostgresUrl,
+  openSqlPool,
+  type SqlPool,
+  type SqlPoolOptions,
+  type SqlQuery,
+} from './postgres/client.js';
+export {
   DEFAULT_JOURNAL,
   JOURNAL_ENV,
   isJournalUrl,

@@ -3,18 +3,21 @@
  * Backend-neutral on purpose: every method that may touch storage returns a Promise, appends are batched
  * (the caller does not wait for them), values cross the interface as plain data (JSON texts for what the
  * journal does not interpret), and "who holds a run" (a lock, a lease, a heartbeat) stays behind it.
- * SQLite (src/journal/sqlite/) is the first backend; a PostgreSQL or Redis one implements the same two
- * interfaces for a fleet of workers, where a worker that dies mid-run leaves a run another worker resumes.
+ * SQLite (src/journal/sqlite/) is the first backend; Redis (src/journal/redis/) and PostgreSQL
+ * (src/journal/postgres/) implement the same two interfaces for a fleet of workers, where a worker that dies
+ * mid-run leaves a run another worker resumes.
  *
  * Every backend is one folder with the same files for the same roles, so a new one copies this list:
  *   store.ts        the JournalStore: begin, resume, holdPart, the reads, prune, close
  *   run-journal.ts  one held run (or part) as a RunJournal: batched appends, `intend` durable before it returns
  *   records.ts      the stored form (rows, JSON) ⇄ this file's types (ExchangeRecord, RunRecord, ...)
- *   schema.ts       where things are stored: tables and migrations (SQLite), the key layout (Redis)
- *   locks.ts        who holds a run or a part: an OS file lock (SQLite), a lease with an expiry (Redis)
- *   statements.ts   the backend's writes as statements: named SQL (SQLite), Lua scripts (Redis)
- * and, where only one backend needs them:
- *   client.ts       the commands sent through a connection the caller brings (Redis: journal/ uses no driver)
+ *   schema.ts       where things are stored: tables and migrations (SQLite, PostgreSQL), the key layout (Redis)
+ *   locks.ts        who holds a run or a part: an OS file lock (SQLite), a lease with an expiry (Redis, and
+ *                   PostgreSQL: a row on the database's clock)
+ *   statements.ts   the backend's writes as statements: named SQL (SQLite, PostgreSQL), Lua scripts (Redis)
+ * and, where only some backends need them:
+ *   client.ts       the connection: the commands sent through one the caller brings (Redis: journal/ uses no
+ *                   driver); a pool of its own (PostgreSQL: the one place `pg` is used)
  *   write-sink.ts   where batches are written off the run's thread (SQLite: a writer thread); Redis sends
  *                   each batch from run-journal.ts, as one script call
  * Shared by every backend: in-doubt.ts (the rule of a write in doubt), flush-timer.ts (when batches go).

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresJournal, type JournalStore, type PostgresJournalOptions } from '../../src/journal/index.js';
 import { end, entry, journalStoreContract, start } from './store-contract.js';
+import { extractBlocks } from '../docs/doc-examples.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 
 // The journal's contract (store-contract.ts, which every backend runs) against a real PostgreSQL, and what
@@ -44,11 +45,28 @@ describe('PostgreSQL journal store', () => {
     const opened = await Promise.all(Array.from({ length: 6 }, () => open('together')));
     expect(opened).toHaveLength(6);
     const versions = await admin.query('SELECT version FROM together.schema_version ORDER BY version');
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     // Opening again applies nothing (idempotent) and the journal works.
     await (await (await open('together')).begin(start('m1'))).finish(end);
-    expect((await admin.query('SELECT count(*)::int AS n FROM together.schema_version')).rows).toEqual([{ n: 1 }]);
+    expect((await admin.query('SELECT count(*)::int AS n FROM together.schema_version')).rows).toEqual([{ n: 2 }]);
     expect((await (await open('together')).getRun('m1'))?.status).toBe('succeeded');
+  });
+
+  it('brings a journal of an older version up to date at open, keeping its runs', async () => {
+    await (await (await open('older')).begin(start('kept'))).finish(end);
+    // As a journal written before migration 2 (append_batch) was: its runs, no function, version 1.
+    await admin.query('DROP FUNCTION older.append_batch');
+    await admin.query('DELETE FROM older.schema_version WHERE version = 2');
+    const store = await open('older');
+    expect((await admin.query('SELECT version FROM older.schema_version ORDER BY version')).rows).toEqual([
+      { version: 1 },
+      { version: 2 },
+    ]);
+    expect((await store.getRun('kept'))?.status).toBe('succeeded');
+    const run = await store.begin(start('new'));
+    await run.intend(entry('w#0', true));
+    await run.finish(end);
+    expect((await store.listExchanges('new')).map((e) => e.call_key)).toEqual(['w#0']);
   });
 
   it('refuses a journal written by a newer recipe, and a bad schema name (J007)', async () => {
@@ -150,5 +168,32 @@ describe('PostgreSQL journal store', () => {
       ['a#1', 3],
     ]);
     expect(await b.getRun('s')).toMatchObject({ status: 'succeeded', requests: 3, writes: 2 });
+  });
+
+  it('runs the SQL docs/fleet.md shows for looking at the journal with psql (default schema recipe_journal)', async () => {
+    const store = await openPostgresJournal(server.url, { maxConnections: 2 });
+    stores.push(store);
+    await (await store.begin(start('shown'))).finish(end);
+    const held = await store.begin(start('live', 1_700_000_000_500));
+    const queries = extractBlocks('docs/fleet.md').filter(
+      (b) => b.lang === 'sql' && b.text.includes('recipe_journal.'),
+    );
+    expect(queries.length).toBeGreaterThanOrEqual(2);
+    const results = [];
+    for (const q of queries) results.push((await admin.query(q.text)).rows);
+    expect(results[0]?.map((r: { run_id: string }) => r.run_id)).toEqual(['live', 'shown']);
+    expect(results[1]?.map((r: { run_id: string }) => r.run_id)).toEqual(['live']);
+    await held.release();
+  });
+
+  it('a test that cannot start PostgreSQL fails and says why (the helper never skips)', async () => {
+    const saved = process.env.PG_BIN;
+    process.env.PG_BIN = '/nonexistent/postgresql/bin';
+    try {
+      await expect(startPostgresServer()).rejects.toThrow(/cannot start PostgreSQL: .*initdb/);
+    } finally {
+      if (saved === undefined) delete process.env.PG_BIN;
+      else process.env.PG_BIN = saved;
+    }
   });
 });

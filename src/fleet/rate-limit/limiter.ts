@@ -8,7 +8,7 @@ import { RecipeError } from '../../errors/index.js';
  * little later, by a delay that varies (the network, a worker's busy event loop): without the margin, a few
  * requests delayed and then sent together could show the API R+1 in one of its seconds.
  */
-const SPACING_MARGIN = 0.1;
+export const SPACING_MARGIN = 0.1;
 
 /** Where the fleet's rate limits live in Redis unless told otherwise. */
 export const RATE_LIMIT_PREFIX = 'recipe:rate';
@@ -85,7 +85,7 @@ export class FleetRateLimiter implements RequestLimiter {
 }
 
 /** `p`, or C011 as soon as `signal` aborts. */
-function untilAborted(p: Promise<void>, signal?: AbortSignal): Promise<void> {
+export function untilAborted(p: Promise<void>, signal?: AbortSignal): Promise<void> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(new RecipeError('C011'));
   return new Promise((resolve, reject) => {
@@ -104,7 +104,8 @@ function untilAborted(p: Promise<void>, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
     const timer = setTimeout(finish, ms);
     function finish(): void {

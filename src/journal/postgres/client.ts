@@ -16,7 +16,7 @@ export interface SqlQuery {
 export interface SqlPool extends SqlQuery {
   /**
    * Runs `work` inside BEGIN … COMMIT on one connection; ROLLBACK when it throws (the error is passed on). A
-   * commit that returns is durable: the pool's sessions run with synchronous_commit on.
+   * commit that returns is durable: the transaction runs with synchronous_commit on.
    */
   transaction<T>(work: (tx: SqlQuery) => Promise<T>): Promise<T>;
   /** Where it connects, without a password (for messages). */
@@ -68,8 +68,6 @@ export async function openSqlPool(url: string, options: SqlPoolOptions = {}): Pr
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'recipe',
     types,
-    // An acknowledged append must survive a crash of PostgreSQL: never let a server default weaken that.
-    options: '-c synchronous_commit=on',
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });
@@ -109,7 +107,9 @@ class PgPool implements SqlPool {
     client.on('error', onError);
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      // A transaction that returns is on disk whatever the server's, database's or role's default says (no
+      // startup option: those do not pass through every pooler); append_batch (schema.ts) does the same.
+      await client.query('BEGIN; SET LOCAL synchronous_commit TO on');
       const tx: SqlQuery = {
         query: async <R extends object>(text: string, params: readonly unknown[] = []) => {
           const r = await client.query<R>(text, params as unknown[]);

@@ -10,7 +10,7 @@ import type {
   RunJournal,
   StepEvent,
 } from '../types.js';
-import type { SqlPool, SqlQuery } from './client.js';
+import type { SqlPool } from './client.js';
 import type { Lease } from './locks.js';
 import {
   exchangeInput,
@@ -73,8 +73,9 @@ class LeaseLost extends Error {
 /**
  * A run held by this worker on the PostgreSQL journal (or a part of one, a chunk of a distributed foreach:
  * its calls join the run's exchanges and its counters the run's totals). Appends are batched; each batch is
- * one transaction, and batches commit one after another in append order. A transaction first extends the
- * lease, checking the token (locks.ts): a worker that lost hold of the run writes nothing and stops with J009.
+ * one transaction (one call of append_batch), and batches commit one after another in append order. A batch
+ * first extends the lease, checking the token (locks.ts): a worker that lost hold of the run writes nothing
+ * and stops with J009.
  * Its events are numbered from the run's own counter (runs.seq), in the same transaction, so a run's parts on
  * other workers share one order. `intend` resolves once its batch has committed (synchronous_commit on: on
  * disk), before the write is sent; so does flush(). A batch that fails (PostgreSQL went away) fails the run
@@ -250,9 +251,7 @@ export class PostgresRunJournal implements RunJournal {
     if (this.failure) return;
     this.inflightBytes += batch.bytes;
     this.tail = this.tail
-      .then(() =>
-        this.failure ? undefined : this.owner.pool.transaction((tx) => this.write(tx, batch, counters, ending)),
-      )
+      .then(() => (this.failure ? undefined : this.write(batch, counters, ending)))
       .catch((err: unknown) => {
         this.failure ??= err instanceof Error ? err : new Error(String(err));
       })
@@ -271,60 +270,43 @@ export class PostgresRunJournal implements RunJournal {
     }
   }
 
-  /** One batch, in its transaction: the lease first, then the run's order, then the rows. */
-  private async write(
-    tx: SqlQuery,
-    b: Batch,
-    counters: AttemptCounters | null,
-    ending: Ending | undefined,
-  ): Promise<void> {
-    const { sql } = this.owner;
-    const id = this.run_id;
-    if (!(await this.lease.extend(tx))) throw new LeaseLost();
-    let base = 0;
-    if (b.events > 0) {
-      const { rows } = await tx.query<{ base: number }>(sql.takeSeqs, [id, b.events]);
-      base = rows[0]?.base ?? 0;
-    }
-    if (b.exchanges.size > 0) await tx.query(sql.exchanges, [id, base, JSON.stringify([...b.exchanges.values()])]);
-    if (b.steps.size > 0) await tx.query(sql.steps, [id, base, JSON.stringify([...b.steps.values()])]);
-    if (b.effects.size > 0) await tx.query(sql.effects, [id, JSON.stringify([...b.effects.values()])]);
-    if (b.honoured) await tx.query(sql.honoured, [id]);
-    const now = Date.now();
-    if (counters && this.part !== undefined)
-      await tx.query(sql.partProgress, [id, this.part, counters.requests, counters.writes, counters.replayed_calls]);
-    else if (counters)
-      await tx.query(sql.progress, [
-        id,
-        this.attempt,
-        counters.requests,
-        counters.writes,
-        counters.replayed_calls,
-        now,
-      ]);
-    else if (this.part === undefined && !ending) await tx.query(sql.touch, [id, this.attempt, now]);
-    if (ending) {
-      const { end } = ending;
-      const endedAt = wholeMs(end.ended_at);
-      await tx.query(sql.endAttempt, [
-        id,
-        ending.attempt,
-        endedAt,
-        ending.status,
-        end.requests,
-        end.writes,
-        end.replayed_calls,
-      ]);
-      await tx.query(sql.endRun, [
-        id,
-        ending.status,
-        endedAt,
-        JSON.stringify(end.outputs),
-        end.error === null ? null : JSON.stringify(end.error),
-        end.report,
-        end.failed_call,
-      ]);
-      await tx.query(sql.releaseLease, [id, this.lease.part, this.lease.token]);
-    }
+  /**
+   * One batch as one call of append_batch (schema.ts): a single statement, so a single transaction, which
+   * checks and extends the lease first, then numbers the events from the run's counter, then writes the rows.
+   */
+  private async write(b: Batch, counters: AttemptCounters | null, ending: Ending | undefined): Promise<void> {
+    const rows = <T>(m: Map<string, T>): string | null => (m.size > 0 ? JSON.stringify([...m.values()]) : null);
+    const end = ending && {
+      status: ending.status,
+      ended_at: wholeMs(ending.end.ended_at),
+      requests: ending.end.requests,
+      writes: ending.end.writes,
+      replayed_calls: ending.end.replayed_calls,
+      outputs: JSON.stringify(ending.end.outputs),
+      error: ending.end.error === null ? null : JSON.stringify(ending.end.error),
+      report: ending.end.report,
+      failed_call: ending.end.failed_call,
+    };
+    const { rows: result } = await this.owner.pool.query<{ ok: boolean }>(this.owner.sql.appendBatch, [
+      this.run_id,
+      this.lease.part,
+      this.lease.token,
+      this.lease.ms,
+      this.attempt,
+      b.events,
+      rows(b.exchanges),
+      rows(b.steps),
+      rows(b.effects),
+      b.honoured,
+      counters &&
+        JSON.stringify({
+          requests: counters.requests,
+          writes: counters.writes,
+          replayed_calls: counters.replayed_calls,
+        }),
+      Date.now(),
+      end ? JSON.stringify(end) : null,
+    ]);
+    if (result[0]?.ok !== true) throw new LeaseLost();
   }
 }

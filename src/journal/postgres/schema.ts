@@ -133,6 +133,93 @@ const MIGRATIONS: readonly string[] = [
      expires_at timestamptz NOT NULL,
      PRIMARY KEY (run_id, part)
    );`,
+  // 2: a batch of appends as one call (one round trip and one commit): the lease first, checked and extended,
+  // then the batch's numbers from runs.seq, then the rows. false, with nothing written, when the lease was lost.
+  `CREATE FUNCTION {S}.append_batch(p_run text, p_part text, p_token text, p_lease_ms bigint, p_attempt integer,
+     p_events bigint, p_exchanges jsonb, p_steps jsonb, p_effects jsonb, p_honoured boolean, p_counters jsonb,
+     p_now bigint, p_ending jsonb) RETURNS boolean LANGUAGE plpgsql AS $fn$
+   DECLARE
+     v_base bigint := 0;
+   BEGIN
+     -- Acknowledged means on disk, whatever the server's or the role's default: for this transaction only.
+     PERFORM set_config('synchronous_commit', 'on', true);
+     UPDATE {S}.leases SET expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond'
+       WHERE run_id = p_run AND part = p_part AND token = p_token AND expires_at > clock_timestamp();
+     IF NOT FOUND THEN
+       RETURN false;
+     END IF;
+     IF p_events > 0 THEN
+       UPDATE {S}.runs SET seq = seq + p_events WHERE run_id = p_run RETURNING seq - p_events INTO v_base;
+     END IF;
+     IF p_exchanges IS NOT NULL THEN
+       INSERT INTO {S}.exchanges (run_id, call_key, seq, attempt, step_path, file, line, col, pointer, kind,
+         method, path, entity, action, write, idempotency_key, request, state, status, answer, error, doubt,
+         redacted, retries, sent_at, latency_ms, settled_by)
+       SELECT p_run, x.call_key, v_base + x.i, x.attempt, x.step_path, x.file, x.line, x.col, x.pointer, x.kind,
+         x.method, x.path, x.entity, x.action, x.write, x.idempotency_key, x.request, x.state, x.status, x.answer,
+         x.error, x.doubt, x.redacted, x.retries, x.sent_at, x.latency_ms, x.settled_by
+       FROM jsonb_to_recordset(p_exchanges) AS x(i bigint, call_key text, attempt integer, step_path text,
+         file text, line integer, col integer, pointer text, kind text, method text, path text, entity text,
+         action text, write boolean, idempotency_key text, request text, state text, status integer,
+         answer text, error text, doubt boolean, redacted boolean, retries integer, sent_at bigint,
+         latency_ms double precision, settled_by text)
+       ON CONFLICT (run_id, call_key) DO UPDATE SET seq = excluded.seq, attempt = excluded.attempt,
+         step_path = excluded.step_path, file = excluded.file, line = excluded.line, col = excluded.col,
+         pointer = excluded.pointer, kind = excluded.kind, method = excluded.method, path = excluded.path,
+         entity = excluded.entity, action = excluded.action, write = excluded.write,
+         idempotency_key = excluded.idempotency_key, request = excluded.request, state = excluded.state,
+         status = excluded.status, answer = excluded.answer, error = excluded.error, doubt = excluded.doubt,
+         redacted = excluded.redacted, retries = excluded.retries, sent_at = excluded.sent_at,
+         latency_ms = excluded.latency_ms, settled_by = excluded.settled_by;
+     END IF;
+     IF p_steps IS NOT NULL THEN
+       INSERT INTO {S}.steps (run_id, attempt, step_path, seq, step_id, kind, file, line, col, pointer, depth,
+         status, started_at, duration_ms, error_code)
+       SELECT p_run, x.attempt, x.step_path, v_base + x.i, x.step_id, x.kind, x.file, x.line, x.col, x.pointer,
+         x.depth, x.status, x.started_at, x.duration_ms, x.error_code
+       FROM jsonb_to_recordset(p_steps) AS x(i bigint, attempt integer, step_path text, step_id text, kind text,
+         file text, line integer, col integer, pointer text, depth integer, status text, started_at bigint,
+         duration_ms double precision, error_code text)
+       ON CONFLICT (run_id, attempt, step_path) DO UPDATE SET seq = excluded.seq, status = excluded.status,
+         duration_ms = excluded.duration_ms, error_code = excluded.error_code;
+     END IF;
+     IF p_effects IS NOT NULL THEN
+       INSERT INTO {S}.effects (run_id, name, attempt, value)
+       SELECT p_run, x.name, x.attempt, x.value
+       FROM jsonb_to_recordset(p_effects) AS x(name text, attempt integer, value text)
+       ON CONFLICT (run_id, name) DO UPDATE SET attempt = excluded.attempt, value = excluded.value;
+     END IF;
+     IF p_honoured THEN
+       UPDATE {S}.runs SET idempotency = 'honoured' WHERE run_id = p_run;
+     END IF;
+     IF p_counters IS NOT NULL AND p_part <> '' THEN
+       INSERT INTO {S}.parts (run_id, part, requests, writes, replayed_calls)
+       VALUES (p_run, p_part, (p_counters->>'requests')::bigint, (p_counters->>'writes')::bigint,
+         (p_counters->>'replayed_calls')::bigint)
+       ON CONFLICT (run_id, part) DO UPDATE SET requests = excluded.requests, writes = excluded.writes,
+         replayed_calls = excluded.replayed_calls;
+     ELSIF p_counters IS NOT NULL THEN
+       UPDATE {S}.attempts SET requests = (p_counters->>'requests')::bigint,
+         writes = (p_counters->>'writes')::bigint, replayed_calls = (p_counters->>'replayed_calls')::bigint,
+         updated_at = p_now
+       WHERE run_id = p_run AND attempt = p_attempt;
+     ELSIF p_part = '' AND p_ending IS NULL THEN
+       UPDATE {S}.attempts SET updated_at = p_now WHERE run_id = p_run AND attempt = p_attempt;
+     END IF;
+     IF p_ending IS NOT NULL THEN
+       UPDATE {S}.attempts SET ended_at = (p_ending->>'ended_at')::bigint, updated_at = (p_ending->>'ended_at')::bigint,
+         status = p_ending->>'status', requests = (p_ending->>'requests')::bigint,
+         writes = (p_ending->>'writes')::bigint, replayed_calls = (p_ending->>'replayed_calls')::bigint
+       WHERE run_id = p_run AND attempt = p_attempt;
+       UPDATE {S}.runs SET status = p_ending->>'status', ended_at = (p_ending->>'ended_at')::bigint,
+         outputs = p_ending->>'outputs', error = p_ending->>'error', report = p_ending->>'report',
+         failed_call = p_ending->>'failed_call', holder = NULL
+       WHERE run_id = p_run;
+       DELETE FROM {S}.leases WHERE run_id = p_run AND part = p_part AND token = p_token;
+     END IF;
+     RETURN true;
+   END
+   $fn$;`,
 ];
 
 /** The schema version this code writes and reads. */

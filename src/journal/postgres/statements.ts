@@ -1,8 +1,8 @@
 /**
  * The journal's statements on PostgreSQL, for one schema (identifiers cannot be parameters: the schema's name
- * is checked by checkSchemaName before it gets here). Batched appends are one statement per table: the rows
- * travel as one JSON array parameter, unpacked by jsonb_to_recordset, so a batch of 2,000 appends is a handful
- * of round trips, not 2,000. `$base + i` numbers a batch's events after the run's last seq.
+ * is checked by checkSchemaName before it gets here). A batch of appends is one call of append_batch, a
+ * function the migrations create (schema.ts): its rows travel as JSON array parameters, unpacked by
+ * jsonb_to_recordset, so a batch of 2,000 appends is one round trip and one commit.
  *
  * Every lease comparison uses clock_timestamp(), the database's clock at that moment: every worker measures
  * a lease against the same clock, whatever its own says (see locks.ts).
@@ -19,9 +19,9 @@ export function statementsFor(s: string) {
         WHERE ${s}.leases.expires_at <= clock_timestamp()
       RETURNING token`,
     /**
-     * Extends a lease still held by token $3 (and not yet run out); no row when it was lost. The row stays
-     * locked until the transaction ends: a worker taking the run over waits for this one's batch to commit,
-     * then finds the lease extended.
+     * Extends a lease still held by token $3 (and not yet run out); no row when it was lost. (append_batch,
+     * schema.ts, does the same first thing in each batch: the row stays locked until the batch commits, so a
+     * worker taking the run over waits for it, then finds the lease extended.)
      */
     renewLease: `UPDATE ${s}.leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
       WHERE run_id = $1 AND part = $2 AND token = $3 AND expires_at > clock_timestamp()`,
@@ -38,51 +38,13 @@ export function statementsFor(s: string) {
       WHERE run_id = $1`,
     runAttempts: `SELECT attempts FROM ${s}.runs WHERE run_id = $1`,
 
-    // ---- appends (run-journal.ts), in one transaction after renewLease ----
-    takeSeqs: `UPDATE ${s}.runs SET seq = seq + $2 WHERE run_id = $1 RETURNING seq - $2 AS base`,
-    exchanges: `INSERT INTO ${s}.exchanges (run_id, call_key, seq, attempt, step_path, file, line, col, pointer, kind,
-        method, path, entity, action, write, idempotency_key, request, state, status, answer, error, doubt, redacted,
-        retries, sent_at, latency_ms, settled_by)
-      SELECT $1, x.call_key, $2 + x.i, x.attempt, x.step_path, x.file, x.line, x.col, x.pointer, x.kind, x.method,
-        x.path, x.entity, x.action, x.write, x.idempotency_key, x.request, x.state, x.status, x.answer, x.error,
-        x.doubt, x.redacted, x.retries, x.sent_at, x.latency_ms, x.settled_by
-      FROM jsonb_to_recordset($3::jsonb) AS x(i bigint, call_key text, attempt integer, step_path text, file text,
-        line integer, col integer, pointer text, kind text, method text, path text, entity text, action text,
-        write boolean, idempotency_key text, request text, state text, status integer, answer text, error text,
-        doubt boolean, redacted boolean, retries integer, sent_at bigint, latency_ms double precision, settled_by text)
-      ON CONFLICT (run_id, call_key) DO UPDATE SET seq = excluded.seq, attempt = excluded.attempt,
-        step_path = excluded.step_path, file = excluded.file, line = excluded.line, col = excluded.col,
-        pointer = excluded.pointer, kind = excluded.kind, method = excluded.method, path = excluded.path,
-        entity = excluded.entity, action = excluded.action, write = excluded.write,
-        idempotency_key = excluded.idempotency_key, request = excluded.request, state = excluded.state,
-        status = excluded.status, answer = excluded.answer, error = excluded.error, doubt = excluded.doubt,
-        redacted = excluded.redacted, retries = excluded.retries, sent_at = excluded.sent_at,
-        latency_ms = excluded.latency_ms, settled_by = excluded.settled_by`,
-    steps: `INSERT INTO ${s}.steps (run_id, attempt, step_path, seq, step_id, kind, file, line, col, pointer, depth,
-        status, started_at, duration_ms, error_code)
-      SELECT $1, x.attempt, x.step_path, $2 + x.i, x.step_id, x.kind, x.file, x.line, x.col, x.pointer, x.depth,
-        x.status, x.started_at, x.duration_ms, x.error_code
-      FROM jsonb_to_recordset($3::jsonb) AS x(i bigint, attempt integer, step_path text, step_id text, kind text,
-        file text, line integer, col integer, pointer text, depth integer, status text, started_at bigint,
-        duration_ms double precision, error_code text)
-      ON CONFLICT (run_id, attempt, step_path) DO UPDATE SET seq = excluded.seq, status = excluded.status,
-        duration_ms = excluded.duration_ms, error_code = excluded.error_code`,
-    effects: `INSERT INTO ${s}.effects (run_id, name, attempt, value)
-      SELECT $1, x.name, x.attempt, x.value FROM jsonb_to_recordset($2::jsonb) AS x(name text, attempt integer, value text)
-      ON CONFLICT (run_id, name) DO UPDATE SET attempt = excluded.attempt, value = excluded.value`,
-    progress: `UPDATE ${s}.attempts SET requests = $3, writes = $4, replayed_calls = $5, updated_at = $6
-      WHERE run_id = $1 AND attempt = $2`,
-    touch: `UPDATE ${s}.attempts SET updated_at = $3 WHERE run_id = $1 AND attempt = $2`,
-    partProgress: `INSERT INTO ${s}.parts (run_id, part, requests, writes, replayed_calls) VALUES ($1, $2, $3, $4, $5)
-      ON CONFLICT (run_id, part) DO UPDATE SET requests = excluded.requests, writes = excluded.writes,
-        replayed_calls = excluded.replayed_calls`,
-    honoured: `UPDATE ${s}.runs SET idempotency = 'honoured' WHERE run_id = $1`,
-    endAttempt: `UPDATE ${s}.attempts SET ended_at = $3, updated_at = $3, status = $4, requests = $5, writes = $6,
-        replayed_calls = $7
-      WHERE run_id = $1 AND attempt = $2`,
-    endRun: `UPDATE ${s}.runs SET status = $2, ended_at = $3, outputs = $4, error = $5, report = $6, failed_call = $7,
-        holder = NULL
-      WHERE run_id = $1`,
+    // ---- appends (run-journal.ts) ----
+    /**
+     * A batch as one call of the schema's append_batch (schema.ts, migration 2): one round trip, one commit.
+     * ok is false, and nothing written, when the lease was lost.
+     */
+    appendBatch: `SELECT ${s}.append_batch($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb,
+      $12, $13::jsonb) AS ok`,
 
     // ---- reads (store.ts, run-journal.ts) ----
     /**

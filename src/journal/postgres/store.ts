@@ -56,7 +56,7 @@ export interface PostgresJournalOptions {
  * same tables as the SQLite backend in a schema of its own (schema.ts: versioned migrations applied at open),
  * runs held through leases on the database's clock (locks.ts), appends batched into transactions fenced by the
  * lease (run-journal.ts). Acknowledged means committed: an `intend` or a flush that resolved survives a crash
- * of PostgreSQL (synchronous_commit on, see client.ts).
+ * of PostgreSQL (each batch's transaction sets synchronous_commit on, see schema.ts).
  */
 export class PostgresJournalStore implements JournalStore {
   /** How long a run stays held after its holder stops renewing. */
