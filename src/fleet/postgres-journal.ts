@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { RequestLimiter } from '../client/index.js';
-import { RecipeError } from '../errors/index.js';
 import { DEFAULT_JOURNAL_SCHEMA, openPostgresJournal, type JournalStore } from '../journal/index.js';
 import type { SqlPool } from '../journal/postgres/client.js';
 import { DEFAULT_QUEUE } from './job.js';
+import { PostgresRateLimiter } from './rate-limit/index.js';
 import type { FleetJournalOptions } from './store-connections.js';
 
 /**
@@ -32,8 +32,7 @@ export function openPostgresFleetJournal(url: string, o: FleetJournalOptions): P
   });
 }
 
-/** The fleet-wide rate limit on PostgreSQL (src/fleet/rate-limit/, lane pg-journal). */
-export function postgresRateLimiter(pool: SqlPool, maxRps: number): RequestLimiter {
-  void pool;
-  throw new RecipeError('F054', { reason: `--max-rps-per-connector ${maxRps} is not yet available with --postgres` });
+/** The fleet-wide rate limit on PostgreSQL (src/fleet/rate-limit/postgres-limiter.ts), on the fleet's pool. */
+export function postgresRateLimiter(pool: SqlPool, maxRps: number): Promise<RequestLimiter> {
+  return PostgresRateLimiter.create({ pool, maxRps });
 }

@@ -118,7 +118,7 @@ export async function connectRedisStore(url: string): Promise<StoreConnections> 
     },
     kv,
     openJournal: (o) => Promise.resolve(openFleetJournal(commands, o)),
-    rateLimiter: (maxRps) => new FleetRateLimiter({ connection: commands, maxRps }),
+    rateLimiter: (maxRps) => Promise.resolve(new FleetRateLimiter({ connection: commands, maxRps })),
     close: async () => {
       await commands.quit().catch(() => undefined);
       for (const c of queueConnections) await c.quit().catch(() => undefined);

@@ -109,6 +109,6 @@ export interface StoreConnections {
   /** The run journal of a queue's runs, in the same store; closing it leaves these connections open. */
   openJournal(o: FleetJournalOptions): Promise<JournalStore>;
   /** A fleet-wide rate limit of maxRps requests per second per connector, kept in the store. */
-  rateLimiter(maxRps: number): RequestLimiter;
+  rateLimiter(maxRps: number): Promise<RequestLimiter>;
   close(): Promise<void>;
 }

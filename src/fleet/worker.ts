@@ -54,7 +54,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const store = o.store ?? checkedStore('redis', o.redisUrl ?? '');
   const connections = await connectStore(store);
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
-  const limiter = o.maxRpsPerConnector !== undefined ? connections.rateLimiter(o.maxRpsPerConnector) : undefined;
+  const limiter = o.maxRpsPerConnector !== undefined ? await connections.rateLimiter(o.maxRpsPerConnector) : undefined;
   // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
   const slots = spareSlots({
     queue: o.queue,
