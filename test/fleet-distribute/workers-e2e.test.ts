@@ -14,14 +14,15 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
   const workers: { child: ChildProcess; log: () => string }[] = [];
   let queueNo = 0;
 
+  // Starting PostgreSQL (initdb, then the server) takes tens of seconds on a busy machine.
   beforeAll(async () => {
     store = await startTestStore(kind);
     service = await startFaultServer();
-  });
+  }, 120_000);
   afterAll(async () => {
     await service?.close();
     await store?.stop();
-  });
+  }, 60_000);
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => stop(w.child)));
     service.seen.length = 0;

@@ -66,14 +66,14 @@ outputs:
       CONNECTOR_CLIENT_SECRET: CLIENT.secret,
       ...store.env,
     });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(workers.map((w) => stopProcess(w)));
     await stopProcess(serve);
     await journal?.close();
     await store?.stop();
-  }, 60_000);
+  }, 120_000);
 
   describe('recipe runs --redis/--postgres', () => {
     it("lists a queue's runs not yet taken as queued, with the local history's columns", async () => {
