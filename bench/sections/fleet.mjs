@@ -1,9 +1,10 @@
 // Figure 10 (issue 15): a distributed foreach of 10,000 items against a service that answers each item in
 // about 20 ms, run by a fleet of 4 `recipe worker` processes against the same run by 1 worker, side by side
-// in one bench run (alternating, fresh queue each time). Everything real: a redis-server, the workers as
-// child processes of the CLI (BullMQ, the Redis journal), the service in its own process.
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// in one bench run (alternating, fresh queue each time), on Redis and on PostgreSQL (issue 27). Everything
+// real: a redis-server and a PostgreSQL cluster, the workers as child processes of the CLI (BullMQ, the
+// fleet's journal), the service in its own process. Then queue throughput: no-op jobs a second on each store.
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -127,6 +128,90 @@ async function startRedis(dir) {
   return { url: `redis://127.0.0.1:${port}`, child: started.child };
 }
 
+/** Where PostgreSQL's programs are: PG_BIN, /usr/local/bin, else the newest /usr/lib/postgresql/N/bin. */
+function pgBin() {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  if (existsSync('/usr/local/bin/initdb')) return '/usr/local/bin';
+  const base = '/usr/lib/postgresql';
+  const v = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a))[0] : undefined;
+  return v ? join(base, v, 'bin') : '';
+}
+
+/**
+ * A PostgreSQL cluster in `dir` on a free port (as the `postgres` user when we are root: it refuses root).
+ * @param {string} dir
+ */
+async function startPostgres(dir) {
+  const port = await freePort();
+  mkdirSync(dir, { recursive: true });
+  const root = process.getuid?.() === 0;
+  if (root) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
+    chownSync(dir, uid, gid);
+  }
+  /** @param {string} program @param {string[]} args */
+  const run = (program, args) => {
+    const file = join(pgBin(), program);
+    return root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', file, ...args], { stdio: 'pipe' })
+      : execFileSync(file, args, { stdio: 'pipe' });
+  };
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on`;
+  run('pg_ctl', ['start', '-w', '-D', data, '-l', join(dir, 'server.log'), '-o', options]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        run('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]);
+      } catch {
+        // already stopped
+      }
+    },
+  };
+}
+
+/**
+ * No-op jobs a second through one worker process's queue (in this process: BullMQ on the store, concurrency 16).
+ * @param {{ kind: 'redis' | 'postgres', url: string }} store
+ * @param {number} jobs
+ */
+async function queueThroughput(store, jobs) {
+  const { connectStore } = await import(join(ROOT, 'dist/fleet/open-store.js'));
+  const connections = await connectStore(store);
+  const name = `bench-noop-${store.kind}-${Date.now()}`;
+  const queue = connections.newQueue(name);
+  try {
+    for (let i = 0; i < jobs; i += 500)
+      await queue.addBulk(
+        Array.from({ length: Math.min(500, jobs - i) }, (_, j) => ({ name: 'noop', data: { i: i + j } })),
+      );
+    let done = 0;
+    /** @type {(v?: unknown) => void} */
+    let finish = () => undefined;
+    const all = new Promise((r) => (finish = r));
+    const t0 = performance.now();
+    const worker = connections.newWorker(
+      name,
+      async () => {
+        if (++done === jobs) finish();
+        return null;
+      },
+      { concurrency: 16, removeOnComplete: { count: 0 } },
+      {},
+    );
+    await all;
+    const ms = performance.now() - t0;
+    await worker.close();
+    return (jobs / ms) * 1000;
+  } finally {
+    await queue.close();
+    await connections.close();
+  }
+}
+
 /**
  * Adds the fleet figure.
  * @param {import('../lib/section-context.mjs').SectionContext} ctx
@@ -163,7 +248,7 @@ export async function benchFleet({ figures, log, tmp }, runs) {
    * @param {number} n
    * @returns {Promise<number>} ms from submit to the run's recorded end
    */
-  const once = async (n) => {
+  const once = async (n, store) => {
     const queue = `bench-fleet-${n}-${++queueNo}`;
     const workers = [];
     try {
@@ -171,11 +256,20 @@ export async function benchFleet({ figures, log, tmp }, runs) {
         workers.push(
           await startChild(
             process.execPath,
-            [join(ROOT, 'bin/recipe.js'), 'worker', '--redis', redis.url, '--queue', queue, '--recipes', recipesDir],
+            [
+              join(ROOT, 'bin/recipe.js'),
+              'worker',
+              `--${store.kind}`,
+              store.url,
+              '--queue',
+              queue,
+              '--recipes',
+              recipesDir,
+            ],
             { cwd: dir, env, ready: /taking jobs from queue/, what: `recipe worker ${i + 1}/${n}` },
           ),
         );
-      const fleet = await openFleet(redis.url, queue);
+      const fleet = await openFleet(store, queue);
       try {
         const data = await runJobData(plan, recipesDir, { inputs: {}, runId: `fleet-${n}-${queueNo}` });
         const t0 = performance.now();
@@ -198,32 +292,62 @@ export async function benchFleet({ figures, log, tmp }, runs) {
     }
   };
 
+  const postgres = await startPostgres(join(dir, 'postgres'));
+  const stores = [
+    { kind: 'redis', url: redis.url, label: 'Redis' },
+    { kind: 'postgres', url: postgres.url, label: 'PostgreSQL' },
+  ];
   try {
     log(
       `fleet: distributed foreach of ${ITEMS.toLocaleString('en')} items (chunks of ${CHUNK}, concurrency ${CONCURRENCY} per chunk) against a service answering in ${DELAY_MS} ms; 1 worker against 4, ${runs} run(s) each, alternating`,
     );
-    const one = [];
-    const four = [];
-    for (let r = 0; r < runs; r++) {
-      one.push(await once(1));
-      log(`  1 worker: ${Math.round(one[one.length - 1] ?? 0)} ms`);
-      four.push(await once(4));
-      log(`  4 workers: ${Math.round(four[four.length - 1] ?? 0)} ms`);
+    /** @type {Record<string, number>} */
+    const fourByStore = {};
+    for (const store of stores) {
+      const one = [];
+      const four = [];
+      for (let r = 0; r < runs; r++) {
+        one.push(await once(1, store));
+        log(`  ${store.label}, 1 worker: ${Math.round(one[one.length - 1] ?? 0)} ms`);
+        four.push(await once(4, store));
+        log(`  ${store.label}, 4 workers: ${Math.round(four[four.length - 1] ?? 0)} ms`);
+      }
+      const m4 = median(four);
+      const m1 = median(one);
+      fourByStore[store.kind] = m4;
+      log(`  ${store.label}: speed-up ${(m1 / m4).toFixed(2)}x`);
+      figures.add({
+        section: '10 fleet',
+        name: `distributed foreach, ${ITEMS.toLocaleString('en')} items at ${DELAY_MS} ms: 4 workers (wall)${store.kind === 'postgres' ? ', PostgreSQL' : ''}`,
+        unit: 'ms',
+        value: m4,
+        comparison: m1,
+        comparisonName: '1 worker',
+        target: { of: 'ratio', op: '<=', limit: 0.35 },
+      });
     }
-    const m4 = median(four);
-    const m1 = median(one);
-    log(`  speed-up ${(m1 / m4).toFixed(2)}x`);
     figures.add({
       section: '10 fleet',
-      name: `distributed foreach, ${ITEMS.toLocaleString('en')} items at ${DELAY_MS} ms: 4 workers (wall)`,
+      name: `distributed foreach, 4 workers: PostgreSQL against Redis (wall)`,
       unit: 'ms',
-      value: m4,
-      comparison: m1,
-      comparisonName: '1 worker',
-      target: { of: 'ratio', op: '<=', limit: 0.35 },
+      value: fourByStore.postgres ?? 0,
+      comparison: fourByStore.redis ?? 0,
+      comparisonName: 'Redis',
+      target: { of: 'ratio', op: '<=', limit: 2 },
     });
+    for (const store of stores) {
+      const perS = await queueThroughput(store, 3000);
+      log(`  queue throughput, ${store.label}: ${Math.round(perS)} no-op jobs/s`);
+      figures.add({
+        section: '10 fleet',
+        name: `queue throughput, no-op jobs (one worker, concurrency 16): ${store.label}`,
+        unit: 'jobs/s',
+        value: perS,
+      });
+    }
   } finally {
     await stopChild(service.child);
     await stopChild(redis.child);
+    postgres.stop();
   }
 }

@@ -17,7 +17,8 @@ import { RecipeError } from '../errors/index.js';
 import { journalPath } from '../journal/index.js';
 import type { RunningService } from '../service/start.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
-import { FLEET_HELP, fleetTarget } from './fleet/fleet-flags.js';
+import { FLEET_HELP, fleetStoreTarget } from './fleet/fleet-flags.js';
+import { redactUrl } from '../fleet/fleet-store.js';
 import { collect } from './options.js';
 import { EMBEDDED_DB, findRecipeDir, startEmbedded } from './run/run-embedded.js';
 import { version } from './version.js';
@@ -30,6 +31,7 @@ interface ConsoleFlags {
   recipes?: string[];
   journal?: string;
   redis?: string;
+  postgres?: string;
   queue?: string;
 }
 
@@ -52,7 +54,8 @@ export function registerConsole(program: Command): void {
     )
     .option('--journal <path>', 'the run journal the runs pages read (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "the runs pages read a fleet's runs (its journal on this Redis) instead of a journal file")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--postgres <url>', "the runs pages read a fleet's runs from its journal in this PostgreSQL instead")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .option(
       '--recipes <dir>',
       'a folder of recipes the recipe pages may open (repeatable; default ./recipes, else .)',
@@ -71,9 +74,10 @@ Examples:
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
   recipe console --journal ci/runs.db              the runs of another journal
   recipe console --redis redis://127.0.0.1:6379    the runs of a fleet (docs/fleet.md)
+  recipe console --postgres postgres://recipe@127.0.0.1:5432/recipe   the runs of a fleet on PostgreSQL
   RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token
 
-Environment (with --queue and no --redis):
+Environment (with --queue and no --redis/--postgres):
 ${FLEET_HELP}`,
     )
     .action(async (flags: ConsoleFlags) => {
@@ -83,19 +87,26 @@ ${FLEET_HELP}`,
 
 /**
  * Where the runs pages read runs, opened on the first visit of a runs page: a journal file (it may not exist
- * before the first run), or with --redis (or RECIPE_REDIS_URL) a fleet's journal. The fleet's modules
- * (ioredis) are loaded only then, so a console of a local journal starts as fast as before.
+ * before the first run), or with --redis/--postgres (or RECIPE_REDIS_URL/RECIPE_POSTGRES_URL) a fleet's
+ * journal. The fleet's modules (ioredis, pg) are loaded only then, so a console of a local journal starts as fast as before.
  */
 async function journalSource(flags: ConsoleFlags): Promise<JournalSource> {
-  if (flags.redis === undefined && flags.queue === undefined)
+  if (flags.redis === undefined && flags.postgres === undefined && flags.queue === undefined)
     return journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
   if (flags.journal !== undefined)
-    throw new RecipeError('F006', { flag: '--journal', reason: 'give --journal or --redis, not both' });
-  const { redisUrl, queue } = fleetTarget(flags, process.env);
-  const { checkRedisUrl, connectRedisNow, openFleetJournal, redactUrl } = await import('../fleet/redis.js');
-  checkRedisUrl(redisUrl);
+    throw new RecipeError('F006', { flag: '--journal', reason: 'give --journal or --redis/--postgres, not both' });
+  const { store, queue } = fleetStoreTarget(flags, process.env);
   // Paths in the fleet's journal are relative to the workers' recipes folder: read them against ours.
   const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
+  if (store.kind === 'postgres') {
+    const { openPostgresFleetJournal } = await import('../fleet/postgres-journal.js');
+    return {
+      label: `${redactUrl(store.url)} (queue ${queue})`,
+      open: () => openPostgresFleetJournal(store.url, { queue, recipesDir: resolve(recipesDir) }),
+    };
+  }
+  const redisUrl = store.url;
+  const { connectRedisNow, openFleetJournal } = await import('../fleet/redis.js');
   return {
     label: `${redactUrl(redisUrl)} (queue ${queue})`,
     async open() {

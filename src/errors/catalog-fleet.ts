@@ -21,6 +21,16 @@ export const fleetCodes = {
   F006: { template: '{flag}: {reason}', class: 'invalid' },
   F007: { template: 'run {runId} is not in queue {queue} (nor in its journal)', class: 'invalid' },
   F008: { template: 'run {runId} was not finished by a worker: {reason}', class: 'run' },
+  F009: {
+    template: '{given} both name a fleet store: give one, --redis URL or --postgres URL (docs/fleet.md)',
+    class: 'invalid',
+  },
+  F010: { template: 'cannot reach PostgreSQL at {url}: {reason}', class: 'config' },
+  F012: {
+    template: '{what} needs the fleet on Redis (--redis): its PostgreSQL backend does not keep it yet (docs/fleet.md)',
+    class: 'invalid',
+  },
+  F011: { template: "the fleet's schema in PostgreSQL at {url} cannot be used: {reason}", class: 'config' },
   F020: {
     template:
       "Redis maxmemory-policy is {policy}: a full Redis would evict the fleet's jobs and journal; set maxmemory-policy noeviction (docs/fleet.md#redis-in-production)",

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Queue, type Job, type JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
@@ -7,18 +7,30 @@ import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/
 import { declaredSecrets, recipeFiles } from '../run/index.js';
 import { jobIdOf, JobName, runIdOfJob, type RedriveRequest, type RunJobData } from './job.js';
 import { hashFile, pinnedPath } from './recipe-pin.js';
-import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
+import { checkedStore, type FleetStore } from './fleet-store.js';
+import { connectStore } from './open-store.js';
+import type { FleetQueue } from './store-connections.js';
 
 /**
- * What the queue's producers share (`recipe submit`, `recipe schedule`, `recipe runs --redis`): the queue,
- * the fleet's journal, and the options every run job gets.
+ * What the queue's producers share (`recipe submit`, `recipe schedule`, `recipe runs --redis/--postgres`): the
+ * queue, the fleet's journal, and the options every run job gets.
  */
 export interface FleetClient {
-  readonly queue: Queue;
+  readonly store: FleetStore;
+  readonly queue: FleetQueue;
   readonly journal: JournalStore;
-  /** A command connection to the fleet's Redis (the worker registry, paused schedules, leases). */
-  readonly redis: Redis;
+  /** A command connection to the fleet's Redis (the worker registry, paused schedules, leases); none on PostgreSQL. */
+  readonly redis: Redis | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * The fleet's Redis, for what only the Redis backend keeps (paused schedules, the worker registry, `fleet
+ * status`): F012 on PostgreSQL.
+ */
+export function fleetRedis(fleet: FleetClient, what: string): Redis {
+  if (!fleet.redis) throw new RecipeError('F012', { what });
+  return fleet.redis;
 }
 
 /** How a run job is retried: a failure before the run starts (Redis, the service unreachable) is retried. */
@@ -31,31 +43,38 @@ export const RUN_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * Opens the queue and the journal on `redisUrl`: F001 when Redis cannot be reached. With `recipesDir`, the
- * journal's recipe paths read as files under it (to run or resume a recipe here).
+ * Opens the queue and the journal in the fleet's store (a redis:// URL string is a Redis store, as before
+ * --postgres): F001 when Redis cannot be reached, F010 when PostgreSQL cannot. With `recipesDir`, the journal's
+ * recipe paths read as files under it (to run or resume a recipe here).
  */
-export async function openFleet(redisUrl: string, queueName: string, recipesDir?: string): Promise<FleetClient> {
-  const commands: Redis = await connectRedisNow(redisUrl);
-  const queueConnection = connectRedis(redisUrl, 'queue');
-  const queue = new Queue(queueName, { connection: queueConnection });
-  // A connection error is also an 'error' event on the queue: with no listener Node would end the process
-  // (exit 1) on a Redis hiccup. The commands waiting on the connection fail (or retry) on their own.
-  queue.on('error', () => undefined);
-  const journal = openFleetJournal(commands, {
-    queue: queueName,
-    ...(recipesDir !== undefined ? { recipesDir: resolve(recipesDir) } : {}),
-  });
-  return {
-    queue,
-    journal,
-    redis: commands,
-    close: async () => {
-      await queue.close();
-      await journal.close();
-      await commands.quit().catch(() => undefined);
-      await queueConnection.quit().catch(() => undefined);
-    },
-  };
+export async function openFleet(
+  target: FleetStore | string,
+  queueName: string,
+  recipesDir?: string,
+): Promise<FleetClient> {
+  const store = typeof target === 'string' ? checkedStore('redis', target) : target;
+  const connections = await connectStore(store);
+  try {
+    const journal = await connections.openJournal({
+      queue: queueName,
+      ...(recipesDir !== undefined ? { recipesDir: resolve(recipesDir) } : {}),
+    });
+    const queue = connections.newQueue(queueName);
+    return {
+      store,
+      queue,
+      journal,
+      redis: connections.redis,
+      close: async () => {
+        await queue.close();
+        await journal.close();
+        await connections.close();
+      },
+    };
+  } catch (err) {
+    await connections.close();
+    throw err;
+  }
 }
 
 /** A run job's data for a plan: the recipe pinned under the recipes directory, its secrets' names. */

@@ -1,4 +1,4 @@
-import type { FleetClient } from './queue.js';
+import { fleetRedis, type FleetClient } from './queue.js';
 import { RUN_JOB_OPTIONS } from './queue.js';
 import { JobName, type RunJobData } from './job.js';
 import { RecipeError } from '../errors/index.js';
@@ -63,8 +63,8 @@ export async function upsertSchedule(
         ...(RUN_JOB_OPTIONS.removeOnFail !== undefined ? { removeOnFail: RUN_JOB_OPTIONS.removeOnFail } : {}),
       },
     });
-    // Adding a schedule again replaces it, paused or not: the new one runs.
-    await fleet.redis.hdel(pausedKey(fleet.queue.name), name);
+    // Adding a schedule again replaces it, paused or not: the new one runs (only Redis keeps paused ones).
+    await fleet.redis?.hdel(pausedKey(fleet.queue.name), name);
   } catch (err) {
     // BullMQ checks the pattern and the time zone.
     throw new RecipeError('F006', {
@@ -81,7 +81,8 @@ export async function listSchedules(fleet: FleetClient): Promise<ScheduleSummary
     const data = (s.template?.data ?? {}) as Partial<RunJobData>;
     return summary(s.key, data, { pattern: s.pattern, every: s.every, tz: s.tz }, s.next, false);
   });
-  const paused = Object.entries(await fleet.redis.hgetall(pausedKey(fleet.queue.name))).map(([name, text]) => {
+  const kept = fleet.redis ? await fleet.redis.hgetall(pausedKey(fleet.queue.name)) : {};
+  const paused = Object.entries(kept).map(([name, text]) => {
     const p = JSON.parse(text) as PausedSchedule;
     const when = 'cron' in p.when ? { pattern: p.when.cron, tz: p.when.tz } : { every: p.when.everyMs };
     return summary(name, p.data, when, undefined, true);
@@ -114,7 +115,7 @@ function summary(
 /** Removes a schedule, paused or not (F005 when there is none by that name); runs already made go on. */
 export async function removeSchedule(fleet: FleetClient, name: string): Promise<void> {
   const removed = await fleet.queue.removeJobScheduler(name);
-  const unpaused = await fleet.redis.hdel(pausedKey(fleet.queue.name), name);
+  const unpaused = (await fleet.redis?.hdel(pausedKey(fleet.queue.name), name)) ?? 0;
   if (!removed && unpaused === 0) throw new RecipeError('F005', { name, queue: fleet.queue.name });
 }
 
@@ -123,10 +124,11 @@ export async function removeSchedule(fleet: FleetClient, name: string): Promise<
  * to be put back by resumeSchedule. F005 unknown, F023 already paused. Runs already made go on.
  */
 export async function pauseSchedule(fleet: FleetClient, name: string): Promise<void> {
+  const redis = fleetRedis(fleet, 'schedule pause');
   const key = pausedKey(fleet.queue.name);
   const s = await fleet.queue.getJobScheduler(name);
   if (!s) {
-    if ((await fleet.redis.hexists(key, name)) === 1)
+    if ((await redis.hexists(key, name)) === 1)
       throw new RecipeError('F023', { name, queue: fleet.queue.name, state: 'already paused' });
     throw new RecipeError('F005', { name, queue: fleet.queue.name });
   }
@@ -135,14 +137,15 @@ export async function pauseSchedule(fleet: FleetClient, name: string): Promise<v
       ? { cron: s.pattern, ...(s.tz ? { tz: s.tz } : {}) }
       : { everyMs: s.every ?? 0 };
   const paused: PausedSchedule = { when, data: (s.template?.data ?? {}) as RunJobData, paused_at: Date.now() };
-  await fleet.redis.hset(key, name, JSON.stringify(paused));
+  await redis.hset(key, name, JSON.stringify(paused));
   await fleet.queue.removeJobScheduler(name);
 }
 
 /** Resumes a paused schedule: its next tick is the next one from now (missed ticks are not made up). */
 export async function resumeSchedule(fleet: FleetClient, name: string): Promise<void> {
+  const redis = fleetRedis(fleet, 'schedule resume');
   const key = pausedKey(fleet.queue.name);
-  const text = await fleet.redis.hget(key, name);
+  const text = await redis.hget(key, name);
   if (text === null) {
     if (await fleet.queue.getJobScheduler(name))
       throw new RecipeError('F023', { name, queue: fleet.queue.name, state: 'not paused' });
@@ -150,5 +153,5 @@ export async function resumeSchedule(fleet: FleetClient, name: string): Promise<
   }
   const p = JSON.parse(text) as PausedSchedule;
   await upsertSchedule(fleet, name, p.when, p.data);
-  await fleet.redis.hdel(key, name);
+  await redis.hdel(key, name);
 }

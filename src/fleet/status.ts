@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { ChunkJobData, ChunkJobResult } from './distribute/chunk-data.js';
 import { JobName, runIdOfJob, type RunJobData } from './job.js';
-import type { FleetClient } from './queue.js';
+import { fleetRedis, type FleetClient } from './queue.js';
 import { openFleetJournal } from './redis.js';
 import { listSchedules, type ScheduleSummary } from './schedules.js';
 import { listWorkerRecords, type WorkerRecord } from './workers.js';
@@ -68,7 +68,7 @@ export interface ChunkStatus {
 
 /** Reads the fleet's state: workers, job counts, schedules, leases, chunks. */
 export async function fleetStatus(fleet: FleetClient): Promise<FleetStatus> {
-  const redis = fleet.redis;
+  const redis = fleetRedis(fleet, 'fleet status');
   const queue = fleet.queue.name;
   const [workers, counts, schedules, leases, chunks] = await Promise.all([
     listWorkerRecords(redis, queue),

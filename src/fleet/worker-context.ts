@@ -1,23 +1,23 @@
-import type { Redis } from 'ioredis';
 import type { ConnectorCatalog } from '../catalog/index.js';
 import type { ConnectionConfig, ConnectorClient } from '../client/index.js';
 import type { JournalStore } from '../journal/index.js';
 import type { RunTracer } from '../telemetry/index.js';
 import type { SpareSlots } from './distribute/spare-slots.js';
+import type { StoreConnections } from './store-connections.js';
 
 /**
  * What a worker gives each job it processes (run jobs here, chunk jobs in src/fleet/distribute/): the
- * fleet's Redis and journal, the recipes on this machine, and this worker's own connection and secrets.
+ * fleet's store and journal, the recipes on this machine, and this worker's own connection and secrets.
  */
 export interface WorkerContext {
-  /** Commands (not the queue's blocking connection): the journal, and fleet-wide limits. */
-  readonly redis: Redis;
+  /** The fleet's store, connected: flows, visits and fleet-wide limits go through it (Redis or PostgreSQL). */
+  readonly connections: StoreConnections;
   readonly queue: string;
   /** The recipes directory jobs name their recipe in. */
   readonly recipesDir: string;
-  /** The fleet's run journal (on the same Redis); the interface only, so that any backend can serve. */
+  /** The fleet's run journal (in the same store); the interface only, so that any backend can serve. */
   readonly journal: JournalStore;
-  /** Where secret values and settings come from: this worker's environment, never Redis. */
+  /** Where secret values and settings come from: this worker's environment, never the store. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The connector service this worker talks to. */
   readonly connection: ConnectionConfig;

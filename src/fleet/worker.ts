@@ -2,13 +2,13 @@ import type { ConnectorCatalog } from '../catalog/index.js';
 import { catalogForService } from '../catalog/service-catalog.js';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { ConnectorClient, type ConnectionConfig } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
 import { loadTracer } from '../telemetry/index.js';
-import { connectRedis, connectRedisNow, openFleetJournal } from './redis.js';
 import { processChunkForWorker, spareSlots } from './distribute/index.js';
-import { FleetRateLimiter } from './rate-limit/index.js';
+import { checkedStore, type FleetStore } from './fleet-store.js';
+import { connectStore } from './open-store.js';
 import { checkMaxmemoryPolicy } from './redis-settings.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
@@ -17,7 +17,9 @@ import { JobName, runIdOfJob, type RunJobData } from './job.js';
 
 /** How a worker is set up (`recipe worker`). */
 export interface FleetWorkerOptions {
-  readonly redisUrl: string;
+  /** The fleet's store (--redis or --postgres); `redisUrl` says Redis as before --postgres existed. */
+  readonly store?: FleetStore;
+  readonly redisUrl?: string;
   readonly queue: string;
   /** Jobs run at once by this worker (default 1). */
   readonly concurrency?: number;
@@ -46,49 +48,54 @@ export interface FleetWorker {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Starts a BullMQ worker on the queue: F001 when Redis cannot be reached. */
+/**
+ * Starts a BullMQ worker on the queue, in the fleet's store: F001 when Redis cannot be reached, F010 when
+ * PostgreSQL cannot (its schemas are migrated here, at the worker's start).
+ */
 export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWorker> {
   const name = `${hostname()}:${process.pid}`;
   const lockMs = o.lockMs ?? 30_000;
-  const commands = await connectRedisNow(o.redisUrl);
-  // A Redis that may evict keys can lose a job or a journal record: refuse (F020), or warn when unreadable.
-  try {
-    const policy = await checkMaxmemoryPolicy(commands);
-    if ('unreadable' in policy)
-      o.log(
-        `warning: cannot read Redis maxmemory-policy (${policy.unreadable}); make sure it is noeviction (docs/fleet.md#redis-in-production)`,
-      );
-  } catch (err) {
-    commands.disconnect();
-    throw err;
+  const store = o.store ?? checkedStore('redis', o.redisUrl ?? '');
+  const connections = await connectStore(store);
+  // The worker registry (`recipe fleet status`) and the eviction check are Redis's: PostgreSQL keeps neither.
+  let heartbeat: WorkerHeartbeat | undefined;
+  if (connections.redis) {
+    // A Redis that may evict keys can lose a job or a journal record: refuse (F020), or warn when unreadable.
+    try {
+      const policy = await checkMaxmemoryPolicy(connections.redis);
+      if ('unreadable' in policy)
+        o.log(
+          `warning: cannot read Redis maxmemory-policy (${policy.unreadable}); make sure it is noeviction (docs/fleet.md#redis-in-production)`,
+        );
+    } catch (err) {
+      await connections.close();
+      throw err;
+    }
+    heartbeat = new WorkerHeartbeat(
+      connections.redis,
+      {
+        id: name,
+        host: hostname(),
+        pid: process.pid,
+        version: o.version ?? 'unknown',
+        concurrency: o.concurrency ?? 1,
+        queue: o.queue,
+        recipes_dir: resolve(o.recipesDir),
+      },
+      o.log,
+    );
   }
-  const heartbeat = new WorkerHeartbeat(
-    commands,
-    {
-      id: name,
-      host: hostname(),
-      pid: process.pid,
-      version: o.version ?? 'unknown',
-      concurrency: o.concurrency ?? 1,
-      queue: o.queue,
-      recipes_dir: resolve(o.recipesDir),
-    },
-    o.log,
-  );
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
-  const limiter =
-    o.maxRpsPerConnector !== undefined
-      ? new FleetRateLimiter({ connection: commands, maxRps: o.maxRpsPerConnector })
-      : undefined;
+  const limiter = o.maxRpsPerConnector !== undefined ? await connections.rateLimiter(o.maxRpsPerConnector) : undefined;
   // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).
   const slots = spareSlots({
     queue: o.queue,
-    connect: () => connectRedis(o.redisUrl, 'queue'),
+    connections,
     process: (job, token, signal) => tracked(job, heartbeat, () => dispatch(job, token, signal, ctx)),
     lockMs,
     log: o.log,
   });
-  const journal = openFleetJournal(commands, {
+  const journal = await connections.openJournal({
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
     leaseMs: lockMs,
@@ -104,7 +111,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       return c;
     }));
   const ctx: WorkerContext = {
-    redis: commands,
+    connections,
     queue: o.queue,
     recipesDir: resolve(o.recipesDir),
     journal,
@@ -118,13 +125,11 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
     workerName: name,
     log: o.log,
   };
-  const queueConnection = connectRedis(o.redisUrl, 'queue');
-  const worker = new Worker(
+  const opened = connections.newWorker(
     o.queue,
     (job: Job, token?: string, signal?: AbortSignal) =>
       tracked(job, heartbeat, () => dispatch(job, token, signal, ctx)),
     {
-      connection: queueConnection,
       // Recorded on each job it takes (processedBy): `recipe fleet status` shows which worker ran which chunk.
       name,
       concurrency: o.concurrency ?? 1,
@@ -135,17 +140,20 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       maxStalledCount: 5,
       autorun: false,
     },
+    {
+      error: (err) => o.log(`queue error: ${err.message}`),
+      failed: (job, err) => {
+        if (job) o.log(`job ${job.id} failed: ${err.message}`);
+      },
+      completed: (job) => o.log(`job ${job.id} completed`),
+    },
   );
-  worker.on('error', (err) => o.log(`queue error: ${err.message}`));
-  worker.on('failed', (job, err) => {
-    if (job) o.log(`job ${job.id} failed: ${err.message}`);
-  });
-  worker.on('completed', (job) => o.log(`job ${job.id} completed`));
+  const worker = opened.worker;
   void worker.run();
   await worker.waitUntilReady();
-  await heartbeat.start();
+  await heartbeat?.start();
   o.log(
-    `worker ${name} taking jobs from queue ${o.queue} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
+    `worker ${name} taking jobs from queue ${o.queue} on ${store.kind === 'redis' ? 'Redis' : 'PostgreSQL'} (concurrency ${o.concurrency ?? 1}, recipes ${ctx.recipesDir})`,
   );
 
   let closing: Promise<void> | undefined;
@@ -161,18 +169,19 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
-        await heartbeat.stop();
+        await heartbeat?.stop();
+        await opened.close();
         await slots.close();
         await journal.close();
         await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
-        await commands.quit().catch(() => undefined);
-        await queueConnection.quit().catch(() => undefined);
+        await connections.close();
       })()),
   };
 }
 
 /** Runs a job with the registry knowing it is in hand (`recipe fleet status`'s current runs). */
-async function tracked<T>(job: Job, heartbeat: WorkerHeartbeat, run: () => Promise<T>): Promise<T> {
+async function tracked<T>(job: Job, heartbeat: WorkerHeartbeat | undefined, run: () => Promise<T>): Promise<T> {
+  if (!heartbeat) return run();
   const id = job.id ?? '?';
   heartbeat.took(currentJob(job, id));
   try {

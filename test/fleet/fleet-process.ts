@@ -20,7 +20,13 @@ export interface RecipeProcess {
 export function fleetEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const k of Object.keys(env))
-    if (k.startsWith('CONNECTOR_') || k === 'RECIPE_JOURNAL' || k === 'RECIPE_REDIS_URL' || k === 'FORCE_COLOR')
+    if (
+      k.startsWith('CONNECTOR_') ||
+      k === 'RECIPE_JOURNAL' ||
+      k === 'RECIPE_REDIS_URL' ||
+      k === 'RECIPE_POSTGRES_URL' ||
+      k === 'FORCE_COLOR'
+    )
       delete env[k];
   return { ...env, ...extra };
 }

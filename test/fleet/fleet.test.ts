@@ -1,13 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFleet } from '../../src/fleet/queue.js';
-import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
-import type { RedisJournalStore } from '../../src/journal/index.js';
+import type { JournalStore } from '../../src/journal/index.js';
 import { runCli } from '../cli/cli-process.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
   CLIENT,
   fleetEnv,
@@ -18,62 +15,66 @@ import {
   until,
   type RecipeProcess,
 } from './fleet-process.js';
+import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
 
 /**
- * The fleet end to end (issue 15's "done when"): one real redis-server, one `recipe serve`, three
- * `recipe worker` processes, runs submitted with `recipe submit`. A worker is SIGKILLed in the middle of a
- * run of 300 writes: the queue hands the job to another worker, which resumes the run from the Redis
- * journal; every note exists exactly once. Then 29 more runs: 30 runs, each finished exactly once.
+ * The fleet end to end (issue 15's "done when"), on each store (issue 27): one real redis-server or PostgreSQL,
+ * one `recipe serve`, three `recipe worker` processes, runs submitted with `recipe submit`. A worker is
+ * SIGKILLed in the middle of a run of 300 writes: the queue hands the job to another worker, which resumes the
+ * run from the fleet's journal; every note exists exactly once. Then 29 more runs: 30 runs, each finished once.
  */
-const SLOW_NOTES = 300;
-const SECRET = 'fleet-secret-value-7c1e';
+describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
+  // Every `recipe` process on PostgreSQL opens pools and checks three schemas at start: slower than on Redis on
+  // a loaded machine, so the waits (never the assertions) are longer there.
+  const patience = kind === 'postgres' ? 2 : 1;
+  const SLOW_NOTES = 300;
+  const SECRET = 'fleet-secret-value-7c1e';
 
-let dir: string;
-let recipes: string;
-let serviceDb: string;
-let redisServer: RedisServer;
-let redis: Redis;
-let journal: RedisJournalStore;
-let serve: RecipeProcess | undefined;
-let serviceUrl: string;
-const workers: RecipeProcess[] = [];
+  let dir: string;
+  let recipes: string;
+  let serviceDb: string;
+  let store: TestStore;
+  let journal: JournalStore;
+  let serve: RecipeProcess | undefined;
+  let serviceUrl: string;
+  const workers: RecipeProcess[] = [];
 
-function env(): NodeJS.ProcessEnv {
-  return fleetEnv({
-    CONNECTOR_API_URL: serviceUrl,
-    CONNECTOR_CLIENT_ID: CLIENT.id,
-    CONNECTOR_CLIENT_SECRET: CLIENT.secret,
-    RECIPE_REDIS_URL: redisServer.url,
-  });
-}
+  function env(): NodeJS.ProcessEnv {
+    return fleetEnv({
+      CONNECTOR_API_URL: serviceUrl,
+      CONNECTOR_CLIENT_ID: CLIENT.id,
+      CONNECTOR_CLIENT_SECRET: CLIENT.secret,
+      ...store.env,
+    });
+  }
 
-function startWorker(extra: string[] = []): RecipeProcess {
-  // A short lock: a dead worker's job moves on in seconds, not the default minute.
-  const w = spawnRecipe(
-    ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', ...extra],
-    { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
-    dir,
-  );
-  workers.push(w);
-  return w;
-}
+  function startWorker(extra: string[] = []): RecipeProcess {
+    // A short lock: a dead worker's job moves on in seconds, not the default minute.
+    const w = spawnRecipe(
+      ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', ...extra],
+      { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
+      dir,
+    );
+    workers.push(w);
+    return w;
+  }
 
-function submit(file: string, args: string[], cwdEnv: NodeJS.ProcessEnv = env()) {
-  return runCli(['submit', join(recipes, file), '--recipes', recipes, ...args], {
-    cwd: dir,
-    env: cwdEnv,
-    timeoutMs: 120_000,
-  });
-}
+  function submit(file: string, args: string[], cwdEnv: NodeJS.ProcessEnv = env()) {
+    return runCli(['submit', join(recipes, file), '--recipes', recipes, ...args], {
+      cwd: dir,
+      env: cwdEnv,
+      timeoutMs: 120_000,
+    });
+  }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'recipe-fleet-'));
-  recipes = join(dir, 'recipes');
-  mkdirSync(recipes);
-  serviceDb = join(dir, 'service.db');
-  writeFileSync(
-    join(recipes, 'quick.yaml'),
-    `version: 1
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'recipe-fleet-'));
+    recipes = join(dir, 'recipes');
+    mkdirSync(recipes);
+    serviceDb = join(dir, 'service.db');
+    writeFileSync(
+      join(recipes, 'quick.yaml'),
+      `version: 1
 name: quick
 inputs:
   tag: { type: string, required: true }
@@ -92,10 +93,10 @@ outputs:
   body: "\${ $note.properties.hs_note_body }"
   secret_length: "\${ $length($secrets.NOTE_SECRET) }"
 `,
-  );
-  writeFileSync(
-    join(recipes, 'slow.yaml'),
-    `version: 1
+    );
+    writeFileSync(
+      join(recipes, 'slow.yaml'),
+      `version: 1
 name: slow
 inputs:
   tag: { type: string, required: true }
@@ -118,10 +119,10 @@ steps:
 outputs:
   count: "\${ $count($notes) }"
 `,
-  );
-  writeFileSync(
-    join(recipes, 'gated.yaml'),
-    `version: 1
+    );
+    writeFileSync(
+      join(recipes, 'gated.yaml'),
+      `version: 1
 name: gated
 inputs:
   tag: { type: string, required: true }
@@ -140,212 +141,232 @@ steps:
 outputs:
   body: "\${ $note.properties.hs_note_body }"
 `,
-  );
-  redisServer = await startRedisServer();
-  redis = await connectRedisNow(redisServer.url);
-  journal = openFleetJournal(redis, { queue: 'recipe-runs', recipesDir: recipes });
-  const started = await startServe(serviceDb, dir);
-  serve = started.proc;
-  serviceUrl = started.url;
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map((w) => stopProcess(w)));
-  await stopProcess(serve);
-  await journal?.close();
-  await redis?.quit();
-  await redisServer?.stop();
-}, 60_000);
-
-describe('a fleet of three workers on one Redis', () => {
-  it('finishes 30 runs exactly once; a SIGKILLed worker’s run is resumed by another, no write sent twice', async () => {
-    const fleet = [startWorker(), startWorker(), startWorker()];
-    await until('three workers ready', 30_000, async () =>
-      fleet.every((w) => w.output().includes('taking jobs')) ? true : undefined,
     );
+    store = await startTestStore(kind);
+    journal = await store.openJournal('recipe-runs', recipes);
+    const started = await startServe(serviceDb, dir);
+    serve = started.proc;
+    serviceUrl = started.url;
+  }, 60_000 * patience);
 
-    // The long run, followed by `submit --wait` while a worker dies under it.
-    const waiting = submit('slow.yaml', ['-i', 'tag=slow', '--run-id', 'slow-1', '--wait', '--json']);
-    const holder = await until(
-      'the slow run to be 20 writes in',
-      60_000,
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => stopProcess(w)));
+    await stopProcess(serve);
+    await journal?.close();
+    await store?.stop();
+  }, 60_000 * patience);
+
+  describe('a fleet of three workers on one store', () => {
+    it(
+      'finishes 30 runs exactly once; a SIGKILLed worker’s run is resumed by another, no write sent twice',
       async () => {
-        const writes = await journal.listExchanges('slow-1', { writes_only: true });
-        const record = await journal.getRun('slow-1');
-        return writes.length >= 20 && record?.holder ? Number(record.holder.pid) : undefined;
-      },
-      5,
-    );
-    const victim = fleet.find((w) => w.child.pid === holder);
-    expect(victim).toBeDefined();
-    victim!.child.kill('SIGKILL');
-    expect((await victim!.exited).signal).toBe('SIGKILL');
+        const fleet = [startWorker(), startWorker(), startWorker()];
+        await until('three workers ready', 30_000 * patience, async () =>
+          fleet.every((w) => w.output().includes('taking jobs')) ? true : undefined,
+        );
 
-    // 29 more runs while another worker takes over the slow one.
-    // Four submits at a time: two cores also run the workers, the service and Redis.
-    const quick = await inBatches(29, 4, (i) =>
-      submit('quick.yaml', ['-i', `tag=quick-${i}`, '--run-id', `quick-${i}`]),
-    );
-    for (const r of quick) expect(r.code, r.stderr).toBe(0);
-    expect(quick.map((r) => r.stdout.trim()).sort()).toEqual(Array.from({ length: 29 }, (_, i) => `quick-${i}`).sort());
+        // The long run, followed by `submit --wait` while a worker dies under it.
+        const waiting = submit('slow.yaml', ['-i', 'tag=slow', '--run-id', 'slow-1', '--wait', '--json']);
+        const holder = await until(
+          'the slow run to be 20 writes in',
+          60_000,
+          async () => {
+            const writes = await journal.listExchanges('slow-1', { writes_only: true });
+            const record = await journal.getRun('slow-1');
+            return writes.length >= 20 && record?.holder ? Number(record.holder.pid) : undefined;
+          },
+          5,
+        );
+        const victim = fleet.find((w) => w.child.pid === holder);
+        expect(victim).toBeDefined();
+        victim!.child.kill('SIGKILL');
+        expect((await victim!.exited).signal).toBe('SIGKILL');
 
-    const slow = await waiting;
-    expect(slow.code, `${slow.stderr}\n${fleet.map((w) => w.output()).join('\n---\n')}`).toBe(0);
-    expect(JSON.parse(slow.stdout)).toMatchObject({ status: 'ok', run_id: 'slow-1', outputs: { count: SLOW_NOTES } });
+        // 29 more runs while another worker takes over the slow one.
+        // Four submits at a time: two cores also run the workers, the service and Redis.
+        const quick = await inBatches(29, 4, (i) =>
+          submit('quick.yaml', ['-i', `tag=quick-${i}`, '--run-id', `quick-${i}`]),
+        );
+        for (const r of quick) expect(r.code, r.stderr).toBe(0);
+        expect(quick.map((r) => r.stdout.trim()).sort()).toEqual(
+          Array.from({ length: 29 }, (_, i) => `quick-${i}`).sort(),
+        );
 
-    // Every run succeeded, once; the quick ones in one attempt, the slow one resumed by another worker.
-    const listed = await until(
-      '30 runs to succeed',
-      90_000,
-      async () => {
-        const r = await runCli(['runs', '--redis', redisServer.url, '--json', '--limit', '100'], {
-          cwd: dir,
-          env: env(),
+        const slow = await waiting;
+        expect(slow.code, `${slow.stderr}\n${fleet.map((w) => w.output()).join('\n---\n')}`).toBe(0);
+        expect(JSON.parse(slow.stdout)).toMatchObject({
+          status: 'ok',
+          run_id: 'slow-1',
+          outputs: { count: SLOW_NOTES },
         });
-        const runs = JSON.parse(r.stdout) as { run_id: string; status: string; attempts: number }[];
-        return runs.length === 30 && runs.every((x) => x.status === 'succeeded') ? runs : undefined;
+
+        // Every run succeeded, once; the quick ones in one attempt, the slow one resumed by another worker.
+        const listed = await until(
+          '30 runs to succeed',
+          90_000 * patience,
+          async () => {
+            const r = await runCli(['runs', ...store.flag, '--json', '--limit', '100'], {
+              cwd: dir,
+              env: env(),
+            });
+            const runs = JSON.parse(r.stdout) as { run_id: string; status: string; attempts: number }[];
+            return runs.length === 30 && runs.every((x) => x.status === 'succeeded') ? runs : undefined;
+          },
+          500,
+        );
+        for (const run of listed) expect(run.attempts, run.run_id).toBe(run.run_id === 'slow-1' ? 2 : 1);
+        const attempts = await journal.listAttempts('slow-1');
+        expect(attempts.map((a) => [a.kind, a.status])).toEqual([
+          ['run', 'interrupted'],
+          ['resume', 'succeeded'],
+        ]);
+        expect(fleet.filter((w) => w !== victim).some((w) => w.output().includes('run slow-1 resumed'))).toBe(true);
+
+        // No write sent twice: each note exists exactly once in the service.
+        const slowNotes = notesLike(serviceDb, 'slow ');
+        expect(slowNotes.size).toBe(SLOW_NOTES);
+        expect([...slowNotes.values()].every((n) => n === 1)).toBe(true);
+        const quickNotes = notesLike(serviceDb, 'quick-');
+        expect(quickNotes.size).toBe(29);
+        expect([...quickNotes.values()].every((n) => n === 1)).toBe(true);
+
+        // The secret came from the workers' environment; the store never saw its value.
+        const quick0 = await journal.getRun('quick-0');
+        expect(quick0?.outputs).toEqual({ body: 'quick-0', secret_length: SECRET.length });
+        expect(await store.holds(SECRET)).toBe(false);
+
+        // Submitting a run id again runs nothing: the same run.
+        const again = await submit('quick.yaml', ['-i', 'tag=quick-0', '--run-id', 'quick-0', '--wait', '--json']);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stderr).toContain('already submitted');
+        expect(notesLike(serviceDb, 'quick-0').get('quick-0')).toBe(1);
       },
-      500,
+      240_000 * patience,
     );
-    for (const run of listed) expect(run.attempts, run.run_id).toBe(run.run_id === 'slow-1' ? 2 : 1);
-    const attempts = await journal.listAttempts('slow-1');
-    expect(attempts.map((a) => [a.kind, a.status])).toEqual([
-      ['run', 'interrupted'],
-      ['resume', 'succeeded'],
-    ]);
-    expect(fleet.filter((w) => w !== victim).some((w) => w.output().includes('run slow-1 resumed'))).toBe(true);
 
-    // No write sent twice: each note exists exactly once in the service.
-    const slowNotes = notesLike(serviceDb, 'slow ');
-    expect(slowNotes.size).toBe(SLOW_NOTES);
-    expect([...slowNotes.values()].every((n) => n === 1)).toBe(true);
-    const quickNotes = notesLike(serviceDb, 'quick-');
-    expect(quickNotes.size).toBe(29);
-    expect([...quickNotes.values()].every((n) => n === 1)).toBe(true);
-
-    // The secret came from the workers' environment; Redis never saw its value.
-    const quick0 = await journal.getRun('quick-0');
-    expect(quick0?.outputs).toEqual({ body: 'quick-0', secret_length: SECRET.length });
-    expect(await redisHolds(SECRET)).toBe(false);
-
-    // Submitting a run id again runs nothing: the same run.
-    const again = await submit('quick.yaml', ['-i', 'tag=quick-0', '--run-id', 'quick-0', '--wait', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('already submitted');
-    expect(notesLike(serviceDb, 'quick-0').get('quick-0')).toBe(1);
-  }, 240_000);
-
-  it('fails a job whose recipe differs on the worker (F003); --wait exits 2 with the reason', async () => {
-    const worker = startWorker();
-    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
-    const other = join(dir, 'other-recipes');
-    mkdirSync(other, { recursive: true });
-    // The same recipe with one more line: it hashes differently.
-    writeFileSync(join(other, 'quick.yaml'), `${readFileSync(join(recipes, 'quick.yaml'), 'utf8')}# changed\n`);
-    const r = await runCli(
-      ['submit', join(other, 'quick.yaml'), '--recipes', other, '-i', 'tag=x', '--run-id', 'changed-1', '--wait'],
-      { cwd: dir, env: env(), timeoutMs: 120_000 },
-    );
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('F003');
-    expect(await journal.getRun('changed-1')).toBeUndefined();
-  }, 120_000);
-
-  it('on SIGTERM a worker stops taking jobs, hands back its run and exits 0; another resumes it', async () => {
-    const a = startWorker(['--grace-ms', '200']);
-    await until('the worker ready', 30_000, async () => (a.output().includes('taking jobs') ? true : undefined));
-    // Only `a` can take it: the others are stopped first.
-    await Promise.all(workers.filter((w) => w !== a).map((w) => stopProcess(w)));
-    const waiting = submit('slow.yaml', ['-i', 'tag=term', '--run-id', 'term-1', '--wait', '--json']);
-    await until(
-      'the run to be 10 writes in',
-      60_000,
+    it(
+      'fails a job whose recipe differs on the worker (F003); --wait exits 2 with the reason',
       async () => {
-        const writes = await journal.listExchanges('term-1', { writes_only: true });
-        return writes.length >= 10 ? true : undefined;
+        const worker = startWorker();
+        await until('the worker ready', 30_000 * patience, async () =>
+          worker.output().includes('taking jobs') ? true : undefined,
+        );
+        const other = join(dir, 'other-recipes');
+        mkdirSync(other, { recursive: true });
+        // The same recipe with one more line: it hashes differently.
+        writeFileSync(join(other, 'quick.yaml'), `${readFileSync(join(recipes, 'quick.yaml'), 'utf8')}# changed\n`);
+        const r = await runCli(
+          ['submit', join(other, 'quick.yaml'), '--recipes', other, '-i', 'tag=x', '--run-id', 'changed-1', '--wait'],
+          { cwd: dir, env: env(), timeoutMs: 120_000 },
+        );
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain('F003');
+        expect(await journal.getRun('changed-1')).toBeUndefined();
       },
-      5,
+      120_000 * patience,
     );
-    a.child.kill('SIGTERM');
-    expect((await a.exited).code).toBe(0);
-    expect(a.output()).toContain('run term-1 handed back');
-    const b = startWorker();
-    const done = await waiting;
-    expect(done.code, `${done.stderr}\n${b.output()}`).toBe(0);
-    expect(JSON.parse(done.stdout)).toMatchObject({ status: 'ok', outputs: { count: SLOW_NOTES } });
-    expect((await journal.listAttempts('term-1')).map((x) => [x.kind, x.status])).toEqual([
-      ['run', 'cancelled'],
-      ['resume', 'succeeded'],
-    ]);
-    const notes = notesLike(serviceDb, 'term ');
-    expect(notes.size).toBe(SLOW_NOTES);
-    expect([...notes.values()].every((n) => n === 1)).toBe(true);
-  }, 180_000);
 
-  it('fails a job whose data is malformed or whose name is unknown (F004), without running anything', async () => {
-    const worker = startWorker();
-    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
-    const fleet = await openFleet(redisServer.url, 'recipe-runs');
-    const queue = fleet.queue;
-    try {
-      const outside = await queue.add(
-        'run',
-        { recipe: '../outside.yaml', sha256: 'a'.repeat(64), files: [], inputs: {}, secrets: [], submitted_at: 1 },
-        { jobId: 'run-outside-1' },
-      );
-      const garbled = await queue.add('run', { recipe: 42 }, { jobId: 'run-garbled-1' });
-      const unknown = await queue.add('bogus', {}, { jobId: 'bogus-1' });
-      for (const job of [outside, garbled, unknown]) {
-        const reason = await until(`job ${job.id} to fail`, 60_000, async () => {
-          const now = await queue.getJob(job.id as string);
-          return (await now?.getState()) === 'failed' ? now?.failedReason : undefined;
-        });
-        expect(reason).toMatch(job === unknown ? /unknown job name "bogus"/ : /^F004 job \S+ cannot be run: /);
-      }
-      expect(await journal.getRun('outside-1')).toBeUndefined();
-    } finally {
-      await fleet.close();
-    }
-  }, 90_000);
-
-  it('a failed fleet run is resumed here with recipe resume --redis: its write replays, not sent again', async () => {
-    const worker = startWorker();
-    await until('the worker ready', 30_000, async () => (worker.output().includes('taking jobs') ? true : undefined));
-    // The workers' GATE is closed: the run writes its note, then its assert fails.
-    const failed = await submit('gated.yaml', ['-i', 'tag=gated-1', '--run-id', 'gated-1', '--wait', '--json']);
-    expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', run_id: 'gated-1' });
-    const resumed = await runCli(
-      ['resume', 'gated-1', '--redis', redisServer.url, '--here', '--recipes', recipes, '--json', '-q'],
-      { cwd: dir, env: { ...env(), GATE: 'open' }, timeoutMs: 60_000 },
+    it(
+      'on SIGTERM a worker stops taking jobs, hands back its run and exits 0; another resumes it',
+      async () => {
+        const a = startWorker(['--grace-ms', '200']);
+        await until('the worker ready', 30_000 * patience, async () =>
+          a.output().includes('taking jobs') ? true : undefined,
+        );
+        // Only `a` can take it: the others are stopped first.
+        await Promise.all(workers.filter((w) => w !== a).map((w) => stopProcess(w)));
+        const waiting = submit('slow.yaml', ['-i', 'tag=term', '--run-id', 'term-1', '--wait', '--json']);
+        await until(
+          'the run to be 10 writes in',
+          60_000,
+          async () => {
+            const writes = await journal.listExchanges('term-1', { writes_only: true });
+            return writes.length >= 10 ? true : undefined;
+          },
+          5,
+        );
+        a.child.kill('SIGTERM');
+        expect((await a.exited).code).toBe(0);
+        expect(a.output()).toContain('run term-1 handed back');
+        const b = startWorker();
+        const done = await waiting;
+        expect(done.code, `${done.stderr}\n${b.output()}`).toBe(0);
+        expect(JSON.parse(done.stdout)).toMatchObject({ status: 'ok', outputs: { count: SLOW_NOTES } });
+        expect((await journal.listAttempts('term-1')).map((x) => [x.kind, x.status])).toEqual([
+          ['run', 'cancelled'],
+          ['resume', 'succeeded'],
+        ]);
+        const notes = notesLike(serviceDb, 'term ');
+        expect(notes.size).toBe(SLOW_NOTES);
+        expect([...notes.values()].every((n) => n === 1)).toBe(true);
+      },
+      180_000 * patience,
     );
-    expect(resumed.code, resumed.stderr).toBe(0);
-    // Both calls replay from the fleet's journal: the connector lookup and the note's create.
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'ok', run_id: 'gated-1', replayed_calls: 2 });
-    expect(notesLike(serviceDb, 'gated-1').get('gated-1')).toBe(1);
-    expect((await journal.listAttempts('gated-1')).map((a) => [a.kind, a.status])).toEqual([
-      ['run', 'failed'],
-      ['redrive', 'succeeded'],
-    ]);
-  }, 90_000);
+
+    it(
+      'fails a job whose data is malformed or whose name is unknown (F004), without running anything',
+      async () => {
+        const worker = startWorker();
+        await until('the worker ready', 30_000 * patience, async () =>
+          worker.output().includes('taking jobs') ? true : undefined,
+        );
+        const fleet = await openFleet(store.store, 'recipe-runs');
+        const queue = fleet.queue;
+        try {
+          const outside = await queue.add(
+            'run',
+            { recipe: '../outside.yaml', sha256: 'a'.repeat(64), files: [], inputs: {}, secrets: [], submitted_at: 1 },
+            { jobId: 'run-outside-1' },
+          );
+          const garbled = await queue.add('run', { recipe: 42 }, { jobId: 'run-garbled-1' });
+          const unknown = await queue.add('bogus', {}, { jobId: 'bogus-1' });
+          for (const job of [outside, garbled, unknown]) {
+            const reason = await until(`job ${job.id} to fail`, 60_000, async () => {
+              const now = await queue.getJob(job.id as string);
+              return (await now?.getState()) === 'failed' ? now?.failedReason : undefined;
+            });
+            expect(reason).toMatch(job === unknown ? /unknown job name "bogus"/ : /^F004 job \S+ cannot be run: /);
+          }
+          expect(await journal.getRun('outside-1')).toBeUndefined();
+        } finally {
+          await fleet.close();
+        }
+      },
+      90_000 * patience,
+    );
+
+    it(
+      'a failed fleet run is resumed here with recipe resume --redis/--postgres: its write replays, not sent again',
+      async () => {
+        const worker = startWorker();
+        await until('the worker ready', 30_000 * patience, async () =>
+          worker.output().includes('taking jobs') ? true : undefined,
+        );
+        // The workers' GATE is closed: the run writes its note, then its assert fails.
+        const failed = await submit('gated.yaml', ['-i', 'tag=gated-1', '--run-id', 'gated-1', '--wait', '--json']);
+        expect(failed.code).toBe(1);
+        expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', run_id: 'gated-1' });
+        const resumed = await runCli(
+          ['resume', 'gated-1', ...store.flag, '--here', '--recipes', recipes, '--json', '-q'],
+          {
+            cwd: dir,
+            env: { ...env(), GATE: 'open' },
+            timeoutMs: 60_000,
+          },
+        );
+        expect(resumed.code, resumed.stderr).toBe(0);
+        // Both calls replay from the fleet's journal: the connector lookup and the note's create.
+        expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'ok', run_id: 'gated-1', replayed_calls: 2 });
+        expect(notesLike(serviceDb, 'gated-1').get('gated-1')).toBe(1);
+        expect((await journal.listAttempts('gated-1')).map((a) => [a.kind, a.status])).toEqual([
+          ['run', 'failed'],
+          ['redrive', 'succeeded'],
+        ]);
+      },
+      90_000 * patience,
+    );
+  });
 });
-
-/** True when any value in Redis (strings, hashes, sets, sorted sets, lists, streams) contains `text`. */
-async function redisHolds(text: string): Promise<boolean> {
-  const keys = await redis.keys('*');
-  for (const key of keys) {
-    const type = await redis.type(key);
-    let values: unknown;
-    if (type === 'string') values = await redis.get(key);
-    else if (type === 'hash') values = await redis.hgetall(key);
-    else if (type === 'set') values = await redis.smembers(key);
-    else if (type === 'zset') values = await redis.zrange(key, 0, -1);
-    else if (type === 'list') values = await redis.lrange(key, 0, -1);
-    else if (type === 'stream') values = await redis.xrange(key, '-', '+');
-    if (JSON.stringify(values).includes(text)) return true;
-  }
-  return false;
-}
 
 /** f(0..n-1), `width` at a time, results in order. */
 async function inBatches<T>(n: number, width: number, f: (i: number) => Promise<T>): Promise<T[]> {

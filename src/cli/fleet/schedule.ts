@@ -13,7 +13,7 @@ import {
 } from '../../fleet/schedules.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
-import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { FLEET_HELP, fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 import { collect } from '../options.js';
 import { readGivenInputs } from '../run/run-inputs.js';
 import { configuredCatalog } from '../run/run-target.js';
@@ -65,7 +65,8 @@ Examples:
       '--jitter <duration>',
       'start each tick up to this late (e.g. 5m): a stable offset per schedule, so schedules on the same minute spread out',
     )
-    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .action(async (name: string, file: string, flags: AddFlags) => {
       process.exitCode = await addSchedule(name, file, flags);
@@ -74,7 +75,8 @@ Examples:
     .command('list')
     .description("the queue's schedules: name, recipe, cron or period, next tick")
     .option('--json', 'print a JSON array')
-    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .action(async (flags: FleetFlags & { json?: boolean }) => {
       process.exitCode = await withFleet(flags, async (fleet) => {
@@ -123,7 +125,8 @@ Examples:
     .command('remove')
     .description('remove a schedule (runs it already made go on)')
     .argument('<name>')
-    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .action(async (name: string, flags: FleetFlags) => {
       process.exitCode = await withFleet(flags, async (fleet) => {
@@ -134,7 +137,7 @@ Examples:
     });
 }
 
-/** Runs `fn` with the fleet open; `check` first, so that flag and recipe errors need no Redis. */
+/** Runs `fn` with the fleet open; `check` first, so that flag and recipe errors need no store. */
 async function withFleet(
   flags: FleetFlags,
   fn: (fleet: FleetClient) => Promise<number>,
@@ -142,10 +145,10 @@ async function withFleet(
 ): Promise<number> {
   let fleet: FleetClient | undefined;
   try {
-    const { redisUrl, queue } = fleetTarget(flags, process.env);
+    const { store, queue } = fleetStoreTarget(flags, process.env);
     const failed = await check?.();
     if (failed !== undefined) return failed;
-    fleet = await openFleet(redisUrl, queue);
+    fleet = await openFleet(store, queue);
     return await fn(fleet);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });

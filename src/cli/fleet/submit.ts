@@ -7,7 +7,7 @@ import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '
 import { changedInputs, checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
-import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { FLEET_HELP, fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 import { collect } from '../options.js';
 import { readGivenInputs } from '../run/run-inputs.js';
 import { reusedRunId } from '../run/run-journal.js';
@@ -35,7 +35,8 @@ export function registerSubmit(program: Command): void {
     .argument('<file>', 'the recipe file, inside the recipes directory')
     .option('-i, --input <name=value>', 'an input value (repeatable); coerced to the declared type', collect)
     .option('--inputs <file>', 'input values from a YAML or JSON object file (-i wins)')
-    .option('--redis <url>', "the fleet's Redis, e.g. redis://127.0.0.1:6379 (else RECIPE_REDIS_URL)")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .option('--recipes <dir>', "the recipes directory, as the workers' --recipes (default: the working directory)")
     .option('--run-id <id>', 'the run id (default a new one); submitting an id again does not run it twice')
@@ -55,7 +56,7 @@ catalog of CONNECTOR_API_URL when set, else the embedded types), checked again b
 service's catalog before a single request, and pinned: the job carries its path under --recipes and
 its SHA-256, the inputs, and the NAMES of its secrets; each worker reads the values from its own environment.
 
-Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or flags invalid, 3 Redis unreachable.
+Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or flags invalid, 3 Redis or PostgreSQL unreachable.
 
 Examples:
   recipe submit recipes/pipeline-report.yaml --redis redis://127.0.0.1:6379
@@ -94,7 +95,7 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
   };
   let fleet: FleetClient | undefined;
   try {
-    const { redisUrl, queue } = fleetTarget(flags, process.env);
+    const { store, queue } = fleetStoreTarget(flags, process.env);
     if (flags.runId !== undefined && !isValidRunId(flags.runId))
       throw new RecipeError('F006', {
         flag: `--run-id ${flags.runId}`,
@@ -119,7 +120,7 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
       ...(flags.dryRun ? { dryRun: true } : {}),
       ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
     });
-    fleet = await openFleet(redisUrl, queue);
+    fleet = await openFleet(store, queue);
     if (flags.runId !== undefined) await refuseOtherInputs(fleet, runId, inputs.values);
     const added = await submitRun(fleet, { ...data, run_id: runId });
     note(added ? `submitted run ${runId} (${data.recipe}) to queue ${queue}` : `run ${runId} was already submitted`);

@@ -7,7 +7,7 @@ import { readCommandEnv } from '../run/env-file.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { version } from '../version.js';
-import { FLEET_HELP, fleetTarget, positiveInt, type FleetFlags } from './fleet-flags.js';
+import { FLEET_HELP, fleetStoreTarget, positiveInt, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 
 interface WorkerFlags extends FleetFlags {
   concurrency?: string;
@@ -24,8 +24,9 @@ interface WorkerFlags extends FleetFlags {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description("run recipes from the fleet's queue (BullMQ on Redis) until stopped")
-    .option('--redis <url>', "the fleet's Redis, e.g. redis://127.0.0.1:6379 (else RECIPE_REDIS_URL)")
+    .description("run recipes from the fleet's queue (BullMQ on Redis or PostgreSQL) until stopped")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue to take runs from (default recipe-runs)')
     .option('--concurrency <n>', 'runs at once (default 1)')
     .option('--recipes <dir>', 'the recipes directory jobs name their recipe in (default: the working directory)')
@@ -44,7 +45,7 @@ export function registerWorker(program: Command): void {
       `
 Configuration (flags win over the environment):
 ${FLEET_HELP}  CONNECTOR_API_URL, CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET, CONNECTOR_WORKSPACE: the service,
-  as for \`recipe run\`. A recipe's secrets are read from this worker's environment (or .env), never from Redis.
+  as for \`recipe run\`. A recipe's secrets are read from this worker's environment (or .env), never from the fleet's store.
 
 Every worker needs the same recipes: a job names its recipe by its path under --recipes and pins its
 SHA-256; a worker whose copy differs fails the job (F003). SIGTERM or Ctrl-C: no new jobs; runs in hand
@@ -52,7 +53,11 @@ finish, or after --grace-ms are handed back to the queue (another worker resumes
 
 Examples:
   recipe worker --redis redis://127.0.0.1:6379 --recipes recipes/
-  recipe worker --redis redis://127.0.0.1:6379 --concurrency 4 --queue nightly`,
+  recipe worker --redis redis://127.0.0.1:6379 --concurrency 4 --queue nightly
+  recipe worker --postgres postgres://recipe@127.0.0.1:5432/recipe --recipes recipes/
+
+With --postgres the worker creates (or upgrades) its schemas at start: bullmq (the queue), recipe_journal and
+recipe_fleet; several workers starting at once apply them once.`,
     )
     .action(async (flags: WorkerFlags) => {
       process.exitCode = await workerCommand(flags);
@@ -65,7 +70,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   let graceMs: number;
   try {
     graceMs = positiveInt('--grace-ms', flags.graceMs, 25_000);
-    const { redisUrl, queue } = fleetTarget(flags, process.env);
+    const { store, queue } = fleetStoreTarget(flags, process.env);
     const read = readCommandEnv(flags.envFile, process.cwd());
     const note = read.note;
     // Each run reads its default max_duration from RECIPE_RETRY_FOR (run/start-run.ts): the flag sets it.
@@ -84,7 +89,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     if (!isDirectory(recipesDir))
       throw new RecipeError('F006', { flag: `--recipes ${recipesDir}`, reason: 'not a directory' });
     worker = await startFleetWorker({
-      redisUrl,
+      store,
       queue,
       concurrency: positiveInt('--concurrency', flags.concurrency, 1),
       recipesDir,

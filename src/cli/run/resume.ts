@@ -3,7 +3,7 @@ import { displayPath, RecipeError } from '../../errors/index.js';
 import { openFleet, requestRedrive, type FleetClient } from '../../fleet/queue.js';
 import { follow } from '../fleet/submit.js';
 import { journalPath } from '../../journal/index.js';
-import { fleetTarget } from '../fleet/fleet-flags.js';
+import { fleetStoreTarget } from '../fleet/fleet-flags.js';
 import { collect, parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { commandOutput, runEdges } from './run.js';
 import type { RunFlags } from './run-types.js';
@@ -14,6 +14,7 @@ import { openRunJournal, printRecorded, resumeRecorded } from './run-journal.js'
 interface ResumeFlags extends RunFlags {
   input?: string[];
   redis?: string;
+  postgres?: string;
   queue?: string;
   recipes?: string;
   allowChanged?: boolean;
@@ -37,10 +38,11 @@ export function registerResume(program: Command): void {
     .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', 'a fleet run: the workers resume it (its job goes back to the queue); docs/fleet.md')
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--postgres <url>', "a fleet run on PostgreSQL: resumed here, from the fleet's journal (--here implied)")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .option('--here', "with --redis: resume it on this machine instead, with this machine's credentials")
     .option('--no-wait', 'with --redis: enqueue the resume and exit, without following the run to its end')
-    .option('--recipes <dir>', "with --redis --here: the recipes directory, as the workers' --recipes (default: here)")
+    .option('--recipes <dir>', "with --here: the recipes directory, as the workers' --recipes (default: here)")
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
     .option('--assume-sent <step-path>', 'settle a write in doubt as applied (its result is null); repeatable', collect)
@@ -89,10 +91,10 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   let fleet: FleetClient | undefined;
   try {
     if (flags.redis !== undefined && flags.here !== true) return await resumeOnFleet(runId, flags);
-    if (flags.redis !== undefined) {
+    if (flags.redis !== undefined || flags.postgres !== undefined) {
       // A fleet run, resumed on this machine: its journal is the fleet's, its recipe this checkout's copy.
-      const { redisUrl, queue } = fleetTarget(flags, {});
-      fleet = await openFleet(redisUrl, queue, flags.recipes ?? process.cwd());
+      const { store: fleetStore, queue } = fleetStoreTarget(flags, {});
+      fleet = await openFleet(fleetStore, queue, flags.recipes ?? process.cwd());
       store = fleet.journal;
     } else store = await openRunJournal({ ...(flags.journal !== undefined ? { journal: flags.journal } : {}) });
     if (!store) throw new RecipeError('J008', { flag: '--no-journal', reason: 'resume reads the journal' });
@@ -101,7 +103,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
       throw new RecipeError('J001', {
         runId,
         journal: fleet
-          ? `redis (queue ${fleet.queue.name})`
+          ? `${fleet.store.kind} (queue ${fleet.queue.name})`
           : displayPath(journalPath(flags.journal || undefined, process.env, process.cwd())),
       });
     if (record.status === 'succeeded') return printRecorded(record, flags, out, runEdges);
@@ -142,8 +144,8 @@ async function resumeOnFleet(runId: string, flags: ResumeFlags): Promise<number>
         runId,
         reason: '-i is not sent to the workers (inputs could hold secrets); resume it here with --here -i ...',
       });
-    const { redisUrl, queue } = fleetTarget(flags, {});
-    fleet = await openFleet(redisUrl, queue);
+    const { store, queue } = fleetStoreTarget(flags, {});
+    fleet = await openFleet(store, queue);
     await requestRedrive(fleet, runId, {
       allow_changed: flags.allowChanged === true,
       retry_failed_items: flags.retryFailedItems === true,

@@ -4,7 +4,7 @@ import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } fr
 import type { RunReport } from '../../run/index.js';
 import { getFleetRun, listFleetRuns, openFleet, type FleetClient, type FleetRunSummary } from '../../fleet/queue.js';
 import { exitCodeFor, ExitCode } from '../exit-codes.js';
-import { fleetTarget } from '../fleet/fleet-flags.js';
+import { fleetStoreTarget } from '../fleet/fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
 import { formatOutputs } from './run-output.js';
 
@@ -17,13 +17,20 @@ interface ListFlags {
   limit?: string;
   journal?: string;
   redis?: string;
+  postgres?: string;
   queue?: string;
 }
 
-/** The fleet's journal instead of the local one (`--redis URL [--queue NAME]`). */
+/** The fleet's journal instead of the local one (`--redis URL` or `--postgres URL`, `[--queue NAME]`). */
 interface RedisFlags {
   redis?: string;
+  postgres?: string;
   queue?: string;
+}
+
+/** True when a flag names the fleet's store (the environment does not: `recipe runs` alone is local). */
+function isFleet(flags: RedisFlags): boolean {
+  return flags.redis !== undefined || flags.postgres !== undefined;
 }
 
 /** `recipe runs`: the run history in the journal (list, show, prune). */
@@ -39,7 +46,8 @@ Examples:
   recipe runs --status interrupted          runs killed before they ended (resume them)
   recipe runs show 3f9c0a1b2d4e --json      a run's report and its resumes
   recipe runs prune --older-than 30d        forget runs that ended more than 30 days ago
-  recipe runs --redis redis://127.0.0.1:6379   the fleet's runs: queued, running, succeeded, failed`,
+  recipe runs --redis redis://127.0.0.1:6379   the fleet's runs: queued, running, succeeded, failed
+  recipe runs --postgres postgres://recipe@127.0.0.1:5432/recipe   the same, for a fleet on PostgreSQL`,
     );
   runs
     .command('list', { isDefault: true })
@@ -50,12 +58,12 @@ Examples:
     .option('--json', 'print a JSON array')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "the fleet's runs (its queue and journal on this Redis) instead of the local journal")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--postgres <url>', "the fleet's runs (its queue and journal in this PostgreSQL) instead")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .action(async (flags: ListFlags) => {
-      process.exitCode =
-        flags.redis !== undefined
-          ? await withFleetRuns(flags, (fleet) => listRedisRuns(fleet, flags))
-          : await withJournal(flags, (store) => listRuns(store, flags));
+      process.exitCode = isFleet(flags)
+        ? await withFleetRuns(flags, (fleet) => listRedisRuns(fleet, flags))
+        : await withJournal(flags, (store) => listRuns(store, flags));
     });
   runs
     .command('show')
@@ -64,12 +72,12 @@ Examples:
     .option('--json', 'print the report as JSON, with `resumes`')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "a fleet run (the fleet's journal on this Redis)")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--postgres <url>', "a fleet run (the fleet's journal in this PostgreSQL)")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .action(async (runId: string, flags: { json?: boolean; journal?: string } & RedisFlags) => {
-      process.exitCode =
-        flags.redis !== undefined
-          ? await withFleetRuns(flags, (fleet) => showFleetRun(fleet, runId, flags.json === true))
-          : await withJournal(flags, (store) => showRun(store, runId, flags.json === true));
+      process.exitCode = isFleet(flags)
+        ? await withFleetRuns(flags, (fleet) => showFleetRun(fleet, runId, flags.json === true))
+        : await withJournal(flags, (store) => showRun(store, runId, flags.json === true));
     });
   runs
     .command('prune')
@@ -77,7 +85,8 @@ Examples:
     .requiredOption('--older-than <age>', 'an age: a number and s, m, h, d or w (e.g. 30d)')
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "the fleet's journal on this Redis instead of the local one")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option('--postgres <url>', "the fleet's journal in this PostgreSQL instead of the local one")
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .action(async (flags: { olderThan: string; journal?: string } & RedisFlags) => {
       const prune = async (store: JournalStore): Promise<number> => {
         const ms = parseAge(flags.olderThan);
@@ -85,10 +94,9 @@ Examples:
         process.stdout.write(`pruned ${pruned} run${pruned === 1 ? '' : 's'} older than ${flags.olderThan}\n`);
         return ExitCode.ok;
       };
-      process.exitCode =
-        flags.redis !== undefined
-          ? await withFleetRuns(flags, (fleet) => prune(fleet.journal))
-          : await withJournal(flags, prune);
+      process.exitCode = isFleet(flags)
+        ? await withFleetRuns(flags, (fleet) => prune(fleet.journal))
+        : await withJournal(flags, prune);
     });
 }
 
@@ -109,8 +117,8 @@ async function withJournal(flags: { journal?: string }, fn: (store: JournalStore
 async function withFleetRuns(flags: RedisFlags, fn: (fleet: FleetClient) => Promise<number>): Promise<number> {
   let fleet: FleetClient | undefined;
   try {
-    const { redisUrl, queue } = fleetTarget(flags, {});
-    fleet = await openFleet(redisUrl, queue);
+    const { store, queue } = fleetStoreTarget(flags, {});
+    fleet = await openFleet(store, queue);
     return await fn(fleet);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });

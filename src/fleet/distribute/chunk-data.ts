@@ -2,7 +2,7 @@ import type { ChunkStepStats } from '../../run/index.js';
 
 /**
  * The data of a chunk job (name 'chunk'): a BullMQ flow child of the run's job. Small on purpose: the items
- * and variables are in Redis once per visit (visit-store.ts), not in every chunk.
+ * and variables are in the fleet's store once per visit (visit-store.ts), not in every chunk.
  */
 export interface ChunkJobData {
   readonly run_id: string;
@@ -11,7 +11,7 @@ export interface ChunkJobData {
   /** Hex SHA-256 of that file on the worker that distributed: a worker whose copy differs refuses (F051). */
   readonly sha256: string;
   readonly step_path: string;
-  /** The Redis key of the visit (DistributedForeach as JSON). */
+  /** The store key of the visit (DistributedForeach as JSON). */
   readonly visit: string;
   readonly chunk: number;
   /** Items start..end-1. */
@@ -19,7 +19,7 @@ export interface ChunkJobData {
   readonly end: number;
 }
 
-/** True when `data` has the shape of a chunk job's data (it comes from Redis: checked, not trusted). */
+/** True when `data` has the shape of a chunk job's data (it comes from the store: checked, not trusted). */
 export function isChunkJobData(data: unknown): data is ChunkJobData {
   if (data === null || typeof data !== 'object') return false;
   const d = data as Record<string, unknown>;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Redactor } from '../../client/index.js';
 import type { ConnectorCatalog } from '../../catalog/index.js';
 import type { Plan } from '../../compile/index.js';
@@ -17,6 +16,7 @@ import {
   type ReplayPolicy,
 } from '../../run/index.js';
 import { isChunkJobData, type ChunkJobData, type ChunkJobResult } from './chunk-data.js';
+import type { FleetKv } from '../store-connections.js';
 import { loadVisit, partName } from './visit-store.js';
 
 /**
@@ -28,7 +28,8 @@ export type PartJournalStore = Pick<JournalStore, 'holdPart' | 'writesInDoubt'>;
 
 /** What a worker gives processChunkJob: its own connections, client, environment and journal. */
 export interface ChunkWorkerDeps {
-  readonly connection: Redis;
+  /** The fleet's store's kv: the visit, its cancel flag, the chunk's "started" marker. */
+  readonly kv: FleetKv;
   readonly recipesDir: string;
   /** The catalog the chunk's recipe is checked against, as its run's was (WorkerContext.catalog). */
   readonly catalog?: () => Promise<ConnectorCatalog | undefined>;
@@ -57,14 +58,17 @@ export interface ChunkWorkerDeps {
 export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<ChunkJobResult> {
   const data: unknown = job.data;
   if (!isChunkJobData(data)) throw unrecoverable(new RecipeError('F052', { jobId: job.id, reason: 'malformed data' }));
-  const redis = deps.connection;
+  const kv = deps.kv;
   const cancelKey = data.visit.replace(/:visit$/, ':cancel');
-  if ((await redis.exists(cancelKey)) === 1) throw unrecoverable(cancelled(data));
-  const visit = await loadVisit(redis, data.visit);
-  if (!visit) throw unrecoverable(new RecipeError('F052', { jobId: job.id, reason: 'its foreach is gone from Redis' }));
+  if (await kv.exists(cancelKey)) throw unrecoverable(cancelled(data));
+  const visit = await loadVisit(kv, data.visit);
+  if (!visit)
+    throw unrecoverable(
+      new RecipeError('F052', { jobId: job.id, reason: "its foreach is gone from the fleet's store" }),
+    );
   const plan = await loadPlan(deps, data, job.id);
   const startedKey = data.visit.replace(/:visit$/, `:started:${data.chunk}`);
-  const firstTime = (await redis.set(startedKey, String(job.attemptsMade), 'EX', 7 * 24 * 3600, 'NX')) === 'OK';
+  const firstTime = await kv.setIfAbsent(startedKey, String(job.attemptsMade), 7 * 24 * 3600);
   const resuming = !firstTime || job.attemptsMade > 0;
 
   const stop = new AbortController();
@@ -72,9 +76,9 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
   deps.signal?.addEventListener('abort', onStop, { once: true });
   let wasCancelled = false;
   const watch = setInterval(() => {
-    redis.exists(cancelKey).then(
-      (n) => {
-        if (n === 1) {
+    kv.exists(cancelKey).then(
+      (set) => {
+        if (set) {
           wasCancelled = true;
           stop.abort();
         }
@@ -107,7 +111,7 @@ export async function processChunkJob(job: Job, deps: ChunkWorkerDeps): Promise<
   } catch (err) {
     if (wasCancelled) throw unrecoverable(cancelled(data));
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: String(err) });
-    // The item's error as the run will report it (masked: it is stored in Redis).
+    // The item's error as the run will report it (masked: it is stored in the fleet's store).
     const json = deps.redactor.redact(JSON.stringify({ code: e.code, params: e.params, location: e.location }));
     if (e.class === 'invalid' || e.class === 'config') throw new UnrecoverableError(json);
     throw new Error(json);

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { FlowProducer, type Job, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job, JobsOptions } from 'bullmq';
 import { RecipeError, type ErrorCode } from '../../errors/index.js';
 import {
   mergeChunkStepStats,
@@ -12,13 +11,14 @@ import {
   type ForeachDistributor,
 } from '../../run/index.js';
 import type { ChunkJobData, ChunkJobResult } from './chunk-data.js';
+import type { StoreConnections } from '../store-connections.js';
 import type { SpareSlots } from './spare-slots.js';
 import { DISTRIBUTE_PREFIX, dropVisit, partName, saveVisit, visitHash, VisitKeys } from './visit-store.js';
 
 /** What a worker hands the distributor of the run it is running. */
 export interface DistributorOptions {
-  /** A Redis connection (not a blocking one): the visit is stored and the flow added through it. */
-  readonly connection: Redis;
+  /** The fleet's store: the visit is stored (kv) and the flow added (a flow producer) through it. */
+  readonly connections: Pick<StoreConnections, 'kv' | 'newFlowProducer'>;
   /** The run's job: the chunks are its flow children, in its queue, so any worker of the queue runs them. */
   readonly job: Job;
   /** The worker's recipes directory: a chunk names the recipe file relative to it. */
@@ -28,7 +28,7 @@ export interface DistributorOptions {
    * otherwise sit idle, and a fleet of one worker could never run the chunks).
    */
   readonly spare?: SpareSlots;
-  /** Key prefix of the visits in Redis (default recipe:distribute). */
+  /** Key prefix of the visits in the store (default recipe:distribute). */
   readonly prefix?: string;
   /** How often the run looks at its chunks (default 100 ms). */
   readonly pollMs?: number;
@@ -49,7 +49,7 @@ export function createDistributor(o: DistributorOptions): ForeachDistributor {
     distribute: (visit, signal) => distribute(o, visit, signal),
     cancel: async (visit) => {
       const keys = new VisitKeys(o.prefix ?? DISTRIBUTE_PREFIX, visit.runId, visit.stepPath);
-      await o.connection.set(keys.cancel, '1', 'EX', 24 * 3600);
+      await o.connections.kv.set(keys.cancel, '1', 24 * 3600);
     },
   };
 }
@@ -74,7 +74,7 @@ async function distribute(
     .digest('hex');
   const chunks = Math.ceil(visit.items.length / visit.chunk);
   const ids = Array.from({ length: chunks }, (_, i) => `${visit.runId}.${visitHash(visit.stepPath)}.${i}`);
-  await saveVisit(o.connection, keys.visit, visit);
+  await saveVisit(o.connections.kv, keys.visit, visit);
   const parent = { id: o.job.id as string, queue: o.job.queueQualifiedName };
   const retry: JobsOptions = {
     attempts: Math.max(1, o.job.opts.attempts ?? DEFAULT_ATTEMPTS),
@@ -82,9 +82,7 @@ async function distribute(
   };
   // A resumed run adds only the chunks not done yet (done ones may be gone: they are removed on completion).
   const done = await settledChunks(o.job, new Set(ids));
-  const flow = new FlowProducer({ connection: o.connection, prefix: o.job.prefix });
-  // As for the queue (fleet/queue.ts): an unheard 'error' event would end the worker; addBulk fails instead.
-  flow.on('error', () => undefined);
+  const flow = o.connections.newFlowProducer();
   try {
     await flow.addBulk(
       ids.flatMap((jobId, chunk) => {
@@ -126,7 +124,7 @@ async function distribute(
     return outcome;
   } finally {
     giveBack?.();
-    if (!signal.aborted) await dropVisit(o.connection, keys, chunks).catch(() => undefined);
+    if (!signal.aborted) await dropVisit(o.connections.kv, keys, chunks).catch(() => undefined);
   }
 }
 
@@ -147,7 +145,7 @@ async function waitForChunks(
       if (failed.length > 0) {
         failure = chunkError(failed[0] as { id: string; reason: string }, ids);
         // The others stop at their next item; they fail without retrying, and the run can end.
-        await o.connection.set(keys.cancel, '1', 'EX', 24 * 3600);
+        await o.connections.kv.set(keys.cancel, '1', 24 * 3600);
       }
     }
     if (pending === 0) return failure;
@@ -226,7 +224,7 @@ async function gather(job: Job, ids: readonly string[], total: number): Promise<
   return { results, requests, retries, writes, ...(steps ? { steps } : {}) };
 }
 
-/** `bull:queue:id` → id (ids hold no colon). */
+/** `bull:queue:id` (Redis) or `queue:id` (PostgreSQL) → id (ids hold no colon). */
 function jobIdOf(key: string): string {
   return key.slice(key.lastIndexOf(':') + 1);
 }

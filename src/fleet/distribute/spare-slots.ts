@@ -1,5 +1,5 @@
-import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
+import type { StoreConnections } from '../store-connections.js';
 
 /** What a worker lends a run that waits for its distributed chunks. */
 export interface SpareSlots {
@@ -12,8 +12,8 @@ export interface SpareSlots {
 /** How a worker's spare slots take jobs: the same queue and processor, connections of their own. */
 export interface SpareSlotOptions {
   readonly queue: string;
-  /** A new blocking connection for each lent slot (BullMQ's: maxRetriesPerRequest null). */
-  connect(): Redis;
+  /** The fleet's store: each lent slot is a worker with a connection of its own. */
+  readonly connections: Pick<StoreConnections, 'newWorker'>;
   process(job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown>;
   readonly lockMs: number;
   readonly log?: (line: string) => void;
@@ -29,31 +29,27 @@ export function spareSlots(o: SpareSlotOptions): SpareSlots {
   const open = new Set<Promise<void>>();
   return {
     lend() {
-      const connection = o.connect();
-      const worker = new Worker(o.queue, (job, token, signal) => o.process(job, token, signal), {
-        connection,
-        concurrency: 1,
-        lockDuration: o.lockMs,
-        stalledInterval: o.lockMs,
-        maxStalledCount: 2,
-      });
-      worker.on('error', (err) => o.log?.(`queue error (lent slot): ${err.message}`));
-      worker.on('failed', (job, err) => {
-        if (job) o.log?.(`job ${job.id} failed: ${err.message}`);
-      });
-      worker.on('completed', (job) => o.log?.(`job ${job.id} completed`));
+      const worker = o.connections.newWorker(
+        o.queue,
+        (job, token, signal) => o.process(job, token, signal),
+        { concurrency: 1, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 2 },
+        {
+          error: (err) => o.log?.(`queue error (lent slot): ${err.message}`),
+          failed: (job, err) => {
+            if (job) o.log?.(`job ${job.id} failed: ${err.message}`);
+          },
+          completed: (job) => o.log?.(`job ${job.id} completed`),
+        },
+      );
       let given = false;
       return () => {
         if (given) return;
         given = true;
         // The job in hand, if any, ends first; the waiting run does not wait for it.
-        const closed = worker
-          .close()
-          .then(() => connection.quit())
-          .then(
-            () => undefined,
-            () => undefined,
-          );
+        const closed = worker.close().then(
+          () => undefined,
+          () => undefined,
+        );
         open.add(closed);
         void closed.finally(() => open.delete(closed));
       };

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { FleetKv } from '../store-connections.js';
 import type { DistributedForeach } from '../../run/index.js';
 
-/** Where distributed visits live in Redis unless told otherwise. */
+/** Where distributed visits live in the store (a key prefix) unless told otherwise. */
 export const DISTRIBUTE_PREFIX = 'recipe:distribute';
 
 /** A visit's description stays this long at most (the run deletes it once its chunks are in). */
 const VISIT_TTL_S = 7 * 24 * 3600;
 
 /**
- * The Redis keys of one distributed foreach visit: the visit (items and variables, once, not per chunk),
+ * The keys of one distributed foreach visit in the fleet's store (FleetKv): the visit (items and variables, once, not per chunk),
  * the cancel flag (a chunk failed for good: the others stop) and one "started" marker per chunk (a chunk that
  * finds its marker set runs again after a crash or a failure: it asks the journal before sending anything).
  */
@@ -38,20 +38,20 @@ export function visitHash(stepPath: string): string {
   return createHash('sha1').update(stepPath).digest('hex').slice(0, 16);
 }
 
-export async function saveVisit(redis: Redis, key: string, visit: DistributedForeach): Promise<void> {
-  await redis.set(key, JSON.stringify(visit), 'EX', VISIT_TTL_S);
+export async function saveVisit(kv: FleetKv, key: string, visit: DistributedForeach): Promise<void> {
+  await kv.set(key, JSON.stringify(visit), VISIT_TTL_S);
 }
 
 /** The visit a chunk belongs to; undefined once its run is done with it. */
-export async function loadVisit(redis: Redis, key: string): Promise<DistributedForeach | undefined> {
-  const text = await redis.get(key);
-  return text === null ? undefined : (JSON.parse(text) as DistributedForeach);
+export async function loadVisit(kv: FleetKv, key: string): Promise<DistributedForeach | undefined> {
+  const text = await kv.get(key);
+  return text === undefined ? undefined : (JSON.parse(text) as DistributedForeach);
 }
 
 /** Forgets a visit (its run is done with it). */
-export async function dropVisit(redis: Redis, keys: VisitKeys, chunks: number): Promise<void> {
+export async function dropVisit(kv: FleetKv, keys: VisitKeys, chunks: number): Promise<void> {
   const started = Array.from({ length: chunks }, (_, i) => keys.started(i));
-  await redis.del(keys.visit, keys.cancel, ...started);
+  await kv.del([keys.visit, keys.cancel, ...started]);
 }
 
 /** The journal part a chunk holds (chunk-job.ts), marked folded once the run gathered it (distributor.ts). */

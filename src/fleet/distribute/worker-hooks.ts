@@ -14,7 +14,7 @@ export async function processChunkForWorker(
   const client = ctx.newClient();
   try {
     const result = await processChunkJob(job, {
-      connection: ctx.redis,
+      kv: ctx.connections.kv,
       recipesDir: ctx.recipesDir,
       catalog: ctx.catalog,
       client,
@@ -35,7 +35,7 @@ export async function processChunkForWorker(
 /** The distributor of a run job (RunOptions.distributor): its chunks become the job's flow children. */
 export function distributorForRunJob(job: Job, ctx: WorkerContext): ForeachDistributor {
   return createDistributor({
-    connection: ctx.redis,
+    connections: ctx.connections,
     job,
     recipesDir: ctx.recipesDir,
     ...(ctx.slots ? { spare: ctx.slots } : {}),
