@@ -6,8 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadRecipe } from '../dist/compile/index.js';
-import { formatLock, hashDir, locatePackage, openPackageContext, packageKey, storePath } from '../dist/packages/index.js';
+import {
+  formatLock,
+  hashDir,
+  locatePackage,
+  openPackageContext,
+  packageKey,
+  storePath,
+} from '../dist/packages/index.js';
 
+/** @param {string} name @param {number} dflt */
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
@@ -19,6 +27,7 @@ const store = join(root, 'store');
 const project = join(root, 'project');
 mkdirSync(project, { recursive: true });
 
+/** @param {number} i */
 const recipe = (i) => `version: 1
 name: p${i}
 connector: { definition: CRM }
@@ -28,7 +37,9 @@ steps:
 outputs:
   n: "\${ $count($deals) }"
 `;
+/** @type {Record<string, import('../dist/packages/index.js').LockedPackage>} */
 const packages = {};
+/** @type {import('../dist/packages/source.js').GitSource[]} */
 const sources = [];
 for (let i = 0; i < N; i++) {
   const tmp = join(root, `pkg${i}`);
@@ -42,6 +53,7 @@ for (let i = 0; i < N; i++) {
   const dest = storePath(store, hash);
   rmSync(dest, { recursive: true, force: true });
   renameSync(tmp, dest);
+  /** @type {import('../dist/packages/source.js').GitSource} */
   const source = { kind: 'git', url: `https://example.com/acme/r${i}.git`, ref: 'v1.0.0', path: 'crm/count.yaml' };
   sources.push(source);
   packages[packageKey(source)] = {
@@ -62,12 +74,14 @@ const steps = sources.map((s, i) => `  - id: c${i}\n    call: git:${s.url}//${s.
 writeFileSync(join(project, 'main.yaml'), `version: 1\nname: main\nsteps:\n${steps}`);
 
 process.env.RECIPE_STORE = store;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const resolve = [];
 const compile = [];
 for (let r = 0; r < RUNS; r++) {
   let t = performance.now();
   const ctx = openPackageContext(project, { RECIPE_STORE: store });
+  if (!ctx) throw new Error('no recipe.lock in the project');
   for (const s of sources) locatePackage(ctx, s);
   resolve.push(performance.now() - t);
   t = performance.now();

@@ -246,6 +246,7 @@ export async function benchFleet({ figures, log, tmp }, runs) {
   /**
    * One run of the recipe by a fleet of `n` workers (started and ready before the clock starts).
    * @param {number} n
+   * @param {{ kind: 'redis' | 'postgres', url: string }} store
    * @returns {Promise<number>} ms from submit to the run's recorded end
    */
   const once = async (n, store) => {
@@ -293,6 +294,7 @@ export async function benchFleet({ figures, log, tmp }, runs) {
   };
 
   const postgres = await startPostgres(join(dir, 'postgres'));
+  /** @type {Array<{ kind: 'redis' | 'postgres', url: string, label: string }>} */
   const stores = [
     { kind: 'redis', url: redis.url, label: 'Redis' },
     { kind: 'postgres', url: postgres.url, label: 'PostgreSQL' },

@@ -9,7 +9,13 @@ import { checkStepKinds } from './step-kinds.js';
 export { recipeSchemaText, recipeSchema, RECIPE_SCHEMA_URL } from './ajv.js';
 export { KIND_KEYS } from './step-kinds.js';
 export { validateTestDocument, RECIPE_TEST_SCHEMA_URL } from './test-schema.js';
-export { compileJsonSchema, triggerFileCheck, TRIGGER_SCHEMA_URL, type SchemaCheck, type SchemaProblem } from './json-schema-check.js';
+export {
+  compileJsonSchema,
+  triggerFileCheck,
+  TRIGGER_SCHEMA_URL,
+  type SchemaCheck,
+  type SchemaProblem,
+} from './json-schema-check.js';
 
 let stepFields: ReadonlySet<string> | undefined;
 

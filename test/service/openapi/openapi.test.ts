@@ -74,7 +74,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.schemas[ref.replace('#/components/schemas/', '')].type).toBe('array');
     // The envelope's result is any of those schemas, so a validator or a generated client can use them.
     const envelope =
-      doc.paths['/api/v1/integrations/connectors/{id}/execute'].post.responses['200'].content['application/json'].schema;
+      doc.paths['/api/v1/integrations/connectors/{id}/execute'].post.responses['200'].content['application/json']
+        .schema;
     expect(envelope.properties.result.anyOf).toContainEqual({ $ref: ref });
   });
 
