@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, executes, json, startFaultServer, type FaultServer, type Seen } from '../client/fault-server.js';
 
@@ -174,7 +174,8 @@ outputs:
     const stopped = await recipe(['resume', 'doubt-1']);
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('J004');
-    expect(stopped.stderr).toContain(`notes[0].note at ${file}:11:`);
+    // Paths in diagnostics are relative to the working directory (the file is in it).
+    expect(stopped.stderr).toContain(`notes[0].note at ${basename(file)}:11:`);
     expect(stopped.stderr).toContain('POST /api/v1/integrations/connectors/c-1/execute');
     expect(stopped.stderr).toContain('"hs_note_body":"doubt-1"');
     expect(stopped.stderr).toContain("--assume-sent 'notes[0].note' | --assume-not-sent 'notes[0].note'");
