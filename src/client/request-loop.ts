@@ -95,6 +95,11 @@ export class RequestLoop {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Origins that have answered this client at least once. A service never reached is a wrong URL or a service
+   * that is not up, not an outage to wait out: connection failures to it get the attempts, not max_duration.
+   */
+  private readonly reached = new Set<string>();
   /** Parsed request URLs of the connector API by path (execute, inspect): a URL is parsed once, not per request. */
   private readonly urls = new Map<string, URL>();
 
@@ -177,7 +182,8 @@ export class RequestLoop {
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
-        if (!shouldRetry(outcome, attempt, policy, safeToRepeat, this.now() - firstAt)) {
+        const waited = this.reached.has(url.origin) ? this.now() - firstAt : Number.POSITIVE_INFINITY;
+        if (!shouldRetry(outcome, attempt, policy, safeToRepeat, waited)) {
           if (err.kind === 'timeout')
             throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs });
           throw new RecipeError('C006', {
@@ -192,6 +198,7 @@ export class RequestLoop {
         continue;
       }
 
+      this.reached.add(url.origin);
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       if (paced !== undefined) {
         const answer = { status: res.status, headers: res.headers };

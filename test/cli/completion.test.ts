@@ -46,7 +46,7 @@ describe('bash completion', () => {
   it('completes subcommands and flags after npx recipe and node_modules/.bin/recipe', () => {
     expect(complete('npx', 'rec')).toEqual(['recipe']);
     expect(complete('npx', 'recipe', 'va')).toEqual(['validate']);
-    expect(complete('npx', 'recipe', 'run', '--dr')).toEqual(['--dry-run']);
+    expect(complete('npx', 'recipe', 'run', '--dr')).toEqual(['--dry-run', '--drop-read-answers']);
     expect(complete('node_modules/.bin/recipe', 'validate', '--format', '')).toEqual(['text', 'json', 'github']);
     expect(complete('npx', 'recipe', 'runs', 'sh')).toEqual(['show']);
   });

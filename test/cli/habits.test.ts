@@ -167,7 +167,7 @@ _recipe_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
       return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
     };
     expect(complete('recipe', 'va')).toEqual(['validate']);
-    expect(complete('recipe', 'run', '--dr')).toEqual(['--dry-run']);
+    expect(complete('recipe', 'run', '--dr')).toEqual(['--dry-run', '--drop-read-answers']);
     expect(complete('recipe', 'run', '--fi')).toEqual(['--fixtures']);
     expect(complete('recipe', 'validate', '--format', '')).toEqual(['text', 'json', 'github']);
     expect(complete('recipe', 'completion', 'z')).toEqual(['zsh']);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/index.js';
 import { recipeCli } from '../console/make-journal.js';
@@ -124,7 +124,8 @@ describe('a traced run of a shipped recipe', () => {
       'recipe.run_id': runId,
       'recipe.step.id': 'note',
       'recipe.step.kind': 'execute',
-      'code.file.path': join(repo, 'recipes/ticket-triage.yaml'),
+      // The file as every diagnostic names it: relative to the working directory of the run.
+      'code.file.path': relative(dir, join(repo, 'recipes/ticket-triage.yaml')),
       'code.line.number': 40,
       'recipe.status': 'failed',
       'error.type': 'C005',
