@@ -174,6 +174,11 @@ function exampleParams(schema: JsonSchema, name = 'value'): unknown {
   if (type === 'array') return schema.items ? [exampleParams(schema.items as JsonSchema, name)] : [];
   if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1;
   if (type === 'boolean') return true;
+  // A property with a value rule (x-value) gets a value the rule accepts: the example must validate as it is.
+  const rule = (schema as { 'x-value'?: unknown })['x-value'];
+  if (rule === 'email') return `${name}@example.com`;
+  if (rule === 'datetime') return '2026-01-15T09:00:00Z';
+  if (rule === 'number' || rule === 'integer') return '1';
   return `<${name}>`;
 }
 
