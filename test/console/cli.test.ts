@@ -36,7 +36,7 @@ describe('recipe console: refusals', () => {
     expect(url.stderr).toContain('is not a redis:// URL');
     const both = await recipeConsole(['--redis', 'redis://127.0.0.1:1', '--journal', 'x.db']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('give --journal or --redis, not both');
+    expect(both.stderr).toContain('give --journal or --redis/--postgres, not both');
   });
 
   it('exits 2 on a bad port or empty host, naming the flag', async () => {
