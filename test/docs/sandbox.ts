@@ -62,5 +62,8 @@ export function exampleEnv(path: string, extra: Record<string, string> = {}): Re
   for (const k of ['CONNECTOR_API_URL', 'CONNECTOR_CLIENT_ID', 'CONNECTOR_CLIENT_SECRET', 'CONNECTOR_WORKSPACE'])
     delete env[k];
   for (const k of ['FORCE_COLOR', 'NO_COLOR']) delete env[k];
+  // The examples show a developer's terminal; CI runners set CI=true, which makes `recipe deps install`
+  // frozen. The examples about CI export it themselves.
+  delete env.CI;
   return { ...env, ...extra };
 }
