@@ -105,6 +105,20 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
     });
   });
 
+  it('a branch ref pins the head of the branch (ref_kind branch, reachable)', async () => {
+    lib.commit({ 'crm/count.yaml': COUNT });
+    const head = lib.commit({ 'README.md': 'on main' });
+    writeFiles(project, { 'main.yaml': main(`git:${lib.url}//crm/count.yaml@main`) });
+    expect((await deps('install')).code).toBe(0);
+    const lock = JSON.parse(readFileSync(join(project, 'recipe.lock'), 'utf8'));
+    expect(lock.packages[`git:${lib.url}@main`]).toMatchObject({
+      commit: head,
+      ref_kind: 'branch',
+      ref_name: 'refs/heads/main',
+      reachable: true,
+    });
+  });
+
   it('--frozen (the default under CI=true) fails instead of writing the lock; runs never fetch (zero connections to git daemon)', async () => {
     lib.commit({ 'crm/count.yaml': COUNT });
     lib.tag('v1.0.0');
@@ -212,6 +226,27 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
     expect(JSON.parse(r.stdout).problems).toEqual([
       expect.objectContaining({ kind: 'moved', detail: expect.stringMatching(/does not descend/) }),
     ]);
+  });
+
+  it('verify --online catches a lock edited to an impostor commit (reachable only from refs/pull/*)', async () => {
+    lib.commit({ 'crm/count.yaml': COUNT });
+    lib.tag('v1.0.0');
+    writeFiles(project, { 'main.yaml': main(`git:${lib.url}//crm/count.yaml@v1.0.0`) });
+    expect((await deps('install')).code).toBe(0);
+    const impostor = lib.pullRequestCommit({ 'crm/count.yaml': COUNT.replace('deals', 'contacts') });
+    const file = join(project, 'recipe.lock');
+    const lock = JSON.parse(readFileSync(file, 'utf8'));
+    lock.packages[`git:${lib.url}@v1.0.0`].commit = impostor;
+    writeFileSync(file, JSON.stringify(lock, null, 2));
+    const r = await deps('verify', '--online', '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).problems).toContainEqual(
+      expect.objectContaining({
+        key: `git:${lib.url}@v1.0.0`,
+        kind: 'unreachable',
+        detail: expect.stringContaining(impostor),
+      }),
+    );
   });
 
   it('an impostor commit (reachable only from refs/pull/*) is refused by install', async () => {
