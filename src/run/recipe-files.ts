@@ -3,12 +3,15 @@ import { readFile } from 'node:fs/promises';
 import type { Plan, Step } from '../compile/plan.js';
 import type { RecipeFileHash } from '../journal/index.js';
 
-/** The recipe's file and every file it `call`s (directly or not), each once, the recipe first. */
-export function recipeFiles(plan: Plan): string[] {
+/**
+ * The recipe's file and every file it `call`s (directly or not), each once, the recipe first. With
+ * `packages: false`, not the files of shared packages (git, npm calls) nor what they call: recipe.lock pins those.
+ */
+export function recipeFiles(plan: Plan, o: { packages?: boolean } = {}): string[] {
   const files = new Set<string>([plan.file]);
   const visit = (steps: readonly Step[]): void => {
     for (const step of steps) {
-      if (step.kind === 'call' && !files.has(step.plan.file)) {
+      if (step.kind === 'call' && !files.has(step.plan.file) && (o.packages !== false || !step.package)) {
         files.add(step.plan.file);
         visit(step.plan.steps);
       }
