@@ -83,9 +83,18 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
     expect((await deps('install')).stdout).toMatch(/^kept/);
     expect(readFileSync(join(project, 'recipe.lock'), 'utf8')).toBe(text);
 
-    const run = await runCli(['run', 'main.yaml', '--fixtures', fixtures, '--json'], { cwd: project, env });
+    const run = await runCli(['run', 'main.yaml', '--fixtures', fixtures, '--journal', 'runs.db', '--json'], {
+      cwd: project,
+      env,
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).outputs).toEqual({ n: 3 });
+    // The journal names the package and its commit; `recipe runs show` prints them.
+    const runId = JSON.parse(run.stdout).run_id;
+    const shown = await runCli(['runs', 'show', runId, '--journal', 'runs.db'], { cwd: project, env });
+    expect(shown.stdout).toContain(`packages:\n  git:${lib.url}@v1.0.0  ${c1}\n`);
+    const shownJson = await runCli(['runs', 'show', runId, '--journal', 'runs.db', '--json'], { cwd: project, env });
+    expect(JSON.parse(shownJson.stdout).packages).toEqual([{ key: `git:${lib.url}@v1.0.0`, resolved: c1 }]);
   });
 
   it('the object form and a semver range resolve to the highest vX.Y.Z tag', async () => {
