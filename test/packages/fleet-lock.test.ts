@@ -77,6 +77,11 @@ describe('a fleet job pins recipe.lock', { timeout: 180_000 }, () => {
     const r = await submit(project, '--run-id', 'same-lock', '--wait', '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).outputs).toEqual({ n: 3 });
+    // The fleet's journal names the package and its commit, as the local one does.
+    const shown = await runCli(['runs', 'show', 'same-lock', '--redis', redis.url, '--json'], { cwd: root, env });
+    expect(JSON.parse(shown.stdout).packages).toEqual([
+      { key: expect.stringMatching(/^git:file:.*@v1\.0\.0$/), resolved: expect.stringMatching(/^[0-9a-f]{40}$/) },
+    ]);
     const job = await fleet.queue.getJob(jobIdOf('same-lock'));
     expect(job?.data).toMatchObject({
       recipe: 'main.yaml',
