@@ -8,7 +8,7 @@
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
 //   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
-//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate (default all)
+//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages (default all)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { startServer } from './lib/service.mjs';
 import { benchConsole } from './sections/console.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchFleet } from './sections/fleet.mjs';
+import { benchPackageCalls } from './packages-calls.mjs';
 import { benchRateLimit } from './sections/rate-limit.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
@@ -72,13 +73,25 @@ const opts = {
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   rateItems: positiveInt('rate-items', flags['rate-items'], 5000),
-  only: new Set((flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate').split(',')),
+  only: new Set(
+    (flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages').split(','),
+  ),
 };
 for (const s of opts.only)
   if (
-    !['startup', 'engine', 'steps', 'expression', 'throughput', 'search', 'test', 'console', 'fleet', 'rate'].includes(
-      s,
-    )
+    ![
+      'startup',
+      'engine',
+      'steps',
+      'expression',
+      'throughput',
+      'search',
+      'test',
+      'console',
+      'fleet',
+      'rate',
+      'packages',
+    ].includes(s)
   )
     throw new Error(`--only: unknown section "${s}"`);
 
@@ -135,6 +148,7 @@ try {
   if (opts.only.has('fleet')) await benchFleet({ figures, log, tmp }, Math.min(opts.runs, 2));
   // One run per side by default: each takes n / 50 seconds.
   if (opts.only.has('rate')) await benchRateLimit({ figures, log, tmp }, opts.rateItems, 1);
+  if (opts.only.has('packages')) await benchPackageCalls({ figures, log, tmp }, Math.max(opts.runs, 5));
 
   let bySize = null;
   if (opts.only.has('search')) {

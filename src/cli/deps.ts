@@ -28,7 +28,7 @@ Examples:
   recipe deps update acme/recipes           move a package to where its ref points now (Markdown diff)
   recipe deps update --to v1.5.0 acme/recipes
   recipe deps vendor                        copy the exact files into vendor/
-  recipe deps verify --online               re-hash; report moved tags and unreachable commits
+  recipe deps verify --online               re-hash; report moved tags, unreachable commits, republished npm versions
 
 Exit codes: 0 ok, 1 verify found problems, 2 lock out of date (--frozen) or a bad source, 3 git/npm failed.`,
     );
@@ -87,11 +87,20 @@ Exit codes: 0 ok, 1 verify found problems, 2 lock out of date (--frozen) or a ba
     .command('verify')
     .description('re-hash the vendored or stored packages; --online also asks the remotes')
     .option('-C, --project <dir>', 'the folder holding recipe.lock', '.')
-    .option('--online', 'report refs that moved and commits no longer reachable from their ref')
+    .option(
+      '--online',
+      'report refs that moved, commits no longer reachable from their ref, npm versions unpublished or republished',
+    )
+    .option('--registry <url>', 'the npm registry to ask (default: your npm configuration)')
     .option('--json', 'print the problems as JSON')
-    .action(async (o: { project: string; online?: boolean; json?: boolean }) => {
+    .action(async (o: { project: string; online?: boolean; json?: boolean; registry?: string }) => {
       await guarded(async () => {
-        const problems = await verify({ dir: path.resolve(o.project), store: storeRoot(), online: o.online === true });
+        const problems = await verify({
+          dir: path.resolve(o.project),
+          store: storeRoot(),
+          online: o.online === true,
+          ...reg(o),
+        });
         if (o.json) process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, problems }, null, 2)}\n`);
         else if (problems.length === 0) process.stdout.write('ok: every package matches recipe.lock\n');
         else for (const p of problems) process.stdout.write(`${p.kind}: ${p.key}: ${p.detail}\n`);

@@ -66,4 +66,9 @@ export const packageCodes = {
     template: "allow.secrets gives {name} the caller's secret {from}, which the caller does not have",
     class: 'run',
   },
+  P036: {
+    template:
+      "this worker's recipe.lock ({lock}: {actual}) differs from the one the job was submitted with ({expected}): it would call other package versions; deploy the same recipe.lock to every worker and run `recipe deps install --frozen` there, or submit again",
+    class: 'invalid',
+  },
 } satisfies Record<string, CatalogEntry>;

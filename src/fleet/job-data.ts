@@ -15,6 +15,12 @@ export function checkRunJobData(data: unknown, jobId: string): RunJobData {
   if (typeof d.recipe !== 'string' || d.recipe === '') bad('"recipe" is not a path');
   if (typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256)) bad('"sha256" is not a hex SHA-256');
   if (!Array.isArray(d.files) || !d.files.every(isPin)) bad('"files" is not a list of {path, sha256}');
+  if (
+    d.lock_sha256 !== undefined &&
+    d.lock_sha256 !== null &&
+    (typeof d.lock_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.lock_sha256))
+  )
+    bad('"lock_sha256" is neither null nor a hex SHA-256');
   if (typeof d.inputs !== 'object' || d.inputs === null || Array.isArray(d.inputs)) bad('"inputs" is not an object');
   if (!Array.isArray(d.secrets) || !d.secrets.every((s) => typeof s === 'string'))
     bad('"secrets" is not a list of names');

@@ -34,6 +34,11 @@ export interface RunJobData {
   readonly sha256: string;
   /** Every other file the recipe `call`s, pinned the same way. */
   readonly files: readonly PinnedFile[];
+  /**
+   * Hex SHA-256 of the recipe.lock governing the recipe (null: none): it pins every shared package the run may
+   * call, and a worker whose lock differs fails the job (P036). Absent in jobs from before it existed.
+   */
+  readonly lock_sha256?: string | null;
   /** Input values as given (-i k=v strings or typed values); each worker resolves them against the recipe. */
   readonly inputs: Readonly<Record<string, unknown>>;
   /** The names of the secrets the recipe declares; values come from each worker's environment. */

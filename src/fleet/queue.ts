@@ -7,6 +7,7 @@ import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/
 import { declaredSecrets, recipeFiles } from '../run/index.js';
 import { jobIdOf, JobName, runIdOfJob, type RedriveRequest, type RunJobData } from './job.js';
 import { hashFile, pinnedPath } from './recipe-pin.js';
+import { lockHashOf } from '../packages/index.js';
 import { checkedStore, type FleetStore } from './fleet-store.js';
 import { connectStore } from './open-store.js';
 import type { FleetQueue } from './store-connections.js';
@@ -89,7 +90,7 @@ export async function runJobData(
     schedule?: string;
   },
 ): Promise<RunJobData> {
-  const [first, ...called] = recipeFiles(plan);
+  const [first, ...called] = recipeFiles(plan, { packages: false });
   const recipe = pinnedPath(recipesDir, first as string);
   const files = await Promise.all(
     called.map(async (f) => ({ path: pinnedPath(recipesDir, f), sha256: await hashFile(f) })),
@@ -100,6 +101,7 @@ export async function runJobData(
     files,
     inputs: o.inputs,
     secrets: declaredSecrets(plan),
+    lock_sha256: await lockHashOf(first as string),
     ...(o.runId !== undefined ? { run_id: o.runId } : {}),
     ...(o.dryRun ? { dry_run: true } : {}),
     ...(o.connector !== undefined ? { connector: o.connector } : {}),

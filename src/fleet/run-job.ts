@@ -10,6 +10,7 @@ import { isTransientFailure } from './transient.js';
 import { distributorForRunJob } from './distribute/index.js';
 import { checkRunJobData } from './job-data.js';
 import { checkPins, localPath } from './recipe-pin.js';
+import { checkLockHash } from '../packages/index.js';
 import type { WorkerContext } from './worker-context.js';
 
 /**
@@ -39,6 +40,7 @@ export async function processRunJob(
   await unrecoverableAsync(() =>
     checkPins(ctx.recipesDir, [{ path: data.recipe, sha256: data.sha256 }, ...data.files], jobId),
   );
+  await unrecoverableAsync(() => checkLockHash(file, data.lock_sha256));
   // Checked as `recipe validate` checks it, against the catalog of this worker's service: a recipe with an
   // error fails its job before a single request.
   const catalog = await ctx.catalog();

@@ -5,3 +5,4 @@ export * from './lock.js';
 export * from './locate.js';
 export { hashDir, fileHashes, hashFiles, listFiles } from './dirhash.js';
 export { storeRoot, storePath, putArchive } from './store.js';
+export { lockHashOf, checkLockHash } from './lock-pin.js';

@@ -37,7 +37,7 @@ export {
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
 export { seededRandom } from '../calls/seeded-random.js';
-export { declaredSecrets, recipeFiles } from './recipe-files.js';
+export { calledPackages, declaredSecrets, recipeFiles, type CalledPackage } from './recipe-files.js';
 export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';
 export type {
   ChunkConnector,

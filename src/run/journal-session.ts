@@ -4,7 +4,7 @@ import { coerceInput } from '../compile/index.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RecipeFileHash, RunRecord } from '../journal/index.js';
 import type { ConnectorApi } from '../frame/run-context.js';
-import { declaredSecrets, hashRecipeFiles } from './recipe-files.js';
+import { calledPackages, declaredSecrets, hashRecipeFiles } from './recipe-files.js';
 import { newRunId } from './run-id.js';
 import type { DurableRun } from './run-plan.js';
 import { planSettlement } from '../calls/settle-plan.js';
@@ -35,6 +35,7 @@ export async function beginRun(o: BeginRunOptions): Promise<DurableRun> {
   const inputs = o.redactor.redactValue({ ...o.inputs });
   // An input that held a secret value is kept masked: a resume asks for it again (J010) rather than run on ***.
   const masked = Object.keys(inputs).filter((k) => JSON.stringify(inputs[k]) !== JSON.stringify(o.inputs[k]));
+  const packages = calledPackages(o.plan);
   const journal = await o.store.begin({
     run_id: runId,
     recipe: o.plan.name,
@@ -47,6 +48,8 @@ export async function beginRun(o: BeginRunOptions): Promise<DurableRun> {
       ...(o.connectorId !== undefined ? { connector: o.connectorId } : {}),
       ...(masked.length > 0 ? { masked_inputs: masked } : {}),
       ...(o.origin !== undefined ? { origin: o.redactor.redactValue({ ...o.origin }) } : {}),
+      // The shared packages it calls and the commit or version each resolved to (`recipe runs show`).
+      ...(packages.length > 0 ? { packages: o.redactor.redactValue(packages) } : {}),
     },
   });
   return { journal, runId, startedAt, attempt: 1, ...(masked.length > 0 ? { maskedInputs: masked } : {}) };

@@ -83,9 +83,18 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
     expect((await deps('install')).stdout).toMatch(/^kept/);
     expect(readFileSync(join(project, 'recipe.lock'), 'utf8')).toBe(text);
 
-    const run = await runCli(['run', 'main.yaml', '--fixtures', fixtures, '--json'], { cwd: project, env });
+    const run = await runCli(['run', 'main.yaml', '--fixtures', fixtures, '--journal', 'runs.db', '--json'], {
+      cwd: project,
+      env,
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).outputs).toEqual({ n: 3 });
+    // The journal names the package and its commit; `recipe runs show` prints them.
+    const runId = JSON.parse(run.stdout).run_id;
+    const shown = await runCli(['runs', 'show', runId, '--journal', 'runs.db'], { cwd: project, env });
+    expect(shown.stdout).toContain(`packages:\n  git:${lib.url}@v1.0.0  ${c1}\n`);
+    const shownJson = await runCli(['runs', 'show', runId, '--journal', 'runs.db', '--json'], { cwd: project, env });
+    expect(JSON.parse(shownJson.stdout).packages).toEqual([{ key: `git:${lib.url}@v1.0.0`, resolved: c1 }]);
   });
 
   it('the object form and a semver range resolve to the highest vX.Y.Z tag', async () => {
@@ -102,6 +111,20 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
       commit: c2,
       ref_kind: 'semver',
       ref_name: 'refs/tags/v1.2.0',
+    });
+  });
+
+  it('a branch ref pins the head of the branch (ref_kind branch, reachable)', async () => {
+    lib.commit({ 'crm/count.yaml': COUNT });
+    const head = lib.commit({ 'README.md': 'on main' });
+    writeFiles(project, { 'main.yaml': main(`git:${lib.url}//crm/count.yaml@main`) });
+    expect((await deps('install')).code).toBe(0);
+    const lock = JSON.parse(readFileSync(join(project, 'recipe.lock'), 'utf8'));
+    expect(lock.packages[`git:${lib.url}@main`]).toMatchObject({
+      commit: head,
+      ref_kind: 'branch',
+      ref_name: 'refs/heads/main',
+      reachable: true,
     });
   });
 
@@ -212,6 +235,27 @@ describe('recipe deps over git', { timeout: 300_000 }, () => {
     expect(JSON.parse(r.stdout).problems).toEqual([
       expect.objectContaining({ kind: 'moved', detail: expect.stringMatching(/does not descend/) }),
     ]);
+  });
+
+  it('verify --online catches a lock edited to an impostor commit (reachable only from refs/pull/*)', async () => {
+    lib.commit({ 'crm/count.yaml': COUNT });
+    lib.tag('v1.0.0');
+    writeFiles(project, { 'main.yaml': main(`git:${lib.url}//crm/count.yaml@v1.0.0`) });
+    expect((await deps('install')).code).toBe(0);
+    const impostor = lib.pullRequestCommit({ 'crm/count.yaml': COUNT.replace('deals', 'contacts') });
+    const file = join(project, 'recipe.lock');
+    const lock = JSON.parse(readFileSync(file, 'utf8'));
+    lock.packages[`git:${lib.url}@v1.0.0`].commit = impostor;
+    writeFileSync(file, JSON.stringify(lock, null, 2));
+    const r = await deps('verify', '--online', '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).problems).toContainEqual(
+      expect.objectContaining({
+        key: `git:${lib.url}@v1.0.0`,
+        kind: 'unreachable',
+        detail: expect.stringContaining(impostor),
+      }),
+    );
   });
 
   it('an impostor commit (reachable only from refs/pull/*) is refused by install', async () => {

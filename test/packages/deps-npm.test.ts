@@ -70,4 +70,26 @@ outputs:
     expect(JSON.parse(run.stdout).outputs).toEqual({ n: 3 });
     expect(registry.requests).toBe(served);
   });
+
+  it("verify --online compares the registry's integrity with the lock: a version published again with other bytes is reported", async () => {
+    const project = join(root, 'verify');
+    writeFiles(project, {
+      'main.yaml': `version: 1\nname: main\nsteps:\n  - call: npm:@acme/crm-recipes@2.0.0/count-by-stage.yaml\n`,
+    });
+    const deps = (...args: string[]) =>
+      runCli(['deps', ...args, '-C', project, '--registry', registry.url], { cwd: project, env });
+    expect((await deps('install')).code).toBe(0);
+    const ok = await deps('verify', '--online');
+    expect(ok.stdout, ok.stderr).toMatch(/^ok/);
+    registry.publish(join(root, 'again'), '@acme/crm-recipes', '2.0.0', { 'count-by-stage.yaml': COUNT(11) });
+    const r = await deps('verify', '--online', '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).problems).toEqual([
+      expect.objectContaining({
+        key: 'npm:@acme/crm-recipes@2.0.0',
+        kind: 'republished',
+        detail: expect.stringMatching(/integrity of @acme\/crm-recipes@2\.0\.0 is sha512-.*the lock says sha512-/),
+      }),
+    ]);
+  });
 });

@@ -54,7 +54,8 @@ ${FLEET_HELP}
 The recipe is checked here as \`recipe validate\` checks it (exit 2 when invalid; connector calls against the
 catalog of CONNECTOR_API_URL when set, else the embedded types), checked again by the worker against its
 service's catalog before a single request, and pinned: the job carries its path under --recipes and
-its SHA-256, the inputs, and the NAMES of its secrets; each worker reads the values from its own environment.
+its SHA-256, the SHA-256 of its recipe.lock (shared packages; a worker whose lock differs refuses it, P036),
+the inputs, and the NAMES of its secrets; each worker reads the values from its own environment.
 
 Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or flags invalid, 3 Redis or PostgreSQL unreachable.
 

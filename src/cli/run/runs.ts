@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
-import type { RunReport } from '../../run/index.js';
+import type { CalledPackage, RunReport } from '../../run/index.js';
 import { getFleetRun, listFleetRuns, openFleet, type FleetClient, type FleetRunSummary } from '../../fleet/queue.js';
 import { exitCodeFor, ExitCode } from '../exit-codes.js';
 import { fleetStoreTarget } from '../fleet/fleet-flags.js';
@@ -224,10 +224,12 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   const resumes = attempts.filter((a) => a.attempt > 1);
   // Who started it when it was not a command line: a trigger delivery or an MCP caller (journaled by startRun).
   const origin = record.options.origin as Record<string, unknown> | undefined;
+  // The shared packages it called, pinned (journaled by beginRun from recipe.lock).
+  const packages = record.options.packages as CalledPackage[] | undefined;
   if (json) {
     const writes = inDoubt.map((w) => ({ step: w.step_path, call_key: w.call_key, method: w.method, path: w.path }));
     process.stdout.write(
-      `${JSON.stringify({ ...report, resumes, ...(writes.length ? { writes_in_doubt: writes } : {}), ...(origin ? { origin } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, resumes, ...(writes.length ? { writes_in_doubt: writes } : {}), ...(origin ? { origin } : {}), ...(packages ? { packages } : {}) }, null, 2)}\n`,
     );
     return ExitCode.ok;
   }
@@ -236,6 +238,7 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
     `started ${record.started_at}${record.ended_at ? `  ended ${record.ended_at}` : ''}  ` +
       `duration ${formatDuration(record.duration_ms)}  requests ${record.requests}  writes ${record.writes}`,
     ...(origin ? [`started by ${formatOrigin(origin)}`] : []),
+    ...(packages ? ['packages:', ...packages.map((p) => `  ${p.key}  ${p.resolved}`)] : []),
     ...(attempts.length > 1 ? ['attempts:', ...attempts.map(formatAttempt)] : []),
   ];
   if (inDoubt.length) {

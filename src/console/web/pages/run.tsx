@@ -57,6 +57,7 @@ export function RunPage(props: { runId: string }): JSX.Element {
             {r.file.startsWith('/') ? r.file : <a href={recipeHref(r.file)}>{r.file}</a>}
           </dd>
         </div>
+        <Packages options={r.options} />
       </dl>
       {r.error ? (
         <div class="error-box" role="alert">
@@ -133,6 +134,31 @@ export function RunPage(props: { runId: string }): JSX.Element {
         </section>
       </div>
     </section>
+  );
+}
+
+/** The shared packages the run called and the commit or version each resolved to (journaled at run start). */
+function Packages(props: { options: Readonly<Record<string, unknown>> }): JSX.Element | null {
+  const list = Array.isArray(props.options.packages) ? (props.options.packages as unknown[]) : [];
+  const packages = list.filter(
+    (p): p is { key: string; resolved: string } =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof (p as { key?: unknown }).key === 'string' &&
+      typeof (p as { resolved?: unknown }).resolved === 'string',
+  );
+  if (packages.length === 0) return null;
+  return (
+    <div>
+      <dt>Packages</dt>
+      <dd class="mono" data-testid="run-packages">
+        {packages.map((p) => (
+          <div key={p.key} title={p.resolved}>
+            {p.key} → {p.resolved.slice(0, 12)}
+          </div>
+        ))}
+      </dd>
+    </div>
   );
 }
 
