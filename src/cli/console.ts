@@ -6,8 +6,11 @@ import type { Command } from 'commander';
 import { completeConnectionConfig, readConnectionConfig } from '../client/config.js';
 import {
   ConsoleUsageError,
+  fleetActions,
+  journalFileActions,
   journalFileSource,
   startConsole,
+  type ConsoleActions,
   type JournalSource,
   type RunningConsole,
   type ServiceSource,
@@ -90,29 +93,37 @@ ${FLEET_HELP}`,
  * before the first run), or with --redis/--postgres (or RECIPE_REDIS_URL/RECIPE_POSTGRES_URL) a fleet's
  * journal. The fleet's modules (ioredis, pg) are loaded only then, so a console of a local journal starts as fast as before.
  */
-async function journalSource(flags: ConsoleFlags): Promise<JournalSource> {
-  if (flags.redis === undefined && flags.postgres === undefined && flags.queue === undefined)
-    return journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+async function journalSource(flags: ConsoleFlags): Promise<{ journal: JournalSource; actions: ConsoleActions }> {
+  if (flags.redis === undefined && flags.postgres === undefined && flags.queue === undefined) {
+    const path = journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd()));
+    return { journal: journalFileSource(path), actions: journalFileActions(path) };
+  }
   if (flags.journal !== undefined)
     throw new RecipeError('F006', { flag: '--journal', reason: 'give --journal or --redis/--postgres, not both' });
   const { store, queue } = fleetStoreTarget(flags, process.env);
   // Paths in the fleet's journal are relative to the workers' recipes folder: read them against ours.
   const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
+  const label = `${redactUrl(store.url)} (queue ${queue})`;
+  // The actions (cancel, redrive, schedules) call what `recipe cancel/resume/schedule` call, on the same fleet.
+  const actions = fleetActions(store, queue, label);
   if (store.kind === 'postgres') {
     const { openPostgresFleetJournal } = await import('../fleet/postgres-journal.js');
     return {
-      label: `${redactUrl(store.url)} (queue ${queue})`,
-      open: () => openPostgresFleetJournal(store.url, { queue, recipesDir: resolve(recipesDir) }),
+      journal: { label, open: () => openPostgresFleetJournal(store.url, { queue, recipesDir: resolve(recipesDir) }) },
+      actions,
     };
   }
   const redisUrl = store.url;
   const { connectRedisNow, openFleetJournal } = await import('../fleet/redis.js');
   return {
-    label: `${redactUrl(redisUrl)} (queue ${queue})`,
-    async open() {
-      const redis = await connectRedisNow(redisUrl);
-      return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
+    journal: {
+      label,
+      async open() {
+        const redis = await connectRedisNow(redisUrl);
+        return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
+      },
     },
+    actions,
   };
 }
 
@@ -133,8 +144,9 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
 
   let service: ServiceSource;
   let journal: JournalSource;
+  let actions: ConsoleActions;
   try {
-    journal = await journalSource(flags);
+    ({ journal, actions } = await journalSource(flags));
     service = serviceSource(flags.baseUrl);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('C001', { reason: (err as Error).message });
@@ -151,6 +163,9 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
       cwd: process.cwd(),
       recipeFolders,
       journal,
+      actions,
+      // Who did what, when: one line per action on stderr, beside the console's own lines.
+      audit: (line) => void process.stderr.write(`${line}\n`),
       service,
       version,
     });
