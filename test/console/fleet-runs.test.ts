@@ -124,32 +124,27 @@ describe.skipIf(!haveChromium)('console actions on the fleet', () => {
   let csrf: string;
   beforeAll(async () => {
     worker = spawnRecipe(['worker', '--recipes', join(dir, 'recipes'), '--queue', QUEUE], env(), dir);
-    const submitted = await cli([
-      'submit',
-      'recipes/hold.yaml',
-      '--recipes',
-      'recipes',
-      '--queue',
-      QUEUE,
-      '--run-id',
-      'ui-1',
+    const [submitted, added, launched, info] = await Promise.all([
+      cli(['submit', 'recipes/hold.yaml', '--recipes', 'recipes', '--queue', QUEUE, '--run-id', 'ui-1']),
+      cli([
+        'schedule',
+        'add',
+        'yearly',
+        'recipes/hold.yaml',
+        '--recipes',
+        'recipes',
+        '--queue',
+        QUEUE,
+        '--cron',
+        '0 0 1 1 *',
+      ]),
+      launchBrowser(),
+      fetch(`${consoleProcess.url}/api/info`).then(async (r) => (await r.json()) as ConsoleInfo),
     ]);
     expect(submitted.code, submitted.stderr).toBe(0);
-    const added = await cli([
-      'schedule',
-      'add',
-      'yearly',
-      'recipes/hold.yaml',
-      '--recipes',
-      'recipes',
-      '--queue',
-      QUEUE,
-      '--cron',
-      '0 0 1 1 *',
-    ]);
     expect(added.code, added.stderr).toBe(0);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-    csrf = ((await (await fetch(`${consoleProcess.url}/api/info`)).json()) as ConsoleInfo).actions.csrf_token;
+    ({ browser, close: closeBrowser } = launched);
+    csrf = info.actions.csrf_token;
     await until('the run waiting on the target', 30_000, async () => (held.length === 1 ? true : undefined));
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,7 @@
-import type { ConsoleActions } from './console-actions.js';
+import { existsSync } from 'node:fs';
+import { RecipeError } from '../../errors/index.js';
 import { ConsoleError } from '../errors.js';
+import type { ConsoleActions } from './console-actions.js';
 
 /**
  * Actions on a local journal file: cancel only, through the journal store `recipe cancel` uses (opened for
@@ -16,6 +18,8 @@ export function journalFileActions(path: string): ConsoleActions {
     redriveUnavailable,
     schedulesUnavailable,
     async cancel(runId, reason) {
+      // Opening a store creates its file: a console must not make a journal where there was none.
+      if (!existsSync(path)) throw new RecipeError('J001', { runId, journal: path });
       const { openJournal } = await import('../../journal/index.js');
       const store = openJournal(path);
       try {
