@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { RecipeError } from '../../errors/index.js';
+import { displayPath, RecipeError } from '../../errors/index.js';
 import { ConsoleError } from '../errors.js';
 import type { ConsoleActions } from './console-actions.js';
 
@@ -19,7 +19,7 @@ export function journalFileActions(path: string): ConsoleActions {
     schedulesUnavailable,
     async cancel(runId, reason) {
       // Opening a store creates its file: a console must not make a journal where there was none.
-      if (!existsSync(path)) throw new RecipeError('J001', { runId, journal: path });
+      if (!existsSync(path)) throw new RecipeError('J001', { runId, journal: displayPath(path) });
       const { openJournal } = await import('../../journal/index.js');
       const store = openJournal(path);
       try {
