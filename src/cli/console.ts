@@ -72,6 +72,11 @@ On 127.0.0.1 (the default) no token is needed and only loopback host names are a
 host a token is required: --token or RECIPE_CONSOLE_TOKEN, else a random one is made and the printed URL
 carries it (open it once: the browser keeps the token in a cookie).
 
+Actions: a run page cancels a running run (as \`recipe cancel\`) and, on a fleet, redrives a failed or
+cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules. Each is a
+POST that needs the token (when there is one), a same-origin request and the CSRF token the pages get from
+/api/info (X-Recipe-CSRF); each writes an audit line on stderr. docs/console.md says more.
+
 Examples:
   recipe console                                   http://127.0.0.1:8090/
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
