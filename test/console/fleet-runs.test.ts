@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleInfo } from '../../src/console/api-types.js';
 import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
+import { jobIdOf } from '../../src/fleet/job.js';
 import { openFleet } from '../../src/fleet/queue.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import { listSchedules } from '../../src/fleet/schedules.js';
@@ -217,9 +218,19 @@ describe.skipIf(!haveChromium)('console actions on the fleet', () => {
     await tab.getByText(/Cancel requested \(attempt 1\)/).waitFor();
     // The worker sees the request, aborts the held request and ends the attempt cancelled: the live page says so.
     await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('cancelled');
-    expect(held[0]?.destroyed || held[0]?.writableEnded).toBe(true);
+    await expect.poll(() => held[0]?.destroyed).toBe(true);
     await screenshot(tab, 'run-cancelled');
     for (const res of held.splice(0)) res.end('{}');
+    // The journal says cancelled a moment before BullMQ ends the job; a redrive before that is F022 (K508).
+    const fleet = await openFleet(server.url, QUEUE);
+    try {
+      await until('the job ended', 10_000, async () => {
+        const state = await (await fleet.queue.getJob(jobIdOf('ui-1')))?.getState();
+        return state === 'completed' || state === 'failed' ? true : undefined;
+      });
+    } finally {
+      await fleet.close();
+    }
 
     await tab.getByRole('button', { name: 'Redrive' }).click();
     await tab.getByText(/queued for the workers to resume/).waitFor();
