@@ -6,8 +6,11 @@ import type { Command } from 'commander';
 import { completeConnectionConfig, readConnectionConfig } from '../client/config.js';
 import {
   ConsoleUsageError,
+  fleetActions,
+  journalFileActions,
   journalFileSource,
   startConsole,
+  type ConsoleActions,
   type JournalSource,
   type RunningConsole,
   type ServiceSource,
@@ -69,6 +72,11 @@ On 127.0.0.1 (the default) no token is needed and only loopback host names are a
 host a token is required: --token or RECIPE_CONSOLE_TOKEN, else a random one is made and the printed URL
 carries it (open it once: the browser keeps the token in a cookie).
 
+Actions: a run page cancels a running run (as \`recipe cancel\`) and, on a fleet, redrives a failed or
+cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules. Each is a
+POST that needs the token (when there is one), a same-origin request and the CSRF token the pages get from
+/api/info (X-Recipe-CSRF); each writes an audit line on stderr. docs/console.md says more.
+
 Examples:
   recipe console                                   http://127.0.0.1:8090/
   recipe console --port 0 --recipes ops/recipes    any free port, another recipe folder
@@ -90,29 +98,37 @@ ${FLEET_HELP}`,
  * before the first run), or with --redis/--postgres (or RECIPE_REDIS_URL/RECIPE_POSTGRES_URL) a fleet's
  * journal. The fleet's modules (ioredis, pg) are loaded only then, so a console of a local journal starts as fast as before.
  */
-async function journalSource(flags: ConsoleFlags): Promise<JournalSource> {
-  if (flags.redis === undefined && flags.postgres === undefined && flags.queue === undefined)
-    return journalFileSource(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
+async function journalSource(flags: ConsoleFlags): Promise<{ journal: JournalSource; actions: ConsoleActions }> {
+  if (flags.redis === undefined && flags.postgres === undefined && flags.queue === undefined) {
+    const path = journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd()));
+    return { journal: journalFileSource(path), actions: journalFileActions(path) };
+  }
   if (flags.journal !== undefined)
     throw new RecipeError('F006', { flag: '--journal', reason: 'give --journal or --redis/--postgres, not both' });
   const { store, queue } = fleetStoreTarget(flags, process.env);
   // Paths in the fleet's journal are relative to the workers' recipes folder: read them against ours.
   const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
+  const label = `${redactUrl(store.url)} (queue ${queue})`;
+  // The actions (cancel, redrive, schedules) call what `recipe cancel/resume/schedule` call, on the same fleet.
+  const actions = fleetActions(store, queue, label);
   if (store.kind === 'postgres') {
     const { openPostgresFleetJournal } = await import('../fleet/postgres-journal.js');
     return {
-      label: `${redactUrl(store.url)} (queue ${queue})`,
-      open: () => openPostgresFleetJournal(store.url, { queue, recipesDir: resolve(recipesDir) }),
+      journal: { label, open: () => openPostgresFleetJournal(store.url, { queue, recipesDir: resolve(recipesDir) }) },
+      actions,
     };
   }
   const redisUrl = store.url;
   const { connectRedisNow, openFleetJournal } = await import('../fleet/redis.js');
   return {
-    label: `${redactUrl(redisUrl)} (queue ${queue})`,
-    async open() {
-      const redis = await connectRedisNow(redisUrl);
-      return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
+    journal: {
+      label,
+      async open() {
+        const redis = await connectRedisNow(redisUrl);
+        return openFleetJournal(redis, { queue, recipesDir: resolve(recipesDir), ownsConnection: true });
+      },
     },
+    actions,
   };
 }
 
@@ -133,8 +149,9 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
 
   let service: ServiceSource;
   let journal: JournalSource;
+  let actions: ConsoleActions;
   try {
-    journal = await journalSource(flags);
+    ({ journal, actions } = await journalSource(flags));
     service = serviceSource(flags.baseUrl);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('C001', { reason: (err as Error).message });
@@ -151,6 +168,9 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
       cwd: process.cwd(),
       recipeFolders,
       journal,
+      actions,
+      // Who did what, when: one line per action on stderr, beside the console's own lines.
+      audit: (line) => void process.stderr.write(`${line}\n`),
       service,
       version,
     });

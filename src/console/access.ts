@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkActionProof, isAction } from './csrf.js';
 import { ConsoleError } from './errors.js';
 
 /** The cookie a browser keeps the token in after opening the printed URL once. */
@@ -16,24 +17,27 @@ export function isLoopback(host: string): boolean {
  * loopback name, so a web page elsewhere cannot reach it through DNS rebinding. With a token, every
  * request must carry it: as a bearer header, the cookie set on first visit, or `?token=` on a page URL
  * (answered with the cookie and a redirect to the same URL without the token, so it leaves the address bar).
+ * The few actions (POST, csrf.ts) need all that and, beside it, proof that the console's own page sent them.
  */
-export function installAccess(app: FastifyInstance, token: string | undefined): void {
+export function installAccess(app: FastifyInstance, token: string | undefined, csrfToken: string): void {
   const expected = token === undefined ? undefined : Buffer.from(token, 'utf8');
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD')
+    const action = isAction(request.method, request.url);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !action)
       throw new ConsoleError('K405', { method: request.method });
     if (!expected) {
       const host = request.headers.host ?? '';
       const name = host.replace(/:\d+$/, '');
       if (!isLoopback(name)) throw new ConsoleError('K403_HOST', { host, allowed: '127.0.0.1, localhost, [::1]' });
-      return;
+    } else {
+      const fromQuery = action ? undefined : queryToken(request);
+      if (fromQuery !== undefined && matches(fromQuery, expected)) {
+        return redirectWithCookie(request, reply, fromQuery);
+      }
+      const given = bearer(request) ?? cookie(request);
+      if (given === undefined || !matches(given, expected)) throw new ConsoleError('K401');
     }
-    const fromQuery = queryToken(request);
-    if (fromQuery !== undefined && matches(fromQuery, expected)) {
-      return redirectWithCookie(request, reply, fromQuery);
-    }
-    const given = bearer(request) ?? cookie(request);
-    if (given === undefined || !matches(given, expected)) throw new ConsoleError('K401');
+    if (action) checkActionProof(request, csrfToken);
   });
 }
 

@@ -12,6 +12,51 @@ export interface ConsoleInfo {
   readonly service: { readonly label: string };
   /** Fleet runs (--redis); `available: false` says why not. */
   readonly fleet: { readonly available: boolean; readonly reason?: string };
+  /** What the pages may do (cancel, redrive, pause/resume a schedule), and the proof every action sends. */
+  readonly actions: ConsoleActionsInfo;
+}
+
+/** The console's actions as the pages offer them. */
+export interface ConsoleActionsInfo {
+  /** Sent back in the X-Recipe-CSRF header of every action (POST); readable only by the console's own pages. */
+  readonly csrf_token: string;
+  /** Why a run page offers no Cancel, or null when it does (a running run). */
+  readonly cancel_unavailable: string | null;
+  /** Why a run page offers no Redrive (a local journal: `recipe resume` there), or null. */
+  readonly redrive_unavailable: string | null;
+  /** Why there is no schedules page (no fleet, or a fleet on PostgreSQL), or null. */
+  readonly schedules_unavailable: string | null;
+}
+
+/** A fleet schedule as GET /api/schedules lists it (the shape of `recipe schedule list --json`). */
+export interface ScheduleView {
+  readonly name: string;
+  readonly recipe: string;
+  /** A cron pattern, or null for --every. */
+  readonly cron: string | null;
+  readonly every_ms: number | null;
+  readonly tz: string | null;
+  /** The next tick (ISO), when known; null while paused. */
+  readonly next: string | null;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly paused: boolean;
+  readonly jitter_ms: number | null;
+  readonly offset_ms: number | null;
+}
+
+/** What POST /api/runs/:id/cancel answers: the stored request. */
+export interface CancelAnswer {
+  readonly run_id: string;
+  readonly attempt: number;
+  readonly reason: string | null;
+  readonly requested_at: string;
+}
+
+/** What POST /api/runs/:id/redrive and /api/schedules/:name/pause|resume answer. */
+export interface ActionAnswer {
+  readonly ok: true;
+  /** One line saying what happens next. */
+  readonly message: string;
 }
 
 /** One recipe file the console may show. `ref` is its path relative to the console's working directory. */

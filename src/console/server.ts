@@ -1,9 +1,12 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { installAccess, isLoopback } from './access.js';
+import type { ConsoleActions } from './actions/console-actions.js';
 import { defaultAssetsDir, loadAssets } from './assets.js';
+import { newCsrfToken } from './csrf.js';
 import { ConsoleError } from './errors.js';
 import { consoleClientErrors, consoleFrameworkErrors } from './malformed.js';
 import { RecipeCatalog } from './recipes.js';
+import { actionRoutes, type AuditLog } from './routes/actions.js';
 import { infoRoutes } from './routes/info.js';
 import { pageRoutes } from './routes/pages.js';
 import { recipeRoutes } from './routes/recipes.js';
@@ -13,6 +16,9 @@ import { LiveStreams } from './runs/live.js';
 import { serviceRoutes, type ServiceSource } from './routes/service.js';
 
 export type { ServiceSource } from './routes/service.js';
+export type { ConsoleActions } from './actions/console-actions.js';
+export { fleetActions } from './actions/fleet-actions.js';
+export { journalFileActions } from './actions/journal-actions.js';
 export { journalFileSource, type JournalSource } from './runs/journal-source.js';
 
 /** How to start the console. Only `cwd`, `recipeFolders` and `version` are required. */
@@ -34,6 +40,10 @@ export interface ConsoleOptions {
   readonly version: string;
   /** The built front end (default: dist/console/assets). */
   readonly assetsDir?: string;
+  /** What the pages may do (cancel, redrive, schedules), on the journal or fleet they read; absent: nothing. */
+  readonly actions?: ConsoleActions;
+  /** Where each action's audit line goes (who, what, when); default: nowhere. */
+  readonly audit?: AuditLog;
 }
 
 /** A listening console. */
@@ -59,7 +69,8 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     frameworkErrors: consoleFrameworkErrors,
     clientErrorHandler: consoleClientErrors,
   });
-  installAccess(app, opts.token);
+  const csrfToken = newCsrfToken();
+  installAccess(app, opts.token, csrfToken);
   app.addHook('onSend', async (_request, reply, payload) => {
     void reply.header(
       'content-security-policy',
@@ -88,8 +99,13 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
   const live = new LiveStreams();
   // Open event streams would keep close() waiting: end them first.
   app.addHook('preClose', async () => live.stopAll());
-  app.addHook('onClose', async () => journal.close());
-  await app.register(infoRoutes, { version: opts.version, service: opts.service, journal });
+  const actions = opts.actions ?? noActions;
+  app.addHook('onClose', async () => {
+    await journal.close();
+    await actions.close();
+  });
+  await app.register(infoRoutes, { version: opts.version, service: opts.service, journal, actions, csrfToken });
+  await app.register(actionRoutes, { actions, audit: opts.audit ?? (() => {}), hasToken: opts.token !== undefined });
   await app.register(recipeRoutes, { recipes });
   await app.register(runRoutes, { journal, cwd: opts.cwd, live });
   await app.register(serviceRoutes, { service: opts.service });
@@ -120,6 +136,20 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     },
   };
 }
+
+const NO_ACTIONS = 'this console was started without a journal to act on';
+const noActions: ConsoleActions = {
+  label: 'none',
+  cancelUnavailable: NO_ACTIONS,
+  redriveUnavailable: NO_ACTIONS,
+  schedulesUnavailable: NO_ACTIONS,
+  cancel: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  redrive: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  listSchedules: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  pauseSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  resumeSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  close: () => Promise.resolve(),
+};
 
 const noJournal: JournalSource = {
   label: 'none',

@@ -14,6 +14,7 @@ import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentele
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { routeTemplateOf } from '../client/index.js';
+import { createRunMetrics, type RunMetrics } from './otel-metrics.js';
 import {
   NO_SPAN,
   type ExchangeInfo,
@@ -51,16 +52,18 @@ export function createOtelTracer(
 ): RunTracer {
   const exporter = makeExporter(env, warn);
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  // Which process sent a span or a metric: a fleet has many workers, each with runs of the same recipes.
+  const resource = resourceFromAttributes({
+    'service.name': env.OTEL_SERVICE_NAME?.trim() || 'recipe',
+    'service.instance.id': randomUUID(),
+    'host.name': hostname(),
+    'process.pid': process.pid,
+    'telemetry.sdk.language': 'nodejs',
+    ...(identity.workerId !== undefined ? { 'recipe.worker.id': identity.workerId } : {}),
+  });
+  const metrics = createRunMetrics(env, resource);
   const provider = new TracerProvider({
-    // Which process sent a span: a fleet has many workers, each with runs of the same recipes.
-    resource: resourceFromAttributes({
-      'service.name': env.OTEL_SERVICE_NAME?.trim() || 'recipe',
-      'service.instance.id': randomUUID(),
-      'host.name': hostname(),
-      'process.pid': process.pid,
-      'telemetry.sdk.language': 'nodejs',
-      ...(identity.workerId !== undefined ? { 'recipe.worker.id': identity.workerId } : {}),
-    }),
+    resource,
     spanProcessors: [
       new BatchSpanProcessor({
         exporter,
@@ -84,11 +87,15 @@ export function createOtelTracer(
           redact,
         ),
       });
-      return new OtelSpan(tracer, span, runAttrs, redact);
+      metrics?.runStarted(info.recipe);
+      const started = Date.now();
+      return new OtelSpan(tracer, span, runAttrs, redact, metrics, (status) =>
+        metrics?.runEnded(info.recipe, status, Date.now() - started),
+      );
     },
     async shutdown(): Promise<void> {
       try {
-        await provider.forceFlush();
+        await Promise.all([provider.forceFlush(), metrics?.shutdown()]);
       } finally {
         await provider.shutdown();
       }
@@ -131,15 +138,23 @@ class OtelSpan implements TraceSpan {
     /** recipe.name and recipe.run_id, carried on every span so each can be found on its own. */
     private readonly runAttrs: Attributes,
     private readonly redact: (text: string) => string,
+    private readonly metrics: RunMetrics | undefined,
+    /** Told the span's status when it ends: a run's or a step's duration metric. */
+    private readonly onEnd?: (status: SpanOutcome['status']) => void,
   ) {}
 
   step(info: StepInfo): TraceSpan {
-    return this.child(`step ${info.id}`, {
-      'recipe.step.id': info.id,
-      'recipe.step.kind': info.kind,
-      'code.file.path': info.file,
-      'code.line.number': info.line,
-    });
+    const started = Date.now();
+    return this.child(
+      `step ${info.id}`,
+      {
+        'recipe.step.id': info.id,
+        'recipe.step.kind': info.kind,
+        'code.file.path': info.file,
+        'code.line.number': info.line,
+      },
+      (status) => this.metrics?.stepEnded(info.kind, status, Date.now() - started),
+    );
   }
 
   iteration(index: number): TraceSpan {
@@ -202,6 +217,7 @@ class OtelSpan implements TraceSpan {
     return {
       traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1).toString(16).padStart(2, '0')}`,
       end: (result) => {
+        this.metrics?.exchangeEnded(connectorApi ? 'connector' : 'http', info.attempt, result);
         if ('status' in result) {
           span.setAttribute('http.response.status_code', result.status);
           if (result.status >= 400) {
@@ -234,6 +250,7 @@ class OtelSpan implements TraceSpan {
         ...(outcome.error ? { message: this.redact(outcome.error.message) } : {}),
       });
     this.span.end();
+    this.onEnd?.(outcome.status);
   }
 
   /**
@@ -251,13 +268,13 @@ class OtelSpan implements TraceSpan {
     return inner;
   }
 
-  private child(name: string, attrs: Attributes): TraceSpan {
+  private child(name: string, attrs: Attributes, onEnd?: (status: SpanOutcome['status']) => void): TraceSpan {
     const span = this.tracer.startSpan(
       this.redact(name),
       { kind: SpanKind.INTERNAL, attributes: clean({ ...this.runAttrs, ...attrs }, this.redact) },
       trace.setSpan(ROOT_CONTEXT, this.span),
     );
-    return new OtelSpan(this.tracer, span, this.runAttrs, this.redact);
+    return new OtelSpan(this.tracer, span, this.runAttrs, this.redact, this.metrics, onEnd);
   }
 }
 

@@ -1,38 +1,96 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunsPage } from '../../src/console/run-api-types.js';
+import type { ConsoleInfo } from '../../src/console/api-types.js';
+import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
+import { jobIdOf } from '../../src/fleet/job.js';
+import { openFleet } from '../../src/fleet/queue.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
+import { listSchedules } from '../../src/fleet/schedules.js';
+import { runCli } from '../cli/cli-process.js';
+import { fleetEnv, spawnRecipe, stopProcess, until, type RecipeProcess } from '../fleet/fleet-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { end, start } from '../journal/store-contract.js';
+import { haveChromium, launchBrowser, screenshot } from './browser.js';
 import { startConsoleProcess, type ConsoleProcess } from './console-process.js';
 
 /**
  * `recipe console --redis URL`: the runs pages read a fleet's journal on a real redis-server (written here
- * through the fleet's own journal store, as workers write it), paged with the same keyset cursor.
+ * through the fleet's own journal store, as workers write it), paged with the same keyset cursor; and the
+ * console acts on the fleet (issue 26): a real `recipe worker` runs a run that waits on an HTTP target in
+ * this process, Chromium cancels it, redrives it and pauses a schedule from the pages, and a cross-site
+ * POST is refused.
  */
 let server: RedisServer;
 let consoleProcess: ConsoleProcess;
+let worker: RecipeProcess | undefined;
+let target: Server;
 const dir = mkdtempSync(join(tmpdir(), 'recipe-console-fleet-'));
+const QUEUE = 'ops';
+/** Requests the HTTP target holds (each answered when the test releases it), and how many came. */
+const held: ServerResponse[] = [];
+let arrived = 0;
+
+function env(): NodeJS.ProcessEnv {
+  // The worker's service is never called (the recipe has only an http step); a closed port says so.
+  return fleetEnv({
+    RECIPE_REDIS_URL: server.url,
+    CONNECTOR_API_URL: 'http://127.0.0.1:9',
+    CONNECTOR_CLIENT_ID: 'unused',
+    CONNECTOR_CLIENT_SECRET: 'unused-secret-0123456789',
+  });
+}
+
+function cli(args: string[]) {
+  return runCli(args, { cwd: dir, env: env() as Record<string, string | undefined>, timeoutMs: 60_000 });
+}
 
 beforeAll(async () => {
   server = await startRedisServer();
   const redis = await connectRedisNow(server.url);
-  const journal = openFleetJournal(redis, { queue: 'ops', recipesDir: dir, ownsConnection: true });
+  const journal = openFleetJournal(redis, { queue: QUEUE, recipesDir: dir, ownsConnection: true });
   // 60 runs a second apart, every third failed: more than one page of 50.
   for (let i = 0; i < 60; i++) {
     const run = await journal.begin(start(`fleet-${String(i).padStart(2, '0')}`, 1_700_000_000_000 + i * 1000));
     await run.finish({ ...end, status: i % 3 === 0 ? 'failed' : 'ok' });
   }
   await journal.close();
-  consoleProcess = await startConsoleProcess(['--port', '0', '--redis', server.url, '--queue', 'ops'], { cwd: dir });
+  target = createServer((req, res) => {
+    arrived++;
+    held.push(res);
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+  const port = (target.address() as { port: number }).port;
+  mkdirSync(join(dir, 'recipes'));
+  writeFileSync(
+    join(dir, 'recipes/hold.yaml'),
+    `version: 1
+name: hold
+http:
+  allow: ["127.0.0.1:${port}"]
+steps:
+  - id: call
+    retry: { max_attempts: 1 }
+    timeout_ms: 300000
+    http:
+      url: "http://127.0.0.1:${port}/hold"
+outputs:
+  ok: "\${ $call.status }"
+`,
+  );
+  consoleProcess = await startConsoleProcess(['--port', '0', '--redis', server.url, '--queue', QUEUE], { cwd: dir });
 }, 60_000);
 afterAll(async () => {
+  for (const res of held.splice(0)) res.end('{}');
+  await stopProcess(worker);
   await consoleProcess?.stop();
+  await new Promise((r) => target?.close(r));
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 async function page(query: string): Promise<RunsPage> {
   const res = await fetch(`${consoleProcess.url}/api/runs${query}`);
@@ -59,4 +117,153 @@ describe('recipe console --redis', () => {
     expect(failed.runs).toHaveLength(20);
     expect(failed.runs.every((r) => r.status === 'failed')).toBe(true);
   });
+});
+
+describe.skipIf(!haveChromium)('console actions on the fleet', () => {
+  let browser: Browser;
+  let closeBrowser: (() => Promise<void>) | undefined;
+  let csrf: string;
+  beforeAll(async () => {
+    worker = spawnRecipe(['worker', '--recipes', join(dir, 'recipes'), '--queue', QUEUE], env(), dir);
+    const [submitted, added, launched, info] = await Promise.all([
+      cli(['submit', 'recipes/hold.yaml', '--recipes', 'recipes', '--queue', QUEUE, '--run-id', 'ui-1']),
+      cli([
+        'schedule',
+        'add',
+        'yearly',
+        'recipes/hold.yaml',
+        '--recipes',
+        'recipes',
+        '--queue',
+        QUEUE,
+        '--cron',
+        '0 0 1 1 *',
+      ]),
+      launchBrowser(),
+      fetch(`${consoleProcess.url}/api/info`).then(async (r) => (await r.json()) as ConsoleInfo),
+    ]);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(added.code, added.stderr).toBe(0);
+    ({ browser, close: closeBrowser } = launched);
+    csrf = info.actions.csrf_token;
+    await until('the run waiting on the target', 30_000, async () => (held.length === 1 ? true : undefined));
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+  });
+
+  const post = (path: string, headers: Record<string, string>, body = '{}') =>
+    fetch(`${consoleProcess.url}${path}`, { method: 'POST', headers, body });
+  const errorCode = async (res: Response) => ((await res.json()) as { error_code: string }).error_code;
+  const yearlyPaused = async (): Promise<boolean | undefined> => {
+    const fleet = await openFleet(server.url, QUEUE);
+    try {
+      return (await listSchedules(fleet)).find((s) => s.name === 'yearly')?.paused;
+    } finally {
+      await fleet.close();
+    }
+  };
+
+  it('refuses a cross-site POST, or one without the CSRF proof: 4xx, and nothing changes', async () => {
+    const json = { 'content-type': 'application/json' };
+    // What a page on another site can send: a form (text/plain, its Origin), or fetch with its Origin.
+    const form = await post('/api/runs/ui-1/cancel', {
+      'content-type': 'text/plain',
+      origin: 'http://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect([form.status, await errorCode(form)]).toEqual([403, 'cross_site_request']);
+    const foreign = await post('/api/schedules/yearly/pause', {
+      ...json,
+      origin: 'http://evil.example',
+      'x-recipe-csrf': csrf,
+    });
+    expect([foreign.status, await errorCode(foreign)]).toEqual([403, 'cross_site_request']);
+    const sameSite = await post('/api/schedules/yearly/pause', {
+      ...json,
+      'sec-fetch-site': 'same-site',
+      'x-recipe-csrf': csrf,
+    });
+    expect(sameSite.status).toBe(403);
+    // Same origin, but no CSRF token, or a wrong one, or not JSON.
+    const origin = consoleProcess.url;
+    const bare = await post('/api/runs/ui-1/cancel', { ...json, origin });
+    expect([bare.status, await errorCode(bare)]).toEqual([403, 'csrf_token_missing']);
+    const wrong = await post('/api/schedules/yearly/pause', { ...json, origin, 'x-recipe-csrf': `${csrf}x` });
+    expect(wrong.status).toBe(403);
+    const plain = await post('/api/schedules/yearly/pause', {
+      'content-type': 'text/plain',
+      origin,
+      'x-recipe-csrf': csrf,
+    });
+    expect([plain.status, await errorCode(plain)]).toEqual([415, 'unsupported_media_type']);
+    // Nothing changed: the schedule is active, the run still running and its request still open.
+    expect(await yearlyPaused()).toBe(false);
+    const run = (await (await fetch(`${consoleProcess.url}/api/runs/ui-1`)).json()) as RunView;
+    expect(run.run.status).toBe('running');
+    expect(held[0]?.writableEnded).toBe(false);
+    expect(held[0]?.destroyed).toBe(false);
+    // Other methods on an action stay refused.
+    expect((await fetch(`${consoleProcess.url}/api/runs/ui-1/cancel`, { method: 'PUT' })).status).toBe(405);
+  });
+
+  it('cancels the run from its page, redrives it to the workers, and it finishes', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const tab = await context.newPage();
+    await tab.goto(`${consoleProcess.url}/runs/ui-1`);
+    const status = tab.getByTestId('run-status');
+    await expect.poll(() => status.innerText()).toBe('running');
+    await tab.getByLabel('Reason').fill('wrong input file');
+    await tab.getByRole('button', { name: 'Cancel run' }).click();
+    await tab.getByText(/Cancel requested \(attempt 1\)/).waitFor();
+    // The worker sees the request, aborts the held request and ends the attempt cancelled: the live page says so.
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('cancelled');
+    await expect.poll(() => held[0]?.destroyed).toBe(true);
+    await screenshot(tab, 'run-cancelled');
+    for (const res of held.splice(0)) res.end('{}');
+    // The journal says cancelled a moment before BullMQ ends the job; a redrive before that is F022 (K508).
+    const fleet = await openFleet(server.url, QUEUE);
+    try {
+      await until('the job ended', 10_000, async () => {
+        const state = await (await fleet.queue.getJob(jobIdOf('ui-1')))?.getState();
+        return state === 'completed' || state === 'failed' ? true : undefined;
+      });
+    } finally {
+      await fleet.close();
+    }
+
+    await tab.getByRole('button', { name: 'Redrive' }).click();
+    await tab.getByText(/queued for the workers to resume/).waitFor();
+    // A worker resumes it (attempt 2) and sends the call again: released, the run succeeds.
+    await until('the redriven call', 30_000, async () => (arrived >= 2 && held.length > 0 ? true : undefined));
+    for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toBe('succeeded');
+    const view = (await (await fetch(`${consoleProcess.url}/api/runs/ui-1`)).json()) as RunView;
+    expect(view.attempts.map((a) => a.status)).toEqual(['cancelled', 'succeeded']);
+    expect(worker?.output()).toMatch(/run ui-1 resumed on request \(attempt 2\)/);
+    expect(consoleProcess.stderr()).toMatch(
+      /console action: cancel run ui-1 \(reason: wrong input file\) by 127\.0\.0\.1/,
+    );
+    expect(consoleProcess.stderr()).toMatch(/console action: redrive run ui-1 by /);
+    await context.close();
+  }, 90_000);
+
+  it('pauses and resumes a schedule from the schedules page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const tab = await context.newPage();
+    await tab.goto(`${consoleProcess.url}/runs`);
+    await tab.getByRole('link', { name: 'Schedules' }).click();
+    const row = tab.locator('tr[data-schedule="yearly"]');
+    await expect.poll(() => row.innerText()).toContain('active');
+    await tab.getByRole('button', { name: 'Pause schedule yearly' }).click();
+    await tab.getByText('schedule yearly paused: no ticks until it is resumed').waitFor();
+    await expect.poll(() => row.innerText()).toContain('paused');
+    expect(await yearlyPaused()).toBe(true);
+    await screenshot(tab, 'schedules');
+    await tab.getByRole('button', { name: 'Resume schedule yearly' }).click();
+    await expect.poll(() => row.innerText()).toContain('active');
+    expect(await yearlyPaused()).toBe(false);
+    expect(consoleProcess.stderr()).toMatch(/console action: pause schedule yearly by /);
+    await context.close();
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -171,5 +171,35 @@ describe('the token redirect', () => {
       expect(new URL(String(res.headers.location), guarded.url).origin, path).toBe(guarded.url);
       expect(String(res.headers['set-cookie'])).toContain('recipe_console_token=');
     }
+  });
+});
+
+describe('actions behind the token', () => {
+  it('need the token and the CSRF proof; the token in the address does not let a POST in', async () => {
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    const info = (await (await fetch(`${guarded.url}/api/info`, { headers: bearer })).json()) as {
+      actions: { csrf_token: string; redrive_unavailable: string | null };
+    };
+    expect(info.actions.redrive_unavailable).toMatch(/recipe resume RUN/);
+    const json = { 'content-type': 'application/json', 'x-recipe-csrf': info.actions.csrf_token };
+    const post = async (path: string, headers: Record<string, string>) => {
+      const res = await fetch(`${guarded.url}${path}`, { method: 'POST', headers, body: '{}' });
+      return [res.status, ((await res.json()) as { error_code: string }).error_code];
+    };
+    expect(await post('/api/runs/r1/cancel', json)).toEqual([401, 'unauthorized']);
+    expect(await post(`/api/runs/r1/cancel?token=${TOKEN}`, json)).toEqual([401, 'unauthorized']);
+    expect(await post('/api/runs/r1/cancel', { ...bearer, 'content-type': 'application/json' })).toEqual([
+      403,
+      'csrf_token_missing',
+    ]);
+    expect(await post('/api/runs/r1/cancel', { ...bearer, ...json, origin: 'https://evil.example' })).toEqual([
+      403,
+      'cross_site_request',
+    ]);
+    // With both it reaches the journal: there is none here, and none is made.
+    expect(await post('/api/runs/r1/cancel', { ...bearer, ...json })).toEqual([404, 'not_found']);
+    expect(existsSync(join(dir, '.recipe'))).toBe(false);
+    expect(await post('/api/runs/r1/redrive', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
+    expect(await post('/api/schedules/nightly/pause', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
   });
 });

@@ -20,6 +20,16 @@ export interface ReceivedSpan {
   readonly resource: Record<string, unknown>;
 }
 
+/** One data point of a metric as decoded from an OTLP/HTTP JSON payload: a sum's value, a histogram's count. */
+export interface ReceivedPoint {
+  readonly metric: string;
+  readonly unit: string;
+  readonly attributes: Record<string, unknown>;
+  /** A sum's value, or a histogram's count. */
+  readonly value: number;
+  readonly resource: Record<string, unknown>;
+}
+
 /** A tiny OTLP/HTTP receiver on 127.0.0.1: keeps every request, answers an empty success. */
 export interface OtlpReceiver {
   /** The base endpoint, for OTEL_EXPORTER_OTLP_ENDPOINT (the exporter adds /v1/traces). */
@@ -27,6 +37,8 @@ export interface OtlpReceiver {
   readonly requests: OtlpRequest[];
   /** Every span of every JSON request received so far. */
   spans(): ReceivedSpan[];
+  /** Every metric data point of every JSON request to /v1/metrics so far (cumulative: later ones repeat). */
+  metrics(): ReceivedPoint[];
   close(): Promise<void>;
 }
 
@@ -55,6 +67,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${addr.port}`,
     requests,
     spans: () => requests.filter((r) => r.contentType.includes('json')).flatMap((r) => decode(r.body)),
+    metrics: () =>
+      requests
+        .filter((r) => r.contentType.includes('json') && r.path.endsWith('/v1/metrics'))
+        .flatMap((r) => decodeMetrics(r.body)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -100,6 +116,32 @@ function decode(body: Buffer): ReceivedSpan[] {
           status: (s.status as { code?: number; message?: string } | undefined) ?? {},
           resource,
         });
+  }
+  return out;
+}
+
+interface MetricJson {
+  name: string;
+  unit?: string;
+  sum?: { dataPoints?: { attributes?: KeyValue[]; asInt?: string | number; asDouble?: number }[] };
+  histogram?: { dataPoints?: { attributes?: KeyValue[]; count?: string | number }[] };
+}
+
+function decodeMetrics(body: Buffer): ReceivedPoint[] {
+  const doc = JSON.parse(body.toString('utf8')) as {
+    resourceMetrics?: { resource?: { attributes?: KeyValue[] }; scopeMetrics?: { metrics?: MetricJson[] }[] }[];
+  };
+  const out: ReceivedPoint[] = [];
+  for (const rm of doc.resourceMetrics ?? []) {
+    const resource = attrs(rm.resource?.attributes);
+    for (const sm of rm.scopeMetrics ?? [])
+      for (const m of sm.metrics ?? []) {
+        const base = { metric: m.name, unit: m.unit ?? '', resource };
+        for (const p of m.sum?.dataPoints ?? [])
+          out.push({ ...base, attributes: attrs(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0) });
+        for (const p of m.histogram?.dataPoints ?? [])
+          out.push({ ...base, attributes: attrs(p.attributes), value: Number(p.count ?? 0) });
+      }
   }
   return out;
 }

@@ -154,6 +154,26 @@ describe('a traced run of a shipped recipe', () => {
     for (const send of sends) expect(proxy.traceparents).toContain(`00-${send.traceId}-${send.spanId}-01`);
   });
 
+  it('sends the metrics beside the traces: runs by status, durations, requests and retries by status', () => {
+    const points = receiver.metrics();
+    // Cumulative sums: the last point of a series holds its total.
+    const last = (metric: string, match: Record<string, unknown> = {}) =>
+      points
+        .filter((p) => p.metric === metric && Object.entries(match).every(([k, v]) => p.attributes[k] === v))
+        .at(-1);
+    expect(last('recipe.runs.started', { 'recipe.name': 'ticket-triage' })?.value).toBe(1);
+    expect(last('recipe.runs.finished', { 'recipe.name': 'ticket-triage', 'recipe.status': 'failed' })?.value).toBe(1);
+    expect(last('recipe.run.duration', { 'recipe.status': 'failed' })).toMatchObject({ unit: 's', value: 1 });
+    expect(last('recipe.step.duration', { 'recipe.step.kind': 'foreach' })?.value).toBeGreaterThanOrEqual(1);
+    // The proxy answers every notes.create 503: re-sent, each a request and a retry with its status.
+    expect(last('recipe.requests', { 'http.response.status_code': 200 })?.value).toBeGreaterThan(0);
+    const failed = last('recipe.requests', { 'http.response.status_code': 503 })?.value ?? 0;
+    const resent = last('recipe.request.retries', { 'http.response.status_code': 503 })?.value ?? 0;
+    expect(resent).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(resent);
+    expect(last('recipe.requests')?.resource).toMatchObject({ 'service.name': 'recipe-trace-test' });
+  });
+
   it('traces its resume as attempt 2 of the same run id', async () => {
     const before = receiver.spans().length;
     const r = await cli(['resume', runId, '--base-url', proxy.url, '--journal', 'runs.db', '--json']);

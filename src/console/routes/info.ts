@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ConsoleInfo } from '../api-types.js';
+import type { ConsoleActions } from '../actions/console-actions.js';
 import type { JournalAccess } from '../runs/journal-source.js';
 import type { ServiceSource } from './service.js';
 
@@ -8,6 +9,8 @@ export const infoRoutes: FastifyPluginAsync<{
   version: string;
   service: ServiceSource | undefined;
   journal: JournalAccess;
+  actions: ConsoleActions;
+  csrfToken: string;
 }> = async (app, opts) => {
   app.get('/api/info', async (): Promise<ConsoleInfo> => {
     const got = await opts.journal.get();
@@ -20,6 +23,12 @@ export const infoRoutes: FastifyPluginAsync<{
       },
       service: { label: opts.service?.label ?? 'none' },
       fleet: { available: false, reason: 'this build of recipe has no fleet (issue 15)' },
+      actions: {
+        csrf_token: opts.csrfToken,
+        cancel_unavailable: opts.actions.cancelUnavailable,
+        redrive_unavailable: opts.actions.redriveUnavailable,
+        schedules_unavailable: opts.actions.schedulesUnavailable,
+      },
     };
   });
 };

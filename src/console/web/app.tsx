@@ -5,6 +5,7 @@ import { RecipePage } from './pages/recipe.js';
 import { RecipesPage } from './pages/recipes.js';
 import { RunPage } from './pages/run.js';
 import { RunsPage } from './pages/runs.js';
+import { SchedulesPage } from './pages/schedules.js';
 import { ServicePage } from './pages/service.js';
 import { onLinkClick, useLocation } from './router.js';
 import { useData } from './use-data.js';
@@ -13,11 +14,18 @@ import { useData } from './use-data.js';
 export function App(): JSX.Element {
   const { path, query } = useLocation();
   const info = useData<ConsoleInfo>('/api/info');
-  const section = path.startsWith('/recipes') ? 'recipes' : path.startsWith('/service') ? 'service' : 'runs';
+  const section = path.startsWith('/recipes')
+    ? 'recipes'
+    : path.startsWith('/service')
+      ? 'service'
+      : path.startsWith('/schedules')
+        ? 'schedules'
+        : 'runs';
   let page: JSX.Element;
   if (path.startsWith('/recipes/')) page = <RecipePage key={path} refPath={decodeURIComponent(path.slice(9))} />;
   else if (path.startsWith('/recipes')) page = <RecipesPage />;
   else if (path.startsWith('/service')) page = <ServicePage />;
+  else if (path.startsWith('/schedules')) page = <SchedulesPage info={info.state === 'ok' ? info.data : undefined} />;
   else if (/^\/runs\/[^/]+\/?$/.test(path))
     page = <RunPage key={path} runId={decodeURIComponent(path.split('/')[2] ?? '')} />;
   else
@@ -32,6 +40,9 @@ export function App(): JSX.Element {
           <NavLink href="/runs" current={section === 'runs'} label="Runs" />
           <NavLink href="/recipes" current={section === 'recipes'} label="Recipes" />
           <NavLink href="/service" current={section === 'service'} label="Service" />
+          {info.state === 'ok' && info.data.actions.schedules_unavailable === null ? (
+            <NavLink href="/schedules" current={section === 'schedules'} label="Schedules" />
+          ) : null}
         </nav>
         <span class="version">{info.state === 'ok' ? `v${info.data.version}` : ''}</span>
       </header>

@@ -6,13 +6,14 @@ import type { Loaded } from './use-data.js';
 /**
  * A run's view, kept up to date while it runs: loaded once, then, for a running run, replaced by each `view`
  * event of /api/runs/:id/live (server-sent events) until the server sends `end` (the run is no longer
- * running). `live` is true while the stream is open.
+ * running). `live` is true while the stream is open. A new `tick` reads it again (after an action).
  */
-export function useRun(runId: string): { loaded: Loaded<RunView>; live: boolean } {
+export function useRun(runId: string, tick = 0): { loaded: Loaded<RunView>; live: boolean } {
   const [loaded, setLoaded] = useState<Loaded<RunView>>({ state: 'loading' });
   const [live, setLive] = useState(false);
   useEffect(() => {
     const ctl = new AbortController();
+    setLive(false);
     let source: EventSource | undefined;
     const path = `/api/runs/${encodeURIComponent(runId)}`;
     getJson<RunView>(path, ctl.signal).then(
@@ -37,6 +38,6 @@ export function useRun(runId: string): { loaded: Loaded<RunView>; live: boolean 
       ctl.abort();
       source?.close();
     };
-  }, [runId]);
+  }, [runId, tick]);
   return { loaded, live };
 }

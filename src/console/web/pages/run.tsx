@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AttemptView } from '../../run-api-types.js';
 import { Requests } from '../components/requests.js';
+import { RunActions } from '../components/run-actions.js';
 import { SourceView } from '../components/source-view.js';
 import { Waterfall } from '../components/waterfall.js';
 import { formatDuration, formatJson, formatTime, plural, statusClass } from '../format.js';
@@ -15,7 +16,8 @@ import { TableHead } from '../components/table-head.js';
  * resumes, and its outputs. A running run follows the journal live.
  */
 export function RunPage(props: { runId: string }): JSX.Element {
-  const { loaded, live } = useRun(props.runId);
+  const [tick, setTick] = useState(0);
+  const { loaded, live } = useRun(props.runId, tick);
   const [selected, setSelected] = useState<number | undefined>(undefined);
   if (loaded.state === 'loading') return <p class="muted">Loading run {props.runId}…</p>;
   if (loaded.state === 'error')
@@ -59,6 +61,7 @@ export function RunPage(props: { runId: string }): JSX.Element {
         </div>
         <Packages options={r.options} />
       </dl>
+      <RunActions runId={r.run_id} status={r.status} reload={() => setTick((n) => n + 1)} />
       {r.error ? (
         <div class="error-box" role="alert">
           <h2>

@@ -1,0 +1,30 @@
+import type { CancelRequest } from '../../journal/index.js';
+import type { ScheduleView } from '../api-types.js';
+
+/** What a redrive asks of the run beside going on: the flags of `recipe resume` a console offers. */
+export interface RedriveOptions {
+  readonly allow_changed: boolean;
+  readonly retry_failed_items: boolean;
+}
+
+/**
+ * What the console can do, behind its POST endpoints: the same functions `recipe cancel`, `recipe resume
+ * --redis` and `recipe schedule pause|resume` call, on the journal or the fleet the console reads. Errors are
+ * the functions' own RecipeErrors (J020, F022, F005, ...); routes/actions.ts maps them to K codes.
+ */
+export interface ConsoleActions {
+  /** Shown on the pages: which journal or fleet the actions act on. */
+  readonly label: string;
+  /** Why a cancel is not offered here (no journal to act on), or null. */
+  readonly cancelUnavailable: string | null;
+  /** Why a redrive is not offered here (a local journal: `recipe resume` on that machine), or null. */
+  readonly redriveUnavailable: string | null;
+  /** Why schedules are not offered here (no fleet, or a fleet on PostgreSQL), or null. */
+  readonly schedulesUnavailable: string | null;
+  cancel(runId: string, reason: string | null): Promise<CancelRequest>;
+  redrive(runId: string, options: RedriveOptions): Promise<void>;
+  listSchedules(): Promise<ScheduleView[]>;
+  pauseSchedule(name: string): Promise<void>;
+  resumeSchedule(name: string): Promise<void>;
+  close(): Promise<void>;
+}

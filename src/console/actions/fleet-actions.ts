@@ -1,0 +1,55 @@
+import type { FleetStore } from '../../fleet/fleet-store.js';
+import type { FleetClient } from '../../fleet/queue.js';
+import type { ScheduleView } from '../api-types.js';
+import { ConsoleError } from '../errors.js';
+import type { ConsoleActions } from './console-actions.js';
+
+/**
+ * Actions on a fleet (Redis or PostgreSQL): a cancel stored in the fleet's journal (`recipe cancel --redis`),
+ * a redrive sent to the workers through the run's job (`recipe resume --redis`), schedules paused and resumed
+ * (`recipe schedule pause|resume`; Redis only). The fleet's modules load, and its connections open, on the
+ * first action, and stay open for the console's life.
+ */
+export function fleetActions(store: FleetStore, queue: string, label: string): ConsoleActions {
+  let client: Promise<FleetClient> | undefined;
+  const fleet = async (): Promise<FleetClient> => {
+    client ??= import('../../fleet/queue.js').then((m) => m.openFleet(store, queue));
+    try {
+      return await client;
+    } catch (err) {
+      client = undefined;
+      throw err;
+    }
+  };
+  const schedules = () => import('../../fleet/schedules.js');
+  const schedulesUnavailable =
+    store.kind === 'postgres' ? 'pausing a schedule needs a fleet on Redis (F012 on PostgreSQL)' : null;
+  return {
+    label,
+    cancelUnavailable: null,
+    redriveUnavailable: null,
+    schedulesUnavailable,
+    async cancel(runId, reason) {
+      return (await fleet()).journal.requestCancel(runId, reason, Date.now());
+    },
+    async redrive(runId, options) {
+      const { requestRedrive } = await import('../../fleet/queue.js');
+      await requestRedrive(await fleet(), runId, { ...options, assume_sent: [], assume_not_sent: [] });
+    },
+    async listSchedules(): Promise<ScheduleView[]> {
+      if (schedulesUnavailable) throw new ConsoleError('K506', { message: schedulesUnavailable });
+      return (await schedules()).listSchedules(await fleet());
+    },
+    async pauseSchedule(name) {
+      await (await schedules()).pauseSchedule(await fleet(), name);
+    },
+    async resumeSchedule(name) {
+      await (await schedules()).resumeSchedule(await fleet(), name);
+    },
+    async close() {
+      const c = client;
+      client = undefined;
+      await (await c?.catch(() => undefined))?.close();
+    },
+  };
+}
