@@ -4,8 +4,9 @@
 // real: a redis-server and a PostgreSQL cluster, the workers as child processes of the CLI (BullMQ, the
 // fleet's journal), the service in its own process. Then queue throughput: no-op jobs a second on each store.
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { median } from '../lib/proc.mjs';
@@ -138,12 +139,12 @@ function pgBin() {
 }
 
 /**
- * A PostgreSQL cluster in `dir` on a free port (as the `postgres` user when we are root: it refuses root).
- * @param {string} dir
+ * A PostgreSQL cluster on a free port (as the `postgres` user when we are root: it refuses root), in a folder of
+ * its own directly under the system's temporary folder: the bench's folder is root's, closed to `postgres`.
  */
-async function startPostgres(dir) {
+async function startPostgres() {
   const port = await freePort();
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'recipe-bench-postgres-'));
   const root = process.getuid?.() === 0;
   if (root) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
@@ -169,6 +170,7 @@ async function startPostgres(dir) {
       } catch {
         // already stopped
       }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -293,7 +295,7 @@ export async function benchFleet({ figures, log, tmp }, runs) {
     }
   };
 
-  const postgres = await startPostgres(join(dir, 'postgres'));
+  const postgres = await startPostgres();
   /** @type {Array<{ kind: 'redis' | 'postgres', url: string, label: string }>} */
   const stores = [
     { kind: 'redis', url: redis.url, label: 'Redis' },

@@ -53,19 +53,15 @@ export async function processRunJob(
   }
   const plan = recipe.plan;
 
-  const recorded = await settledRecord(ctx, runId);
-  const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
-  if (recorded && !again) {
-    ctx.log(`run ${runId} already ${recorded.status}: its recorded report is the job's result`);
-    return finished(parseReport(recorded), ctx, job);
-  }
   const client = ctx.newClient();
   try {
-    const prepared =
-      recorded && again
-        ? await resumeJob(ctx, recorded, plan, client, data.inputs, again.flags)
-        : await beginJob(ctx, data, plan, runId, client);
-    ctx.log(`run ${runId} ${again ? `${again.why} (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
+    const taken = await takeRun(ctx, job, data, plan, runId, client, token);
+    if ('ended' in taken) {
+      ctx.log(`run ${runId} already ${taken.ended.status}: its recorded report is the job's result`);
+      return finished(parseReport(taken.ended), ctx, job);
+    }
+    const { prepared, why } = taken;
+    ctx.log(`run ${runId} ${why ? `${why} (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
     for (const w of recipe.warnings) ctx.log(`run ${runId}: ${w.file}:${w.line}:${w.column}: ${w.code} ${w.message}`);
     const report = await startRun(recipe, {
       client,
@@ -88,6 +84,53 @@ export async function processRunJob(
     return finished(report, ctx, job);
   } finally {
     await client.close();
+  }
+}
+
+/** Beyond a lease's period, how long a job waits for its run's lease to run out (a renewal in flight). */
+const LEASE_MARGIN_MS = 2000;
+
+/**
+ * Takes hold of the job's run: begins it, or resumes it from the journal; or finds it ended, its recorded
+ * report then being the job's result. A run still held by another worker (J003: the worker that had the job
+ * just died, and its lease has not run out yet; or it is finishing the run after the queue wrongly thought it
+ * stalled) is waited for, at most the lease's period: a dead holder's lease runs out by then, a live holder's
+ * run may have ended. Still held after that, the holder is alive and renewing: the job goes back to the
+ * delayed set for a lease's period, without spending one of its attempts (a J003 thrown would spend one, and
+ * fail the job for good after three while the run goes on).
+ */
+async function takeRun(
+  ctx: WorkerContext,
+  job: Job<RunJobData>,
+  data: RunJobData,
+  plan: Plan,
+  runId: string,
+  client: ReturnType<WorkerContext['newClient']>,
+  token: string | undefined,
+): Promise<{ ended: RunRecord } | { prepared: PreparedJob; why: string | undefined }> {
+  const deadline = Date.now() + ctx.journal.leaseMs + LEASE_MARGIN_MS;
+  for (;;) {
+    const recorded = await settledRecord(ctx, runId, deadline);
+    const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
+    if (recorded && !again) return { ended: recorded };
+    try {
+      const prepared =
+        recorded && again
+          ? await resumeJob(ctx, recorded, plan, client, data.inputs, again.flags)
+          : await beginJob(ctx, data, plan, runId, client);
+      return { prepared, why: again?.why };
+    } catch (err) {
+      // J006: another worker began the run between our read and our begin (the job delivered twice): read again.
+      const held = err instanceof RecipeError && (err.code === 'J003' || err.code === 'J006');
+      if (!held) throw err;
+      if (Date.now() > deadline) {
+        if (token === undefined) throw err;
+        ctx.log(`run ${runId} is still held by a live worker: job ${job.id ?? '?'} waits ${ctx.journal.leaseMs} ms`);
+        await job.moveToDelayed(Date.now() + ctx.journal.leaseMs, token);
+        throw new DelayedError();
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 }
 
@@ -211,8 +254,7 @@ async function resumeJob(
  * The run's record; when the journal still shows it held (the worker that died had renewed its lease
  * shortly before), waits for the lease to run out, as the queue waited for the job's lock.
  */
-async function settledRecord(ctx: WorkerContext, runId: string): Promise<RunRecord | undefined> {
-  const deadline = Date.now() + ctx.journal.leaseMs + 2000;
+async function settledRecord(ctx: WorkerContext, runId: string, deadline: number): Promise<RunRecord | undefined> {
   for (;;) {
     const record = await ctx.journal.getRun(runId);
     if (record?.status !== 'running' || Date.now() > deadline) return record;

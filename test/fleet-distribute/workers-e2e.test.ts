@@ -152,6 +152,19 @@ outputs:
       const res = await submit(dir, queue, 'limited-1');
       expect(res.code, res.stderr).toBe(0);
       expect(arrivals).toHaveLength(24);
+      // One count of a distributed run's requests and writes: its chunks' counters are folded into the attempt
+      // that gathered them (foldParts), so `runs`, `runs show` and the report agree, on either store.
+      const report = JSON.parse(res.stdout) as { requests: number };
+      expect(report.requests).toBeGreaterThanOrEqual(24);
+      const read = async <T>(args: string[]): Promise<T> => {
+        const r = await runCli([...args, ...store.flag, '--queue', queue, '--json'], { cwd: dir, env: env() });
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as T;
+      };
+      const rows = await read<{ run_id: string; requests: number; writes: number }[]>(['runs']);
+      expect(rows.find((r) => r.run_id === 'limited-1')).toMatchObject({ requests: report.requests, writes: 24 });
+      const shown = await read<{ requests: number }>(['runs', 'show', 'limited-1']);
+      expect(shown.requests).toBe(report.requests);
       const t0 = Math.min(...arrivals);
       const windows: number[] = [];
       for (const at of arrivals) {
@@ -161,6 +174,7 @@ outputs:
       // 24 requests at 8 a second: at least three one-second windows, none above 8.
       expect(windows.length).toBeGreaterThanOrEqual(3);
       for (const count of Array.from(windows, (c) => c ?? 0)) expect(count).toBeLessThanOrEqual(8);
-    });
+      // Two workers and three CLI processes on PostgreSQL: over 30 s on a loaded machine (a wait, not a figure).
+    }, 90_000);
   });
 });

@@ -13,6 +13,7 @@ import {
   startServe,
   stopProcess,
   until,
+  untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
 
@@ -165,8 +166,7 @@ afterAll(async () => {
 describe('recipe fleet status and recipe runs --redis', () => {
   it('shows 3 workers with their current runs, the queue, schedules and leases; runs that never began are listed', async () => {
     const three = [startWorker(), startWorker(), startWorker()];
-    for (const w of three)
-      await until('a worker ready', 30_000, async () => (w.output().includes('taking jobs') ? true : undefined));
+    await untilReady(three);
     for (const tag of ['h1', 'h2', 'h3'])
       expect(
         (
@@ -342,8 +342,7 @@ describe('recipe fleet status and recipe runs --redis', () => {
 describe('requeue, redrive and jitter on the fleet', () => {
   it('requeues a run failed for a transient cause (a 503) as attempts of the same run; a 400 is not requeued', async () => {
     if (workers.length === 0) {
-      const w = startWorker();
-      await until('a worker ready', 30_000, async () => (w.output().includes('taking jobs') ? true : undefined));
+      await untilReady([startWorker()]);
     }
     const failing = await cli([
       'submit',

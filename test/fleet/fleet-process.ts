@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import Database from 'better-sqlite3';
 import { RECIPE_BIN } from '../cli/cli-process.js';
+import { listeningUrl, notesAt } from '../helpers/serve-process.js';
 
 /**
  * The fleet's processes for tests, all real: `recipe serve` on a database file, `recipe worker`s, and
@@ -61,19 +61,10 @@ export async function startServe(db: string, cwd: string): Promise<{ url: string
     fleetEnv({}),
     cwd,
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(proc.output());
-      if (m?.[1]) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 20);
-    void proc.exited.then((r) => {
-      clearInterval(timer);
-      reject(new Error(`recipe serve exited ${r.code}: ${proc.output()}`));
-    });
-  });
+  const url = await listeningUrl(
+    proc.child,
+    proc.exited.then((r) => `exited ${r.code}: ${proc.output()}`),
+  );
   return { url, proc };
 }
 
@@ -86,21 +77,24 @@ export async function stopProcess(p: RecipeProcess | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-/** body → how many notes have it, for the notes whose body starts with `prefix`, from the service's database. */
-export function notesLike(serviceDb: string, prefix: string): Map<string, number> {
-  const db = new Database(serviceDb, { readonly: true, timeout: 5000 });
-  try {
-    const rows = db
-      .prepare(
-        `SELECT json_extract(properties, '$.hs_note_body') AS body, count(*) AS n FROM crm_records
-         WHERE object_type = 'notes' AND archived = 0 AND json_extract(properties, '$.hs_note_body') LIKE ?
-         GROUP BY body`,
-      )
-      .all(`${prefix}%`) as { body: string; n: number }[];
-    return new Map(rows.map((r) => [r.body, r.n]));
-  } finally {
-    db.close();
-  }
+/** body → how many notes have it, for the notes whose body starts with `prefix` (test/helpers/serve-process.ts). */
+export const notesLike = notesAt;
+
+/**
+ * Waits until every worker says it takes jobs ("taking jobs from queue"); fails at once, with its output, when
+ * one exits first, and after `ms` otherwise.
+ */
+export async function untilReady(workers: readonly RecipeProcess[], ms = 30_000): Promise<void> {
+  await until(
+    `${workers.length} worker(s) ready`,
+    ms,
+    async () => {
+      const dead = workers.find((w) => w.child.exitCode !== null || w.child.signalCode !== null);
+      if (dead) throw new Error(`a worker exited before it took jobs:\n${dead.output()}`);
+      return workers.every((w) => w.output().includes('taking jobs')) ? true : undefined;
+    },
+    50,
+  );
 }
 
 /** Polls `check` every `everyMs` until it returns a value other than undefined, or throws after `ms`. */

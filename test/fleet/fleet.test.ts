@@ -13,6 +13,7 @@ import {
   startServe,
   stopProcess,
   until,
+  untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
 import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
@@ -48,14 +49,23 @@ describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
     });
   }
 
-  function startWorker(extra: string[] = []): RecipeProcess {
-    // A short lock: a dead worker's job moves on in seconds, not the default minute.
+  function startWorker(): RecipeProcess {
+    // A short lock: a dead worker's job moves on in seconds, not the default minute. A short grace: SIGTERM
+    // hands a run back at once (the SIGTERM case), and the workers stop fast at the end.
     const w = spawnRecipe(
-      ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', ...extra],
+      ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', '--grace-ms', '200'],
       { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
       dir,
     );
     workers.push(w);
+    return w;
+  }
+
+  /** A worker up and taking jobs: one of the cases before's, still running, else a new one (starting costs seconds). */
+  async function liveWorker(): Promise<RecipeProcess> {
+    const alive = workers.find((w) => w.child.exitCode === null && w.child.signalCode === null);
+    const w = alive ?? startWorker();
+    await untilReady([w], 30_000 * patience);
     return w;
   }
 
@@ -161,9 +171,7 @@ outputs:
       'finishes 30 runs exactly once; a SIGKILLed worker’s run is resumed by another, no write sent twice',
       async () => {
         const fleet = [startWorker(), startWorker(), startWorker()];
-        await until('three workers ready', 30_000 * patience, async () =>
-          fleet.every((w) => w.output().includes('taking jobs')) ? true : undefined,
-        );
+        await untilReady(fleet, 30_000 * patience);
 
         // The long run, followed by `submit --wait` while a worker dies under it.
         const waiting = submit('slow.yaml', ['-i', 'tag=slow', '--run-id', 'slow-1', '--wait', '--json']);
@@ -247,10 +255,7 @@ outputs:
     it(
       'fails a job whose recipe differs on the worker (F003); --wait exits 2 with the reason',
       async () => {
-        const worker = startWorker();
-        await until('the worker ready', 30_000 * patience, async () =>
-          worker.output().includes('taking jobs') ? true : undefined,
-        );
+        await liveWorker();
         const other = join(dir, 'other-recipes');
         mkdirSync(other, { recursive: true });
         // The same recipe with one more line: it hashes differently.
@@ -269,10 +274,7 @@ outputs:
     it(
       'on SIGTERM a worker stops taking jobs, hands back its run and exits 0; another resumes it',
       async () => {
-        const a = startWorker(['--grace-ms', '200']);
-        await until('the worker ready', 30_000 * patience, async () =>
-          a.output().includes('taking jobs') ? true : undefined,
-        );
+        const a = await liveWorker();
         // Only `a` can take it: the others are stopped first.
         await Promise.all(workers.filter((w) => w !== a).map((w) => stopProcess(w)));
         const waiting = submit('slow.yaml', ['-i', 'tag=term', '--run-id', 'term-1', '--wait', '--json']);
@@ -306,10 +308,7 @@ outputs:
     it(
       'fails a job whose data is malformed or whose name is unknown (F004), without running anything',
       async () => {
-        const worker = startWorker();
-        await until('the worker ready', 30_000 * patience, async () =>
-          worker.output().includes('taking jobs') ? true : undefined,
-        );
+        await liveWorker();
         const fleet = await openFleet(store.store, 'recipe-runs');
         const queue = fleet.queue;
         try {
@@ -338,10 +337,7 @@ outputs:
     it(
       'a failed fleet run is resumed here with recipe resume --redis/--postgres: its write replays, not sent again',
       async () => {
-        const worker = startWorker();
-        await until('the worker ready', 30_000 * patience, async () =>
-          worker.output().includes('taking jobs') ? true : undefined,
-        );
+        await liveWorker();
         // The workers' GATE is closed: the run writes its note, then its assert fails.
         const failed = await submit('gated.yaml', ['-i', 'tag=gated-1', '--run-id', 'gated-1', '--wait', '--json']);
         expect(failed.code).toBe(1);

@@ -13,6 +13,7 @@ import {
   startServe,
   stopProcess,
   until,
+  untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
 
@@ -82,9 +83,7 @@ describe('the fleet on PostgreSQL when PostgreSQL is SIGKILLed mid-run', () => {
   it('loses no committed journal entry, sends no write twice, and the run is resumed to its end', async () => {
     for (let i = 0; i < 2; i++)
       workers.push(spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000'], env, dir));
-    await until('two workers ready', 30_000, async () =>
-      workers.every((w) => w.output().includes('taking jobs')) ? true : undefined,
-    );
+    await untilReady(workers);
     const sub = await runCli(
       ['submit', join(recipes, 'slow.yaml'), '--recipes', recipes, '-i', 'tag=crash', '--run-id', 'crash-1'],
       { cwd: dir, env, timeoutMs: 60_000 },

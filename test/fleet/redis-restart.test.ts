@@ -13,6 +13,7 @@ import {
   startServe,
   stopProcess,
   until,
+  untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
 
@@ -133,7 +134,7 @@ describe('a SIGKILLed redis-server restarted with its AOF', () => {
       RECIPE_REDIS_URL: url(),
     });
     worker = spawnRecipe(['worker', '--recipes', join(dir, 'recipes')], env, dir);
-    await until('the worker ready', 30_000, async () => (worker!.output().includes('taking jobs') ? true : undefined));
+    await untilReady([worker]);
     const submitted = await runCli(
       ['submit', join(dir, 'recipes', 'notes.yaml'), '--recipes', join(dir, 'recipes'), '--run-id', 'aof-1'],
       { cwd: dir, env },

@@ -12,6 +12,7 @@ import {
   startServe,
   stopProcess,
   until,
+  untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
 import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
@@ -107,9 +108,7 @@ outputs:
     it('a schedule every second with two workers up: exactly one run per tick over 10 ticks', async () => {
       for (let i = 0; i < 2; i++)
         workers.push(spawnRecipe(['worker', '--queue', QUEUE, '--recipes', recipes, '--concurrency', '2'], env, dir));
-      await until('two workers ready', 30_000, async () =>
-        workers.every((w) => w.output().includes('taking jobs')) ? true : undefined,
-      );
+      await untilReady(workers);
       const cli = (args: string[]) => runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
       const add = await cli([
         'schedule',

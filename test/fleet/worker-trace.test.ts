@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../telemetry/otlp-receiver.js';
-import { CLIENT, fleetEnv, spawnRecipe, startServe, stopProcess, until, type RecipeProcess } from './fleet-process.js';
+import {
+  CLIENT,
+  fleetEnv,
+  spawnRecipe,
+  startServe,
+  stopProcess,
+  untilReady,
+  type RecipeProcess,
+} from './fleet-process.js';
 
 /**
  * A fleet worker sends the traces of the runs it runs (issue 16 point 3), as `recipe run` does: a real
@@ -54,7 +62,7 @@ beforeAll(async () => {
     },
     dir,
   );
-  await until('the worker ready', 30_000, async () => (worker?.output().includes('taking jobs') ? true : undefined));
+  await untilReady([worker]);
 }, 90_000);
 afterAll(async () => {
   await stopProcess(worker);

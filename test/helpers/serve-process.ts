@@ -78,15 +78,10 @@ export class Bench {
       CLIENT.secret,
     ]);
     this.service = proc;
-    const listening = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      proc.child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      void proc.done.then((r) => reject(new Error(`recipe serve exited ${r.code}: ${r.stderr}`)));
-    });
+    const listening = await listeningUrl(
+      proc.child,
+      proc.done.then((r) => `exited ${r.code}: ${r.stderr}`),
+    );
     this.url = listening;
     this.port = Number(new URL(listening).port);
   }
@@ -124,19 +119,43 @@ export class Bench {
 
   /** body → how many notes have it, for the notes whose body starts with `tag `, counted at the service. */
   notesOf(tag: string): Map<string, number> {
-    const db = new Database(this.serviceDb, { readonly: true, timeout: 5000 });
-    try {
-      const rows = db
-        .prepare(
-          `SELECT json_extract(properties, '$.hs_note_body') AS body, count(*) AS n FROM crm_records
-           WHERE object_type = 'notes' AND archived = 0 AND json_extract(properties, '$.hs_note_body') LIKE ?
-           GROUP BY body`,
-        )
-        .all(`${tag} %`) as { body: string; n: number }[];
-      return new Map(rows.map((r) => [r.body, r.n]));
-    } finally {
-      db.close();
-    }
+    return notesAt(this.serviceDb, `${tag} `);
+  }
+}
+
+/**
+ * The URL `recipe serve` prints once it listens (read from its stdout); rejects with `exited`'s text when the
+ * process ends first.
+ */
+export function listeningUrl(child: ChildProcess, exited: Promise<string>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    void exited.then((why) => reject(new Error(`recipe serve ${why}`)));
+  });
+}
+
+/**
+ * body → how many notes have it, for the notes whose body starts with `prefix`, read from the service's database
+ * (`recipe serve --db`): how a test counts the writes that reached the service.
+ */
+export function notesAt(serviceDb: string, prefix: string): Map<string, number> {
+  const db = new Database(serviceDb, { readonly: true, timeout: 5000 });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT json_extract(properties, '$.hs_note_body') AS body, count(*) AS n FROM crm_records
+         WHERE object_type = 'notes' AND archived = 0 AND json_extract(properties, '$.hs_note_body') LIKE ?
+         GROUP BY body`,
+      )
+      .all(`${prefix}%`) as { body: string; n: number }[];
+    return new Map(rows.map((r) => [r.body, r.n]));
+  } finally {
+    db.close();
   }
 }
 

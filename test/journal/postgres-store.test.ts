@@ -45,24 +45,29 @@ describe('PostgreSQL journal store', () => {
     const opened = await Promise.all(Array.from({ length: 6 }, () => open('together')));
     expect(opened).toHaveLength(6);
     const versions = await admin.query('SELECT version FROM together.schema_version ORDER BY version');
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
     // Opening again applies nothing (idempotent) and the journal works.
     await (await (await open('together')).begin(start('m1'))).finish(end);
-    expect((await admin.query('SELECT count(*)::int AS n FROM together.schema_version')).rows).toEqual([{ n: 3 }]);
+    expect((await admin.query('SELECT count(*)::int AS n FROM together.schema_version')).rows).toEqual([{ n: 4 }]);
     expect((await (await open('together')).getRun('m1'))?.status).toBe('succeeded');
   });
 
   it('brings a journal of an older version up to date at open, keeping its runs', async () => {
     await (await (await open('older')).begin(start('kept'))).finish(end);
-    // As a journal written before migration 2 (append_batch) was: its runs, no function, no cancels, version 1.
+    // As a journal written before migration 2 (append_batch) was: its runs, no function, no cancels, no folded
+    // parts, version 1.
     await admin.query('DROP FUNCTION older.append_batch');
     await admin.query('DROP TABLE older.cancels');
+    await admin.query('DROP TRIGGER parts_unfold ON older.parts');
+    await admin.query('DROP FUNCTION older.unfold_part');
+    await admin.query('ALTER TABLE older.parts DROP COLUMN folded');
     await admin.query('DELETE FROM older.schema_version WHERE version >= 2');
     const store = await open('older');
     expect((await admin.query('SELECT version FROM older.schema_version ORDER BY version')).rows).toEqual([
       { version: 1 },
       { version: 2 },
       { version: 3 },
+      { version: 4 },
     ]);
     expect((await store.getRun('kept'))?.status).toBe('succeeded');
     const run = await store.begin(start('new'));

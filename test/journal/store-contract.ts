@@ -277,6 +277,11 @@ export function journalStoreContract(backend: JournalBackend): void {
     const seqs = [...calls, ...(await store.listSteps('p'))].map((e) => e.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
     expect((await store.listAttempts('p')).map((a) => [a.attempt, a.requests, a.writes])).toEqual([[1, 2, 1]]);
+    // Parts gathered into the attempt (a distributed foreach carries its chunks' counters) count once, through it.
+    if (store.foldParts) {
+      await store.foldParts('p', ['chunk-0', 'chunk-1']);
+      expect(await store.getRun('p')).toMatchObject({ requests: 2, writes: 1 });
+    }
   });
 
   it('says how long a dead holder may still hold a run (leaseMs)', async () => {

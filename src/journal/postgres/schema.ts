@@ -227,6 +227,20 @@ const MIGRATIONS: readonly string[] = [
      reason text,
      requested_at bigint NOT NULL
    );`,
+  // 4: parts folded into their run's attempt (a distributed foreach gathered them, and the attempt now carries
+  // their counters): a run's totals skip them, so they count once. A part that writes its counters again (its
+  // chunk runs again in a later attempt) counts again until that attempt folds it: the trigger unfolds it, as
+  // the Redis backend's append overwrites the folded mark. (append_batch's upsert names the counter columns;
+  // foldParts sets only `folded`, so it does not fire the trigger.)
+  `ALTER TABLE {S}.parts ADD COLUMN folded boolean NOT NULL DEFAULT false;
+   CREATE FUNCTION {S}.unfold_part() RETURNS trigger LANGUAGE plpgsql AS $fn$
+   BEGIN
+     NEW.folded := false;
+     RETURN NEW;
+   END
+   $fn$;
+   CREATE TRIGGER parts_unfold BEFORE UPDATE OF requests, writes, replayed_calls ON {S}.parts
+     FOR EACH ROW EXECUTE FUNCTION {S}.unfold_part();`,
 ];
 
 /** The schema version this code writes and reads. */

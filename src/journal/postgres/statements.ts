@@ -37,6 +37,12 @@ export function statementsFor(s: string) {
     resumeRun: `UPDATE ${s}.runs SET status = 'running', attempts = $2, ended_at = NULL, report = NULL, holder = $3
       WHERE run_id = $1`,
     runAttempts: `SELECT attempts FROM ${s}.runs WHERE run_id = $1`,
+    /**
+     * Marks parts $2 of run $1 folded (one statement, so all or none): a part not written yet gets a row of zeros
+     * marked folded, as the Redis backend's FOLD_PARTS does.
+     */
+    foldParts: `INSERT INTO ${s}.parts (run_id, part, folded) SELECT $1, p, true FROM unnest($2::text[]) AS p
+      ON CONFLICT (run_id, part) DO UPDATE SET folded = true`,
 
     // ---- appends (run-journal.ts) ----
     /**
@@ -49,15 +55,16 @@ export function statementsFor(s: string) {
     // ---- reads (store.ts, run-journal.ts) ----
     /**
      * A run with what history shows: `shown`, its status with `running` turned into `interrupted` when nobody
-     * holds it (no live lease), and its counters, its attempts' sums plus its parts'. Correlated, so only the
+     * holds it (no live lease), and its counters, its attempts' sums plus its parts' not folded into an attempt
+     * (foldParts). Correlated, so only the
      * rows a listing returns pay for them.
      */
     runColumns: `r.*,
       CASE WHEN r.status = 'running' AND NOT ${liveLease('r.run_id', "''")} THEN 'interrupted' ELSE r.status END AS shown,
       ((SELECT COALESCE(SUM(a.requests), 0) FROM ${s}.attempts a WHERE a.run_id = r.run_id)
-        + (SELECT COALESCE(SUM(p.requests), 0) FROM ${s}.parts p WHERE p.run_id = r.run_id))::bigint AS requests,
+        + (SELECT COALESCE(SUM(p.requests), 0) FROM ${s}.parts p WHERE p.run_id = r.run_id AND NOT p.folded))::bigint AS requests,
       ((SELECT COALESCE(SUM(a.writes), 0) FROM ${s}.attempts a WHERE a.run_id = r.run_id)
-        + (SELECT COALESCE(SUM(p.writes), 0) FROM ${s}.parts p WHERE p.run_id = r.run_id))::bigint AS writes,
+        + (SELECT COALESCE(SUM(p.writes), 0) FROM ${s}.parts p WHERE p.run_id = r.run_id AND NOT p.folded))::bigint AS writes,
       (SELECT COALESCE(SUM(COALESCE(a.ended_at, a.updated_at) - a.started_at), 0) FROM ${s}.attempts a
         WHERE a.run_id = r.run_id)::bigint AS duration_ms`,
     runHeld: `SELECT ${liveLease('$1', "''")} AS held`,

@@ -158,6 +158,19 @@ export class PostgresJournalStore implements JournalStore {
     return this.held(lease, runId, attempt, true, part);
   }
 
+  /**
+   * Marks the parts whose counters the run's attempt now carries (a distributed foreach gathered them): the run's
+   * totals count them once, through the attempt. One statement, so a crash folds all of them or none.
+   */
+  async foldParts(runId: string, parts: readonly string[]): Promise<void> {
+    if (parts.length === 0) return;
+    try {
+      await this.pool.query(this.sql.foldParts, [runId, [...parts]]);
+    } catch (err) {
+      throw this.failed(err);
+    }
+  }
+
   async getRun(runId: string): Promise<RunRecord | undefined> {
     const { rows } = await this.read<RunRow>(
       `SELECT ${this.sql.runColumns} FROM ${this.schema}.runs r WHERE r.run_id = $1`,
