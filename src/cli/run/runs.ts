@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
 import type { CalledPackage, RunReport } from '../../run/index.js';
-import { getFleetRun, listFleetRuns, openFleet, type FleetClient, type FleetRunSummary } from '../../fleet/queue.js';
+import type { FleetClient, FleetRunSummary } from '../../fleet/queue.js';
 import { exitCodeFor, ExitCode } from '../exit-codes.js';
 import { fleetStoreTarget } from '../fleet/fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
@@ -114,11 +114,14 @@ async function withJournal(flags: { journal?: string }, fn: (store: JournalStore
   }
 }
 
+/** The fleet's queue code (BullMQ: a third of a second to load), loaded only for --redis/--postgres. */
+const fleetQueue = () => import('../../fleet/queue.js');
+
 async function withFleetRuns(flags: RedisFlags, fn: (fleet: FleetClient) => Promise<number>): Promise<number> {
   let fleet: FleetClient | undefined;
   try {
     const { store, queue } = fleetStoreTarget(flags, {});
-    fleet = await openFleet(store, queue);
+    fleet = await (await fleetQueue()).openFleet(store, queue);
     return await fn(fleet);
   } catch (err) {
     const e = err instanceof RecipeError ? err : new RecipeError('X001', { message: (err as Error).message });
@@ -137,7 +140,9 @@ async function listRedisRuns(fleet: FleetClient, flags: ListFlags): Promise<numb
   const limit = flags.limit === undefined ? 20 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new RecipeError('J008', { flag: `--limit ${flags.limit}`, reason: 'a positive integer' });
-  const list = await listFleetRuns(fleet, {
+  const list = await (
+    await fleetQueue()
+  ).listFleetRuns(fleet, {
     ...(flags.status !== undefined ? { status: flags.status as RunStatus | 'queued' } : {}),
     ...(flags.recipe !== undefined ? { recipe: flags.recipe } : {}),
     limit,
@@ -198,7 +203,7 @@ function formatTable(list: readonly (Omit<RunSummary, 'status'> & { status: stri
  * (queued, or failed before it started with the reason), so that every submitted run can be looked at.
  */
 async function showFleetRun(fleet: FleetClient, runId: string, json: boolean): Promise<number> {
-  const found = await getFleetRun(fleet, runId);
+  const found = await (await fleetQueue()).getFleetRun(fleet, runId);
   if (!found) throw new RecipeError('F007', { runId, queue: fleet.queue.name });
   if ('record' in found) return showRun(fleet.journal, runId, json);
   const run: FleetRunSummary & { job_state: string } = { ...found.queued, job_state: found.state };
