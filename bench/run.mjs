@@ -8,7 +8,13 @@
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
 //   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
-//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate (default all)
+//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate,index
+//                     (default all)
+//   --index-size N    contacts for the index build figure (default 100000)
+//   --index-batch N[,M]  the index build's records per step (default: the service's); with two sizes, the
+//                     figure compares M (comparison) with N, alternately, on this checkout
+//   --base DIR        a built checkout of another revision (DIR/dist): the index figure builds with it too,
+//                     alternately, as the comparison (A/B on a loaded machine)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +26,7 @@ import { startServer } from './lib/service.mjs';
 import { benchConsole } from './sections/console.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchFleet } from './sections/fleet.mjs';
+import { benchIndexBuild } from './sections/index-build.mjs';
 import { benchRateLimit } from './sections/rate-limit.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
@@ -38,6 +45,9 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     'rate-items': { type: 'string' },
     only: { type: 'string' },
+    'index-size': { type: 'string' },
+    base: { type: 'string' },
+    'index-batch': { type: 'string' },
   },
 });
 
@@ -72,13 +82,28 @@ const opts = {
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   rateItems: positiveInt('rate-items', flags['rate-items'], 5000),
-  only: new Set((flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate').split(',')),
+  indexSize: positiveInt('index-size', flags['index-size'], 100_000),
+  base: flags.base,
+  indexBatch: flags['index-batch']?.split(',').map((b) => positiveInt('index-batch', b, 0)) ?? [],
+  only: new Set(
+    (flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate,index').split(','),
+  ),
 };
 for (const s of opts.only)
   if (
-    !['startup', 'engine', 'steps', 'expression', 'throughput', 'search', 'test', 'console', 'fleet', 'rate'].includes(
-      s,
-    )
+    ![
+      'startup',
+      'engine',
+      'steps',
+      'expression',
+      'throughput',
+      'search',
+      'test',
+      'console',
+      'fleet',
+      'rate',
+      'index',
+    ].includes(s)
   )
     throw new Error(`--only: unknown section "${s}"`);
 
@@ -135,6 +160,12 @@ try {
   if (opts.only.has('fleet')) await benchFleet({ figures, log, tmp }, Math.min(opts.runs, 2));
   // One run per side by default: each takes n / 50 seconds.
   if (opts.only.has('rate')) await benchRateLimit({ figures, log, tmp }, opts.rateItems, 1);
+
+  if (opts.only.has('index'))
+    await benchIndexBuild({ figures, log, tmp }, opts.indexSize, opts.runs, {
+      baseDir: opts.base,
+      batches: opts.indexBatch,
+    });
 
   let bySize = null;
   if (opts.only.has('search')) {
