@@ -8,7 +8,13 @@
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
 //   --runs N          runs per side for the process figures (default 3)
 //   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
-//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages (default all)
+//   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages,
+//                     index (default all)
+//   --index-size N    contacts for the index build figure (default 100000)
+//   --index-batch N[,M]  the index build's records per step (default: the service's); with two sizes, the
+//                     figure compares M (comparison) with N, alternately, on this checkout
+//   --base DIR        a built checkout of another revision (DIR/dist): the index figure builds with it too,
+//                     alternately, as the comparison (A/B on a loaded machine)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +27,7 @@ import { benchConsole } from './sections/console.mjs';
 import { benchExpression, benchFanOut, benchJournal, benchPaging, benchStreaming } from './sections/engine.mjs';
 import { benchFleet } from './sections/fleet.mjs';
 import { benchPackageCalls } from './packages-calls.mjs';
+import { benchIndexBuild } from './sections/index-build.mjs';
 import { benchRateLimit } from './sections/rate-limit.mjs';
 import { benchSearch, formatScaling } from './sections/search.mjs';
 import { benchRecipeTest } from './sections/recipe-test.mjs';
@@ -39,6 +46,9 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     'rate-items': { type: 'string' },
     only: { type: 'string' },
+    'index-size': { type: 'string' },
+    base: { type: 'string' },
+    'index-batch': { type: 'string' },
   },
 });
 
@@ -73,8 +83,13 @@ const opts = {
   queryBudgetS: positiveInt('query-budget', flags['query-budget'], full ? 120 : 30),
   runs: positiveInt('runs', flags.runs, 3),
   rateItems: positiveInt('rate-items', flags['rate-items'], 5000),
+  indexSize: positiveInt('index-size', flags['index-size'], 100_000),
+  base: flags.base,
+  indexBatch: flags['index-batch']?.split(',').map((b) => positiveInt('index-batch', b, 0)) ?? [],
   only: new Set(
-    (flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages').split(','),
+    (flags.only ?? 'startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages,index').split(
+      ',',
+    ),
   ),
 };
 for (const s of opts.only)
@@ -91,6 +106,7 @@ for (const s of opts.only)
       'fleet',
       'rate',
       'packages',
+      'index',
     ].includes(s)
   )
     throw new Error(`--only: unknown section "${s}"`);
@@ -149,6 +165,12 @@ try {
   // One run per side by default: each takes n / 50 seconds.
   if (opts.only.has('rate')) await benchRateLimit({ figures, log, tmp }, opts.rateItems, 1);
   if (opts.only.has('packages')) await benchPackageCalls({ figures, log, tmp }, Math.max(opts.runs, 5));
+
+  if (opts.only.has('index'))
+    await benchIndexBuild({ figures, log, tmp }, opts.indexSize, opts.runs, {
+      baseDir: opts.base,
+      batches: opts.indexBatch,
+    });
 
   let bySize = null;
   if (opts.only.has('search')) {

@@ -2,10 +2,12 @@
 // startService from dist/ plus, in the same process, a bare Fastify app whose routes answer fixed JSON
 // bodies (the throughput baseline). Talks to bench/lib/service.mjs over IPC.
 import Fastify from 'fastify';
-import { startService } from '../../dist/index.js';
 
 /** @type {import('./service.mjs').ServerOptions} */
 const opts = JSON.parse(process.argv[2] ?? '{}');
+// `dist`: another build's dist/index.js (bench --base), else this checkout's.
+/** @type {typeof import('../../dist/index.js')} */
+const { startService } = await import(opts.dist ?? '../../dist/index.js');
 /** @type {{ get: unknown, list: unknown }} */
 const bodies = { get: {}, list: {} };
 
@@ -23,6 +25,8 @@ const svc = await startService({
   ...(opts.rateLimit && { rateLimit: opts.rateLimit }),
   // Figures 1-3 must not share the CPU with a background index build.
   ...(opts.holdIndex && { contextStore: { hold: 'Loading' } }),
+  // The index build's records per step (bench --index-batch), to measure batch sizes.
+  ...(opts.indexBatch && { contextStore: { batchSize: opts.indexBatch } }),
 });
 
 // Same body parsing as the execute route (JSON), no auth, no validation, no database: the floor.
@@ -39,6 +43,9 @@ process.on('message', async (raw) => {
     bodies.get = msg.get;
     bodies.list = msg.list;
     reply({ kind: 'bare-ok' });
+  } else if (msg?.kind === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    reply({ kind: 'cpu', ms: (user + system) / 1000 });
   } else if (msg?.kind === 'stop') {
     await bare.close();
     await svc.close();

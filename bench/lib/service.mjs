@@ -10,8 +10,10 @@ const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
  * How the service process starts (passed to server-child.mjs as JSON): the demo seed of `seedSize` contacts,
  * or a fixtures file; `holdIndex` keeps the context store in Loading so no index build competes; `db` is a
  * database file to open (and keep) instead of a fresh in-memory one, with fixed `clientId`/`clientSecret` so a
- * reopened file keeps its organization; `rateLimit` is the service's --rate-limit (requests per second per token).
- * @typedef {{ seedSize?: number, fixtures?: string, holdIndex?: boolean, db?: string, clientId?: string, clientSecret?: string, rateLimit?: number }} ServerOptions
+ * reopened file keeps its organization; `rateLimit` is the service's --rate-limit (requests per second per token);
+ * `dist` is another build's dist/index.js to start instead of this checkout's (bench --base); `indexBatch` the
+ * context store build's records per step.
+ * @typedef {{ seedSize?: number, fixtures?: string, holdIndex?: boolean, db?: string, clientId?: string, clientSecret?: string, rateLimit?: number, dist?: string, indexBatch?: number }} ServerOptions
  */
 
 /**
@@ -19,9 +21,9 @@ const CHILD = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
  * @typedef {{ kind: 'ready', url: string, bareUrl: string, clientId: string, clientSecret: string, rssMb: number }} ReadyMessage
  */
 
-/** @typedef {ReadyMessage | { kind: 'bare-ok' }} FromChild  Messages from server-child.mjs. */
+/** @typedef {ReadyMessage | { kind: 'bare-ok' } | { kind: 'cpu', ms: number }} FromChild  Messages from server-child.mjs. */
 
-/** @typedef {{ kind: 'bare', get: unknown, list: unknown } | { kind: 'stop' }} ToChild  Messages to server-child.mjs. */
+/** @typedef {{ kind: 'bare', get: unknown, list: unknown } | { kind: 'cpu' } | { kind: 'stop' }} ToChild  Messages to server-child.mjs. */
 
 /** @typedef {{ entity: string, action: string, params?: Record<string, unknown> }} ExecuteBody */
 
@@ -167,6 +169,16 @@ export class ServiceHandle {
     /** @type {FromChild | undefined} */
     const msg = answer;
     if (msg?.kind !== 'bare-ok') throw new Error('bare routes not set');
+  }
+
+  /** CPU time (user + system, ms) the service process has used so far: steadier than wall time on a loaded machine. */
+  async cpuMs() {
+    this.#send({ kind: 'cpu' });
+    const [answer] = await once(this.child, 'message');
+    /** @type {FromChild | undefined} */
+    const msg = answer;
+    if (msg?.kind !== 'cpu') throw new Error('no CPU time from the service process');
+    return msg.ms;
   }
 
   async stop() {

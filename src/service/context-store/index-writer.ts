@@ -3,21 +3,11 @@ import type { IndexDoc } from '../core/connector-type.js';
 import { textFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
 import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
+import { insertJsonRows } from './sqlite-bulk.js';
 import { docRows, searchableDoc } from './values.js';
 import { fieldTokens } from './words.js';
 import type { CoreTables } from '../core/tables.js';
 import { csDb } from './tables.js';
-
-/** Rows per multi-row INSERT: 9 columns × 1000 rows stays well under SQLite's 32,766 bound parameters. */
-const CHUNK = 1000;
-
-async function insertChunks<T>(
-  trx: Kysely<CoreTables>,
-  rows: readonly T[],
-  insert: (part: T[]) => Promise<unknown>,
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
-}
 
 async function docRowids(
   trx: Kysely<CoreTables>,
@@ -37,17 +27,6 @@ async function docRowids(
     for (const r of rows as { rowid: number; id: string }[]) out.set(r.id, r.rowid);
   }
   return out;
-}
-
-/**
- * One multi-row INSERT of fixed text and bound values. Built directly as a compiled query: composing
- * thousands of sql`` fragments costs more than the insert itself when a large entity is indexed.
- */
-async function bulkInsert(trx: Kysely<CoreTables>, head: string, rows: readonly unknown[][]): Promise<void> {
-  const width = rows[0]?.length ?? 0;
-  const tuple = `(${new Array(width).fill('?').join(', ')})`;
-  const text = head + new Array(rows.length).fill(tuple).join(', ');
-  await trx.executeQuery(CompiledQuery.raw(text, rows.flat()));
 }
 
 /** Removes documents from the index (all their rows); ids not indexed are ignored. */
@@ -109,13 +88,16 @@ export async function upsertDocs(
       .where('rowid', '=', existing.get(id) as number)
       .execute();
   const fresh = ids.filter((id) => !existing.has(id));
-  for (let i = 0; i < fresh.length; i += 500) {
-    const part = fresh.slice(i, i + 500);
-    const rows = (await csDb(trx)
-      .insertInto('cs_docs')
-      .values(part.map((id) => ({ connector_id: connectorId, entity, id, doc: json.get(id) as string })))
-      .returning(['rowid', 'id'])
-      .execute()) as { rowid: number; id: string }[];
+  for (let i = 0; i < fresh.length; i += 2000) {
+    const part = fresh.slice(i, i + 2000);
+    const rows = (
+      await trx.executeQuery<{ rowid: number; id: string }>(
+        CompiledQuery.raw(
+          'INSERT INTO cs_docs (connector_id, entity, id, doc) SELECT ?, ?, value->>0, value->>1 FROM json_each(?) RETURNING rowid, id',
+          [connectorId, entity, JSON.stringify(part.map((id) => [id, json.get(id)]))],
+        ),
+      )
+    ).rows;
     for (const r of rows) existing.set(r.id, Number(r.rowid));
   }
   const values: unknown[][] = [];
@@ -129,24 +111,25 @@ export async function upsertDocs(
     const rows = docRows(catalog, doc as unknown as Record<string, unknown>, tokens);
     const rowid = existing.get(doc.id) as number;
     for (const v of rows.values) {
-      values.push([connectorId, entity, v.field, doc.id, v.kind, v.num, v.text]);
+      values.push([v.field, doc.id, v.kind, v.num, v.text]);
       const pos = likePosition.get(v.field);
       if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
         like.push([rowid, pos, tokens.get(v.field) as string, v.text]);
     }
-    for (const a of rows.arrays)
-      arrays.push([connectorId, entity, a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
+    for (const a of rows.arrays) arrays.push([a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
   }
-  await insertChunks(trx, values, (part) =>
-    bulkInsert(trx, 'INSERT INTO cs_values (connector_id, entity, field, id, kind, num, text) VALUES ', part),
-  );
-  await insertChunks(trx, arrays, (part) =>
-    bulkInsert(
-      trx,
-      'INSERT INTO cs_array_values (connector_id, entity, field, id, pos, subfield, kind, num, text) VALUES ',
-      part,
-    ),
+  const scope = [
+    { column: 'connector_id', value: connectorId },
+    { column: 'entity', value: entity },
+  ];
+  await insertJsonRows(trx, 'cs_values', scope, ['field', 'id', 'kind', 'num', 'text'], values);
+  await insertJsonRows(
+    trx,
+    'cs_array_values',
+    scope,
+    ['field', 'id', 'pos', 'subfield', 'kind', 'num', 'text'],
+    arrays,
   );
   await writeFtsRows(trx, fts, new Set(known.map((id) => existing.get(id) as number)));
   await deleteLikeRows(

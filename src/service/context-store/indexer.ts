@@ -17,7 +17,7 @@ import { csDb } from './tables.js';
 
 /** Timings of the indexer; tests shorten them or hold entities in a status. */
 export interface IndexerOptions {
-  /** Records read and indexed per build step (default 500). */
+  /** Records read and indexed per build step (default 2000; before Preview, steps stop at previewSize). */
   batchSize: number;
   /** Pause between build steps in ms (default 0). */
   batchDelayMs: number;
@@ -30,7 +30,7 @@ export interface IndexerOptions {
 }
 
 export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
-  batchSize: 500,
+  batchSize: 2000,
   batchDelayMs: 0,
   previewSize: 1000,
   flushIntervalMs: 50,
@@ -141,9 +141,10 @@ export class Indexer {
   ): Promise<boolean> {
     const { hold, batchSize, previewSize } = this.options;
     if (hold && rank(state.status) >= rank(hold)) return false;
-    // Held at Building Preview: one small step that cannot reach the preview size.
-    const limit =
-      hold === 'Building Preview' ? Math.max(1, Math.min(batchSize, previewSize - 1 - state.scanned)) : batchSize;
+    // Before Preview, steps stop at the preview size, so an entity turns searchable as early as a small batch
+    // would make it; held at Building Preview, one step short of it. After that, whole batches.
+    const toPreview = previewSize - state.scanned - (hold === 'Building Preview' ? 1 : 0);
+    const limit = toPreview > 0 ? Math.min(batchSize, toPreview) : hold === 'Building Preview' ? 1 : batchSize;
     const ctx = this.ctxFor(connector);
     const page = await source.scan(ctx, state.entity, state.scanAfter, limit);
     const scanned = state.scanned + page.docs.length;

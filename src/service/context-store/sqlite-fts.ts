@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
+import { insertJsonRows } from './sqlite-bulk.js';
 
 /**
  * Everything SQLite-specific about the context store's full-text index (FTS5) lives here, so a PostgreSQL
@@ -27,13 +28,8 @@ export async function writeFtsRows(
     trx,
     rows.map((r) => r.rowid).filter((id) => replacing.has(id)),
   );
-  const withText = rows.filter((r) => r.body.length > 0);
-  for (let i = 0; i < withText.length; i += 1000) {
-    const part = withText.slice(i, i + 1000);
-    await sql`INSERT INTO cs_fts(rowid, body) VALUES ${sql.join(part.map((r) => sql`(${r.rowid}, ${r.body})`))}`.execute(
-      trx,
-    );
-  }
+  const withText = rows.filter((r) => r.body.length > 0).map((r) => [r.rowid, r.body]);
+  await insertJsonRows(trx, 'cs_fts', [], ['rowid', 'body'], withText);
 }
 
 /** Removes the full-text rows of some documents. */

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
+import { insertJsonRows } from './sqlite-bulk.js';
 
 /**
  * The trigram index behind `like` (SQLite FTS5's trigram tokenizer; a PostgreSQL store would use pg_trgm):
@@ -35,12 +36,13 @@ export async function writeLikeRows(
   trx: Kysely<CoreTables>,
   rows: readonly (readonly [number, number, string, string])[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += 300) {
-    const part = rows.slice(i, i + 300);
-    await sql`INSERT INTO cs_like (rowid, scope, body) VALUES ${sql.join(
-      part.map(([doc, pos, scope, text]) => sql`(${doc * LIKE_FIELDS_PER_DOC + pos}, ${scope}, ${text})`),
-    )}`.execute(trx);
-  }
+  await insertJsonRows(
+    trx,
+    'cs_like',
+    [],
+    ['rowid', 'scope', 'body'],
+    rows.map(([doc, pos, scope, text]) => [doc * LIKE_FIELDS_PER_DOC + pos, scope, text]),
+  );
 }
 
 /**
