@@ -1,20 +1,25 @@
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatLocation, RecipeError } from '../errors/index.js';
+import { fleetStoreFrom } from '../fleet/fleet-store.js';
+import { pinnedPath } from '../fleet/recipe-pin.js';
 import { journalPath } from '../journal/index.js';
 import { checkRecipe } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { Deliveries } from '../triggers/deliver.js';
 import { DeliveryStore } from '../triggers/deliveries.js';
+import { FleetRunner } from '../triggers/fleet-runner.js';
 import { LocalRunner } from '../triggers/local-runner.js';
 import { startTriggerServer, TriggerUsageError } from '../triggers/server.js';
 import { loadTriggers, type Trigger } from '../triggers/trigger-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet/fleet-flags.js';
 import { openRunSide, type RunSideFlags } from './run-side.js';
 import { findRecipeDir } from './run/run-embedded.js';
 
-interface TriggersFlags extends RunSideFlags {
+interface TriggersFlags extends RunSideFlags, FleetFlags {
   dir: string;
+  recipes?: string;
   host: string;
   port: string;
   token?: string;
@@ -35,6 +40,13 @@ export function registerTriggers(program: Command): void {
     .option('--fixtures <file>', 'runs use an embedded service holding only this dataset')
     .option('--db <path>', "the embedded service's database file, or :memory:")
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--redis <url>', `runs_on: fleet triggers: ${STORE_OPTION_HELP.redis}`)
+    .option('--postgres <url>', `runs_on: fleet triggers: ${STORE_OPTION_HELP.postgres}`)
+    .option('--queue <name>', 'runs_on: fleet triggers: the queue (default recipe-runs)')
+    .option(
+      '--recipes <dir>',
+      "runs_on: fleet triggers: the workers' recipes directory (default: the working directory)",
+    )
     .option('--deliveries <path>', 'where delivery ids and callbacks are kept (default triggers.db beside the journal)')
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
@@ -48,6 +60,8 @@ A delivery: POST /hooks/{name} with the JSON payload and
   X-Recipe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
   X-Delivery-Id: <id>   (optional; default the SHA-256 of the body): the same id never starts a second run
 Answers 202 {run_id, status: "running"} at once, or 200 {..., report} with ?wait=30s once the run ended.
+A trigger file with \`runs_on: fleet\` enqueues its runs for \`recipe worker\`s instead (as \`recipe submit\`;
+202 {status: "queued"}), on the store of --redis or --postgres; the run id is derived from the delivery id.
 Errors: 4xx {code, error_code, message, field?} (docs/triggers.md lists them).
 
 Examples:
@@ -64,6 +78,7 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
   const note = (line: string): boolean => process.stderr.write(`${line}\n`);
   let side: Awaited<ReturnType<typeof openRunSide>> | undefined;
   let store: DeliveryStore | undefined;
+  let fleet: FleetRunner | undefined;
   try {
     const triggers = await loadTriggers(flags.dir);
     if (triggers.length === 0)
@@ -84,9 +99,11 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
         });
     }
     for (const n of side.notes) note(n);
+    fleet = await openFleetRunner(triggers, flags);
     store = new DeliveryStore(deliveriesPath(flags));
     const deliveries = new Deliveries({
       runner: new LocalRunner({ ...side, log: note }),
+      ...(fleet ? { fleet } : {}),
       store,
       env: side.env,
       log: note,
@@ -101,7 +118,10 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     });
     process.stdout.write(`triggers at ${server.url}/\n`);
     for (const t of triggers)
-      note(`  POST ${server.url}/hooks/${t.name} → ${t.recipe}${t.secretEnv ? '' : ' (unsigned: signature: none)'}`);
+      note(
+        `  POST ${server.url}/hooks/${t.name} → ${t.recipe}${t.runsOn === 'fleet' ? ' (on the fleet)' : ''}` +
+          `${t.secretEnv ? '' : ' (unsigned: signature: none)'}`,
+      );
     await new Promise<void>((done) => {
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
@@ -118,13 +138,32 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     return exitCodeFor(e.class);
   } finally {
     store?.close();
+    await fleet?.close();
     await side?.close();
   }
 }
 
-/** A signed trigger whose secret is not set would refuse every delivery: refused at start-up instead. */
+/**
+ * The fleet the `runs_on: fleet` triggers enqueue on (none when no trigger does): G040 when no store is named;
+ * F002 when a recipe is outside the workers' recipes directory; F001/F010 when the store cannot be reached.
+ */
+async function openFleetRunner(triggers: readonly Trigger[], flags: TriggersFlags): Promise<FleetRunner | undefined> {
+  const onFleet = triggers.filter((t) => t.runsOn === 'fleet');
+  const first = onFleet[0];
+  if (!first) return undefined;
+  if (!fleetStoreFrom(flags, process.env)) throw new RecipeError('G040', { file: first.file });
+  const { store, queue } = fleetStoreTarget(flags, process.env);
+  const recipesDir = resolve(flags.recipes ?? process.cwd());
+  for (const t of onFleet) pinnedPath(recipesDir, t.recipe);
+  return FleetRunner.open({ store, queue, recipesDir });
+}
+
+/**
+ * A signed trigger whose secret is not set would refuse every delivery: refused at start-up instead. A fleet
+ * run's callback is signed by the worker, with the worker's variable.
+ */
 function checkSecrets(t: Trigger, env: Readonly<Record<string, string | undefined>>): void {
-  for (const name of [t.secretEnv, t.callback?.secretEnv])
+  for (const name of [t.secretEnv, t.runsOn === 'local' ? t.callback?.secretEnv : undefined])
     if (name !== undefined && !env[name]) throw new RecipeError('G004', { file: t.file, variable: name });
 }
 

@@ -57,8 +57,27 @@ export interface RunJobData {
   readonly jittered?: boolean;
   /** `recipe resume RUN --redis`: an operator asked the workers to resume or redrive this run. */
   readonly redrive?: RedriveRequest;
+  /**
+   * Who asked for the run (plain data, journaled as the run's `origin`): {kind: 'submit'}, {kind: 'trigger',
+   * trigger, delivery_id}. Absent: a schedule's tick ({kind: 'schedule', schedule}) or an older submit.
+   */
+  readonly origin?: Readonly<Record<string, unknown>>;
+  /** Where the worker POSTs the run's report when the run ends (src/fleet/job-callback.ts). */
+  readonly callback?: JobCallback;
   /** Epoch ms. */
   readonly submitted_at: number;
+}
+
+/**
+ * A run's result callback as a job carries it: the URL and the NAME of the variable holding the signing secret,
+ * which each worker reads from its own environment (a job never holds a secret value).
+ */
+export interface JobCallback {
+  readonly url: string;
+  /** Unset: the report is posted unsigned. Set but missing on the worker: nothing is posted (G041). */
+  readonly secret_env?: string;
+  /** Attempts in all (default 5). */
+  readonly attempts?: number;
 }
 
 /** A resume or redrive requested on the fleet: `recipe resume`'s flags, and when it was asked. */
@@ -82,6 +101,13 @@ export interface RunJobResult {
   readonly report: string;
   /** Which worker ran (the last attempt of) it. */
   readonly worker: string;
+  /** How the run's result callback went, when the job has one. */
+  readonly callback?: {
+    readonly delivery_id: string;
+    readonly delivered: boolean;
+    readonly attempts: number;
+    readonly last_status: number | null;
+  };
 }
 
 /** The job id of a run: BullMQ refuses custom ids that read as integers or hold ':', which run ids may. */
