@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { RecipeError } from '../errors/index.js';
 import { evalValue } from '../expr/index.js';
 import type { RunReport } from '../run/index.js';
 import type { CallbackOutcome } from './callback.js';
@@ -146,7 +147,9 @@ export class Deliveries {
       try {
         return await this.deps.fleet?.result(runId, ms);
       } catch (err) {
-        this.deps.log?.(`${runId}: ${(err as Error).message}`);
+        // F007: a concurrent copy of the delivery has claimed the run and not yet enqueued it.
+        if (!(err instanceof RecipeError && err.code === 'F007'))
+          this.deps.log?.(`${runId}: ${(err as Error).message}`);
         return undefined;
       }
     }
