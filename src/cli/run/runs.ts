@@ -1,3 +1,4 @@
+import { describeOrigin } from '../../console/runs/origin.js';
 import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
@@ -235,7 +236,7 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
     `run ${record.run_id}  ${record.status}  ${record.recipe} (${record.file})`,
     `started ${record.started_at}${record.ended_at ? `  ended ${record.ended_at}` : ''}  ` +
       `duration ${formatDuration(record.duration_ms)}  requests ${record.requests}  writes ${record.writes}`,
-    ...(origin ? [`started by ${formatOrigin(origin)}`] : []),
+    ...(origin ? [`started by ${describeOrigin(origin)}`] : []),
     ...(attempts.length > 1 ? ['attempts:', ...attempts.map(formatAttempt)] : []),
   ];
   if (inDoubt.length) {
@@ -247,14 +248,6 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   const e = record.error as { code?: string; message?: string; file?: string; line?: number; column?: number } | null;
   if (e) process.stdout.write(`error: ${formatLocation(e)}${e.code} ${e.message}\n`);
   return ExitCode.ok;
-}
-
-/** A run's origin in words: `trigger deal-won (delivery evt_1)`, `mcp client claude@1.2 over stdio`. */
-function formatOrigin(o: Record<string, unknown>): string {
-  if (o.kind === 'trigger') return `trigger ${String(o.trigger)} (delivery ${String(o.delivery_id)})`;
-  const caller = (o.caller ?? {}) as Record<string, unknown>;
-  if (o.kind === 'mcp') return `mcp client ${String(caller.client)} over ${String(caller.transport)}`;
-  return JSON.stringify(o);
 }
 
 /** The recorded report; for a run that never recorded one (running, interrupted), one made from the record. */
