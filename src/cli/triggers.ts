@@ -8,12 +8,12 @@ import { checkRecipe } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
 import { Deliveries } from '../triggers/deliver.js';
 import { DeliveryStore } from '../triggers/deliveries.js';
-import { FleetRunner } from '../triggers/fleet-runner.js';
 import { LocalRunner } from '../triggers/local-runner.js';
 import { startTriggerServer, TriggerUsageError } from '../triggers/server.js';
 import { loadTriggers, type Trigger } from '../triggers/trigger-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet/fleet-flags.js';
+import { FleetRunner } from './triggers-fleet.js';
 import { openRunSide, type RunSideFlags } from './run-side.js';
 import { findRecipeDir } from './run/run-embedded.js';
 

@@ -4,6 +4,8 @@
  * the secrets its recipe declares, and each worker reads their values from its own environment.
  */
 
+import type { QueuedCallback } from '../triggers/fleet-runs.js';
+
 /** The BullMQ queue workers take runs from unless --queue names another. */
 export const DEFAULT_QUEUE = 'recipe-runs';
 
@@ -68,17 +70,8 @@ export interface RunJobData {
   readonly submitted_at: number;
 }
 
-/**
- * A run's result callback as a job carries it: the URL and the NAME of the variable holding the signing secret,
- * which each worker reads from its own environment (a job never holds a secret value).
- */
-export interface JobCallback {
-  readonly url: string;
-  /** Unset: the report is posted unsigned. Set but missing on the worker: nothing is posted (G041). */
-  readonly secret_env?: string;
-  /** Attempts in all (default 5). */
-  readonly attempts?: number;
-}
+/** A run's result callback as a job carries it (defined beside the triggers that also enqueue it). */
+export type JobCallback = QueuedCallback;
 
 /** A resume or redrive requested on the fleet: `recipe resume`'s flags, and when it was asked. */
 export interface RedriveRequest {

@@ -6,8 +6,8 @@ import type { CallbackOutcome } from './callback.js';
 import { sendCallback } from './callback.js';
 import type { DeliveryStore } from './deliveries.js';
 import { TriggerHttpError } from './errors.js';
-import type { FleetRunner, RunEnd } from './fleet-runner.js';
-import { fleetRunIdOf } from './fleet-runner.js';
+import type { FleetRuns, RunEnd } from './fleet-runs.js';
+import { fleetRunIdOf } from './fleet-runs.js';
 import type { LocalRunner, ReadyRun } from './local-runner.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, verifySignature } from './signature.js';
 import type { Trigger } from './trigger-file.js';
@@ -16,7 +16,7 @@ import type { Trigger } from './trigger-file.js';
 export interface DeliveryDeps {
   readonly runner: LocalRunner;
   /** Where `runs_on: fleet` triggers enqueue their runs (absent: no trigger runs on the fleet). */
-  readonly fleet?: FleetRunner;
+  readonly fleet?: FleetRuns;
   readonly store: DeliveryStore;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;

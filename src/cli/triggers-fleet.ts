@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FleetStore } from '../fleet/fleet-store.js';
-import type { JobCallback } from '../fleet/job.js';
 import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../fleet/queue.js';
 import type { RunReport } from '../run/index.js';
-import type { ReadyRun } from './local-runner.js';
+import type { FleetRuns, QueuedCallback, RunEnd } from '../triggers/fleet-runs.js';
+import type { ReadyRun } from '../triggers/local-runner.js';
 
 /** Where a trigger's fleet runs go: the store, the queue, and the recipes directory the workers share. */
 export interface FleetRunnerOptions {
@@ -13,21 +12,8 @@ export interface FleetRunnerOptions {
   readonly recipesDir: string;
 }
 
-/** How a run ended, as a delivery's answer says it: its report, or why its job failed before the run began. */
-export type RunEnd =
-  | { readonly status: string; readonly report: RunReport }
-  | { readonly status: 'failed'; readonly error: { readonly code: string; readonly message: string } };
-
-/**
- * The run id of a delivery on the fleet: the trigger's name and a hash of the delivery id, the same on every
- * redelivery and on every triggers server of the fleet, so the queue's job id (run-<run id>) admits one run.
- */
-export function fleetRunIdOf(trigger: string, deliveryId: string): string {
-  return `${trigger}-${createHash('sha256').update(deliveryId).digest('hex').slice(0, 16)}`;
-}
-
-/** Enqueues trigger runs for the fleet's workers (as `recipe submit` does) and reads how they ended. */
-export class FleetRunner {
+/** `runs_on: fleet`: enqueues trigger runs for the fleet's workers (as `recipe submit` does), reads how they ended. */
+export class FleetRunner implements FleetRuns {
   private constructor(
     private readonly fleet: FleetClient,
     private readonly recipesDir: string,
@@ -45,7 +31,7 @@ export class FleetRunner {
       readonly runId: string;
       readonly origin: Readonly<Record<string, unknown>>;
       readonly dryRun: boolean;
-      readonly callback?: JobCallback;
+      readonly callback?: QueuedCallback;
     },
   ): Promise<boolean> {
     const data = await runJobData(checked.plan, this.recipesDir, {
