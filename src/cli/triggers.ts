@@ -13,7 +13,7 @@ import { startTriggerServer, TriggerUsageError } from '../triggers/server.js';
 import { loadTriggers, type Trigger } from '../triggers/trigger-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet/fleet-flags.js';
-import { FleetRunner } from './triggers-fleet.js';
+import { FleetRunner, type FleetRunnerOptions } from './triggers-fleet.js';
 import { openRunSide, type RunSideFlags } from './run-side.js';
 import { findRecipeDir } from './run/run-embedded.js';
 
@@ -86,6 +86,7 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     const port = Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new RecipeError('G006', { flag: `--port ${flags.port}`, reason: 'a port is an integer from 0 to 65535' });
+    const fleetTarget = fleetTargetOf(triggers, flags);
     side = await openRunSide(flags);
     for (const t of triggers) checkSecrets(t, side.env);
     // Every recipe is checked now, so a broken one stops the server before it accepts a delivery.
@@ -99,7 +100,7 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
         });
     }
     for (const n of side.notes) note(n);
-    fleet = await openFleetRunner(triggers, flags);
+    fleet = fleetTarget ? await FleetRunner.open(fleetTarget) : undefined;
     store = new DeliveryStore(deliveriesPath(flags));
     const deliveries = new Deliveries({
       runner: new LocalRunner({ ...side, log: note }),
@@ -144,10 +145,10 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
 }
 
 /**
- * The fleet the `runs_on: fleet` triggers enqueue on (none when no trigger does): G040 when no store is named;
- * F002 when a recipe is outside the workers' recipes directory; F001/F010 when the store cannot be reached.
+ * Where the `runs_on: fleet` triggers enqueue (none when no trigger does), checked before anything starts: G040
+ * when no store is named, F006/F009 for the flags, F002 when a recipe is outside the workers' recipes directory.
  */
-async function openFleetRunner(triggers: readonly Trigger[], flags: TriggersFlags): Promise<FleetRunner | undefined> {
+function fleetTargetOf(triggers: readonly Trigger[], flags: TriggersFlags): FleetRunnerOptions | undefined {
   const onFleet = triggers.filter((t) => t.runsOn === 'fleet');
   const first = onFleet[0];
   if (!first) return undefined;
@@ -155,7 +156,7 @@ async function openFleetRunner(triggers: readonly Trigger[], flags: TriggersFlag
   const { store, queue } = fleetStoreTarget(flags, process.env);
   const recipesDir = resolve(flags.recipes ?? process.cwd());
   for (const t of onFleet) pinnedPath(recipesDir, t.recipe);
-  return FleetRunner.open({ store, queue, recipesDir });
+  return { store, queue, recipesDir };
 }
 
 /**
