@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
+import type { RunsPage } from '../../src/console/run-api-types.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { end, start } from '../journal/store-contract.js';
@@ -71,7 +71,7 @@ describe('recipe console --redis', () => {
       null,
     ]);
     const res = await fetch(`${consoleProcess.url}/api/runs/fleet-59`);
-    const view = (await res.json()) as RunView;
+    const view = (await res.json()) as { run: { origin: string | null; options: Record<string, unknown> } };
     expect(view.run.origin).toBe('trigger order-paid (delivery evt_1)');
     expect(view.run.options.origin).toEqual({ kind: 'trigger', trigger: 'order-paid', delivery_id: 'evt_1' });
   });

@@ -1,4 +1,5 @@
-import { describeOrigin } from '../../console/runs/origin.js';
+// The console's words for a run's origin: the runs pages and `runs show` say it alike.
+import { describeOrigin as formatOrigin } from '../../console/runs/origin.js';
 import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
@@ -236,7 +237,7 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
     `run ${record.run_id}  ${record.status}  ${record.recipe} (${record.file})`,
     `started ${record.started_at}${record.ended_at ? `  ended ${record.ended_at}` : ''}  ` +
       `duration ${formatDuration(record.duration_ms)}  requests ${record.requests}  writes ${record.writes}`,
-    ...(origin ? [`started by ${describeOrigin(origin)}`] : []),
+    ...(origin ? [`started by ${formatOrigin(origin)}`] : []),
     ...(attempts.length > 1 ? ['attempts:', ...attempts.map(formatAttempt)] : []),
   ];
   if (inDoubt.length) {
