@@ -56,8 +56,7 @@ export async function processRunJob(
   const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
   if (recorded && !again) {
     ctx.log(`run ${runId} already ${recorded.status}: its recorded report is the job's result`);
-    // The worker that ended it may have died before its callback: posted again, with the same delivery id.
-    return ended(parseReport(recorded), ctx, job, data);
+    return finished(parseReport(recorded), ctx, job);
   }
   const client = ctx.newClient();
   try {
