@@ -84,7 +84,8 @@ export async function processRunJob(
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    return ended(report, ctx, job, data);
+    // Awaited here, so that the job's failure is thrown before the finally (as finished() throws it).
+    return await ended(report, ctx, job, data);
   } finally {
     await client.close();
   }
