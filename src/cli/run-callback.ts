@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { RecipeError } from '../errors/index.js';
+import type { JobCallback } from '../fleet/job.js';
 import { journalPath } from '../journal/index.js';
 import type { RunReport } from '../run/index.js';
 import { sendCallback } from '../triggers/callback.js';
@@ -19,6 +20,16 @@ export function checkCallbackUrl(url: string): void {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new RecipeError('G031', { url, reason: 'only http and https URLs' });
+}
+
+/**
+ * `recipe submit --callback URL`, `recipe schedule add --callback URL`: the callback the job carries (G031 for a
+ * bad URL). Signed when RECIPE_CALLBACK_SECRET is set here: the job then names that variable, and each worker
+ * signs with its own value (a job never holds a secret); a worker without it posts nothing (G041).
+ */
+export function jobCallbackOf(url: string, env: Readonly<Record<string, string | undefined>>): JobCallback {
+  checkCallbackUrl(url);
+  return { url, ...(env[CALLBACK_SECRET_ENV] ? { secret_env: CALLBACK_SECRET_ENV } : {}) };
 }
 
 /**

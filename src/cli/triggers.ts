@@ -1,6 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatLocation, RecipeError } from '../errors/index.js';
+import { fleetStoreFrom } from '../fleet/fleet-store.js';
+import { pinnedPath } from '../fleet/recipe-pin.js';
 import { journalPath } from '../journal/index.js';
 import { checkRecipe } from '../run/index.js';
 import { formatDiagnostic } from '../source/index.js';
@@ -10,11 +12,14 @@ import { LocalRunner } from '../triggers/local-runner.js';
 import { startTriggerServer, TriggerUsageError } from '../triggers/server.js';
 import { loadTriggers, type Trigger } from '../triggers/trigger-file.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet/fleet-flags.js';
+import { FleetRunner, type FleetRunnerOptions } from './triggers-fleet.js';
 import { openRunSide, type RunSideFlags } from './run-side.js';
 import { findRecipeDir } from './run/run-embedded.js';
 
-interface TriggersFlags extends RunSideFlags {
+interface TriggersFlags extends RunSideFlags, FleetFlags {
   dir: string;
+  recipes?: string;
   host: string;
   port: string;
   token?: string;
@@ -35,6 +40,13 @@ export function registerTriggers(program: Command): void {
     .option('--fixtures <file>', 'runs use an embedded service holding only this dataset')
     .option('--db <path>', "the embedded service's database file, or :memory:")
     .option('--journal <path>', 'the run journal (default .recipe/runs.db, or RECIPE_JOURNAL)')
+    .option('--redis <url>', `runs_on: fleet triggers: ${STORE_OPTION_HELP.redis}`)
+    .option('--postgres <url>', `runs_on: fleet triggers: ${STORE_OPTION_HELP.postgres}`)
+    .option('--queue <name>', 'runs_on: fleet triggers: the queue (default recipe-runs)')
+    .option(
+      '--recipes <dir>',
+      "runs_on: fleet triggers: the workers' recipes directory (default: the working directory)",
+    )
     .option('--deliveries <path>', 'where delivery ids and callbacks are kept (default triggers.db beside the journal)')
     .option('--env-file <file>', 'read CONNECTOR_* and secrets from this file (default: .env when present)')
     .option('--no-env-file', 'do not read .env')
@@ -48,6 +60,8 @@ A delivery: POST /hooks/{name} with the JSON payload and
   X-Recipe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
   X-Delivery-Id: <id>   (optional; default the SHA-256 of the body): the same id never starts a second run
 Answers 202 {run_id, status: "running"} at once, or 200 {..., report} with ?wait=30s once the run ended.
+A trigger file with \`runs_on: fleet\` enqueues its runs for \`recipe worker\`s instead (as \`recipe submit\`;
+202 {status: "queued"}), on the store of --redis or --postgres; the run id is derived from the delivery id.
 Errors: 4xx {code, error_code, message, field?} (docs/triggers.md lists them).
 
 Examples:
@@ -64,6 +78,7 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
   const note = (line: string): boolean => process.stderr.write(`${line}\n`);
   let side: Awaited<ReturnType<typeof openRunSide>> | undefined;
   let store: DeliveryStore | undefined;
+  let fleet: FleetRunner | undefined;
   try {
     const triggers = await loadTriggers(flags.dir);
     if (triggers.length === 0)
@@ -71,6 +86,7 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     const port = Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new RecipeError('G006', { flag: `--port ${flags.port}`, reason: 'a port is an integer from 0 to 65535' });
+    const fleetTarget = fleetTargetOf(triggers, flags);
     side = await openRunSide(flags);
     for (const t of triggers) checkSecrets(t, side.env);
     // Every recipe is checked now, so a broken one stops the server before it accepts a delivery.
@@ -84,9 +100,11 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
         });
     }
     for (const n of side.notes) note(n);
+    fleet = fleetTarget ? await FleetRunner.open(fleetTarget) : undefined;
     store = new DeliveryStore(deliveriesPath(flags));
     const deliveries = new Deliveries({
       runner: new LocalRunner({ ...side, log: note }),
+      ...(fleet ? { fleet } : {}),
       store,
       env: side.env,
       log: note,
@@ -101,7 +119,10 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     });
     process.stdout.write(`triggers at ${server.url}/\n`);
     for (const t of triggers)
-      note(`  POST ${server.url}/hooks/${t.name} → ${t.recipe}${t.secretEnv ? '' : ' (unsigned: signature: none)'}`);
+      note(
+        `  POST ${server.url}/hooks/${t.name} → ${t.recipe}${t.runsOn === 'fleet' ? ' (on the fleet)' : ''}` +
+          `${t.secretEnv ? '' : ' (unsigned: signature: none)'}`,
+      );
     await new Promise<void>((done) => {
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
@@ -118,13 +139,32 @@ async function triggersCommand(flags: TriggersFlags): Promise<number> {
     return exitCodeFor(e.class);
   } finally {
     store?.close();
+    await fleet?.close();
     await side?.close();
   }
 }
 
-/** A signed trigger whose secret is not set would refuse every delivery: refused at start-up instead. */
+/**
+ * Where the `runs_on: fleet` triggers enqueue (none when no trigger does), checked before anything starts: G040
+ * when no store is named, F006/F009 for the flags, F002 when a recipe is outside the workers' recipes directory.
+ */
+function fleetTargetOf(triggers: readonly Trigger[], flags: TriggersFlags): FleetRunnerOptions | undefined {
+  const onFleet = triggers.filter((t) => t.runsOn === 'fleet');
+  const first = onFleet[0];
+  if (!first) return undefined;
+  if (!fleetStoreFrom(flags, process.env)) throw new RecipeError('G040', { file: first.file });
+  const { store, queue } = fleetStoreTarget(flags, process.env);
+  const recipesDir = resolve(flags.recipes ?? process.cwd());
+  for (const t of onFleet) pinnedPath(recipesDir, t.recipe);
+  return { store, queue, recipesDir };
+}
+
+/**
+ * A signed trigger whose secret is not set would refuse every delivery: refused at start-up instead. A fleet
+ * run's callback is signed by the worker, with the worker's variable.
+ */
 function checkSecrets(t: Trigger, env: Readonly<Record<string, string | undefined>>): void {
-  for (const name of [t.secretEnv, t.callback?.secretEnv])
+  for (const name of [t.secretEnv, t.runsOn === 'local' ? t.callback?.secretEnv : undefined])
     if (name !== undefined && !env[name]) throw new RecipeError('G004', { file: t.file, variable: name });
 }
 

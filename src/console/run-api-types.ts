@@ -9,7 +9,13 @@ import type { ExchangeRecord, RunStatus, RunSummary } from '../journal/types.js'
 export type RunStatusName = RunStatus;
 
 /** One row of the runs list: the journal's RunSummary. Times are ISO strings, durations ms. */
-export type RunListItem = RunSummary;
+export type RunListItem = RunSummary & {
+  /**
+   * Who started it, in words (`trigger deal-won (delivery evt_1)`, `schedule nightly`, `recipe submit`, `mcp
+   * client …`); null for a run started at a terminal. The plain data is the run page's `options.origin`.
+   */
+  readonly origin: string | null;
+};
 
 /** GET /api/runs?status=&recipe=&limit=&before=: a page of runs, newest first. */
 export interface RunsPage {

@@ -42,6 +42,17 @@ export const triggerCodes = {
   },
   G030: { template: 'result callback to {url} failed after {attempts} attempts: {reason}', class: 'run' },
   G031: { template: '--callback {url}: {reason}', class: 'invalid' },
+  G040: {
+    template:
+      "{file}: runs_on: fleet needs the fleet's store: give `recipe triggers` --redis or --postgres (or set RECIPE_REDIS_URL or RECIPE_POSTGRES_URL)",
+    class: 'config',
+  },
+  G041: {
+    template:
+      'the result callback of run {runId} is signed with {variable}, which is not set on this worker: nothing was posted',
+    class: 'config',
+  },
+  G042: { template: 'the run could not be enqueued on the fleet: {reason}; retry the delivery', class: 'run' },
   M001: { template: 'no tool named "{name}"', class: 'invalid' },
   M002: {
     template: 'apply: true was refused: this MCP server was started without --allow-writes, so every call is a dry run',
@@ -76,4 +87,5 @@ export const triggerHttpCodes = {
   G022: { status: 500, errorCode: 'internal_error' },
   G023: { status: 400, errorCode: 'invalid_wait' },
   G024: { status: 503, errorCode: 'recipe_invalid' },
+  G042: { status: 503, errorCode: 'fleet_unavailable' },
 } satisfies Partial<Record<keyof typeof triggerCodes, TriggerHttpEntry>>;

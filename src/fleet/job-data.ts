@@ -35,7 +35,27 @@ export function checkRunJobData(data: unknown, jobId: string): RunJobData {
   if (d.jittered !== undefined && typeof d.jittered !== 'boolean') bad('"jittered" is not a boolean');
   if (d.redrive !== undefined && !isRedrive(d.redrive))
     bad('"redrive" is not {allow_changed, retry_failed_items, assume_sent, assume_not_sent, requested_at}');
+  if (d.origin !== undefined && !isObject(d.origin)) bad('"origin" is not an object');
+  if (d.callback !== undefined && !isCallback(d.callback)) bad('"callback" is not {url, secret_env?, attempts?}');
   return d as unknown as RunJobData;
+}
+
+function isObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An http(s) URL, a variable name, 1 to 10 attempts: what `--callback` and trigger files accept. */
+function isCallback(c: unknown): boolean {
+  if (!isObject(c)) return false;
+  const o = c as Record<string, unknown>;
+  return (
+    typeof o.url === 'string' &&
+    /^https?:\/\//.test(o.url) &&
+    (o.secret_env === undefined ||
+      (typeof o.secret_env === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(o.secret_env))) &&
+    (o.attempts === undefined ||
+      (Number.isInteger(o.attempts) && (o.attempts as number) >= 1 && (o.attempts as number) <= 10))
+  );
 }
 
 function isRedrive(r: unknown): boolean {

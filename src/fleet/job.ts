@@ -4,6 +4,8 @@
  * the secrets its recipe declares, and each worker reads their values from its own environment.
  */
 
+import type { QueuedCallback } from '../triggers/fleet-runs.js';
+
 /** The BullMQ queue workers take runs from unless --queue names another. */
 export const DEFAULT_QUEUE = 'recipe-runs';
 
@@ -62,9 +64,19 @@ export interface RunJobData {
   readonly jittered?: boolean;
   /** `recipe resume RUN --redis`: an operator asked the workers to resume or redrive this run. */
   readonly redrive?: RedriveRequest;
+  /**
+   * Who asked for the run (plain data, journaled as the run's `origin`): {kind: 'submit'}, {kind: 'trigger',
+   * trigger, delivery_id}. Absent: a schedule's tick ({kind: 'schedule', schedule}) or an older submit.
+   */
+  readonly origin?: Readonly<Record<string, unknown>>;
+  /** Where the worker POSTs the run's report when the run ends (src/fleet/job-callback.ts). */
+  readonly callback?: JobCallback;
   /** Epoch ms. */
   readonly submitted_at: number;
 }
+
+/** A run's result callback as a job carries it (defined beside the triggers that also enqueue it). */
+export type JobCallback = QueuedCallback;
 
 /** A resume or redrive requested on the fleet: `recipe resume`'s flags, and when it was asked. */
 export interface RedriveRequest {
@@ -87,6 +99,13 @@ export interface RunJobResult {
   readonly report: string;
   /** Which worker ran (the last attempt of) it. */
   readonly worker: string;
+  /** How the run's result callback went, when the job has one. */
+  readonly callback?: {
+    readonly delivery_id: string;
+    readonly delivered: boolean;
+    readonly attempts: number;
+    readonly last_status: number | null;
+  };
 }
 
 /** The job id of a run: BullMQ refuses custom ids that read as integers or hold ':', which run ids may. */

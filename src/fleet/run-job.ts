@@ -8,6 +8,7 @@ import { runIdOfJob, scheduleOffsetMs, tickOfJob, type RunJobData, type RunJobRe
 import type { ResumeFlags } from '../run/index.js';
 import { isTransientFailure } from './transient.js';
 import { distributorForRunJob } from './distribute/index.js';
+import { originOfJob, postJobCallback } from './job-callback.js';
 import { checkRunJobData } from './job-data.js';
 import { checkPins, localPath } from './recipe-pin.js';
 import { checkLockHash } from '../packages/index.js';
@@ -81,7 +82,8 @@ export async function processRunJob(
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    return finished(report, ctx, job);
+    // Awaited here, so that the job's failure is thrown before the finally (as finished() throws it).
+    return await ended(report, ctx, job, data);
   } finally {
     await client.close();
   }
@@ -210,6 +212,7 @@ async function beginJob(
     runId,
     dryRun: data.dry_run === true,
     ...(data.connector !== undefined ? { connectorId: data.connector } : {}),
+    ...withOrigin(originOfJob(data, runId)),
     redactor: client.redactor,
     env: ctx.env,
   });
@@ -266,6 +269,32 @@ function parseReport(record: RunRecord): RunReport {
   return JSON.parse(record.report ?? '{}') as RunReport;
 }
 
+function withOrigin(origin: Readonly<Record<string, unknown>> | undefined): {
+  origin?: Readonly<Record<string, unknown>>;
+} {
+  return origin !== undefined ? { origin } : {};
+}
+
+/** A run that failed for a transient cause while its job has attempts left: the queue runs it again. */
+function requeued(report: RunReport, job: Job<RunJobData>): boolean {
+  return (
+    report.status === 'failed' && isTransientFailure(report.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)
+  );
+}
+
+/** The job's result (finished), once the run's result callback, if it has one and the run is over, was posted. */
+async function ended(
+  report: RunReport,
+  ctx: WorkerContext,
+  job: Job<RunJobData>,
+  data: RunJobData,
+): Promise<RunJobResult> {
+  const callback =
+    data.callback && !requeued(report, job) ? await postJobCallback(ctx, data.callback, report) : undefined;
+  const result = finished(report, ctx, job);
+  return callback ? { ...result, callback } : result;
+}
+
 /**
  * The job's result. A run that failed for a transient cause (isTransientFailure) fails the job for the queue
  * to retry with its backoff while the job has attempts left: the next attempt redrives the same run. Any other
@@ -275,7 +304,7 @@ function finished(report: RunReport, ctx: WorkerContext, job: Job<RunJobData>): 
   if (report.status !== 'ok') {
     const e = report.error;
     const allowed = job.opts.attempts ?? 1;
-    if (report.status === 'failed' && isTransientFailure(e) && job.attemptsMade + 1 < allowed) {
+    if (requeued(report, job)) {
       ctx.log(
         `run ${report.run_id} failed for a transient cause (${e?.code}): requeued (attempt ${job.attemptsMade + 1} of ${allowed})`,
       );

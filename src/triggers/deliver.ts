@@ -1,17 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { RecipeError } from '../errors/index.js';
 import { evalValue } from '../expr/index.js';
 import type { RunReport } from '../run/index.js';
 import type { CallbackOutcome } from './callback.js';
 import { sendCallback } from './callback.js';
 import type { DeliveryStore } from './deliveries.js';
 import { TriggerHttpError } from './errors.js';
-import type { LocalRunner } from './local-runner.js';
+import type { FleetRuns, RunEnd } from './fleet-runs.js';
+import { fleetRunIdOf } from './fleet-runs.js';
+import type { LocalRunner, ReadyRun } from './local-runner.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, verifySignature } from './signature.js';
 import type { Trigger } from './trigger-file.js';
 
 /** What answering a delivery needs: the runner, the delivery ids, the environment (secrets), the clock. */
 export interface DeliveryDeps {
   readonly runner: LocalRunner;
+  /** Where `runs_on: fleet` triggers enqueue their runs (absent: no trigger runs on the fleet). */
+  readonly fleet?: FleetRuns;
   readonly store: DeliveryStore;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
@@ -84,6 +89,7 @@ export class Deliveries {
         throw new TriggerHttpError('G024', { name: trigger.name, message: d ? `${d.code} ${d.message}` : 'invalid' });
       throw new TriggerHttpError('G015', { message: d ? `${d.code} ${d.message}` : 'invalid' }, d?.pointer);
     }
+    if (trigger.runsOn === 'fleet') return this.enqueue(trigger, checked.runnable, deliveryId, now());
     // The one place a run is decided: the insert that wins the (trigger, delivery id) key starts it.
     const claim = this.deps.store.claim(trigger.name, deliveryId, newTriggerRunId(trigger.name), now());
     if (!claim.fresh) return { runId: claim.runId, deliveryId, duplicate: true };
@@ -100,8 +106,59 @@ export class Deliveries {
     return { runId: claim.runId, deliveryId, duplicate: false };
   }
 
-  /** The run's report once it has ended, waiting at most `ms`; undefined while it is still running. */
-  async result(runId: string, ms: number): Promise<RunReport | undefined> {
+  /**
+   * A fleet run: the run id derived from the delivery id, claimed here first (concurrent copies of a delivery
+   * to this server wait for none), then enqueued under that id, which the queue admits once across every
+   * triggers server of the fleet. A claim whose enqueue failed is released, so the sender's retry enqueues.
+   */
+  private async enqueue(trigger: Trigger, runnable: ReadyRun, deliveryId: string, at: number): Promise<Accepted> {
+    const fleet = this.deps.fleet;
+    if (!fleet) throw new TriggerHttpError('G022');
+    const claim = this.deps.store.claim(trigger.name, deliveryId, fleetRunIdOf(trigger.name, deliveryId), at);
+    if (!claim.fresh) return { runId: claim.runId, deliveryId, duplicate: true };
+    let added: boolean;
+    try {
+      added = await fleet.submit(runnable, {
+        runId: claim.runId,
+        origin: { kind: 'trigger', trigger: trigger.name, delivery_id: deliveryId },
+        dryRun: trigger.dryRun,
+        ...(trigger.callback
+          ? {
+              callback: {
+                url: trigger.callback.url,
+                attempts: trigger.callback.attempts,
+                ...withSecretEnv(trigger.callback.secretEnv ?? trigger.secretEnv),
+              },
+            }
+          : {}),
+      });
+    } catch (err) {
+      this.deps.store.release(trigger.name, deliveryId);
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.log?.(`${claim.runId}: not enqueued: ${message}`);
+      throw new TriggerHttpError('G042', { reason: message.split('\n')[0] });
+    }
+    return { runId: claim.runId, deliveryId, duplicate: !added };
+  }
+
+  /** How the run ended, waiting at most `ms`; undefined while it is still queued or running. */
+  async result(trigger: Trigger, runId: string, ms: number): Promise<RunEnd | undefined> {
+    if (trigger.runsOn === 'fleet') {
+      try {
+        return await this.deps.fleet?.result(runId, ms);
+      } catch (err) {
+        // F007: a concurrent copy of the delivery has claimed the run and not yet enqueued it.
+        if (!(err instanceof RecipeError && err.code === 'F007'))
+          this.deps.log?.(`${runId}: ${(err as Error).message}`);
+        return undefined;
+      }
+    }
+    const report = await this.localResult(runId, ms);
+    return report ? { status: report.status === 'ok' ? 'succeeded' : report.status, report } : undefined;
+  }
+
+  /** A local run's report once it has ended, waiting at most `ms`; undefined while it is still running. */
+  private async localResult(runId: string, ms: number): Promise<RunReport | undefined> {
     const running = this.inFlight.get(runId);
     if (running && ms > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -173,6 +230,10 @@ export class Deliveries {
       if (!o.delivered) this.deps.log?.(`${report.run_id}: result callback to ${cb.url} failed: ${o.lastError ?? ''}`);
     });
   }
+}
+
+function withSecretEnv(name: string | undefined): { secret_env?: string } {
+  return name !== undefined ? { secret_env: name } : {};
 }
 
 function one(v: string | string[] | undefined): string | undefined {

@@ -51,6 +51,11 @@ export class DeliveryStore {
     return { runId: row.run_id, fresh: false };
   }
 
+  /** Forgets a claim whose run could not be started (the fleet was unreachable): a redelivery claims it again. */
+  release(trigger: string, deliveryId: string): void {
+    this.db.prepare('DELETE FROM deliveries WHERE trigger = ? AND delivery_id = ?').run(trigger, deliveryId);
+  }
+
   /** Counts the deliveries recorded for a trigger (tests and `recipe triggers` status lines). */
   count(trigger: string): number {
     const row = this.db.prepare('SELECT count(*) AS n FROM deliveries WHERE trigger = ?').get(trigger) as {

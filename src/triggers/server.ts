@@ -85,17 +85,16 @@ export function buildTriggerApp(opts: TriggerServerOptions): FastifyInstance {
         throw new TriggerHttpError('G017', { name: trigger.name, limit: trigger.ratePerMinute });
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const accepted = await opts.deliveries.accept(trigger, raw, request.headers);
-      const report = await opts.deliveries.result(accepted.runId, waitMs);
+      const ended = await opts.deliveries.result(trigger, accepted.runId, waitMs);
       const answer = {
         trigger: trigger.name,
         delivery_id: accepted.deliveryId,
         run_id: accepted.runId,
         duplicate: accepted.duplicate,
       };
-      if (!report) return reply.status(202).send({ ...answer, status: 'running' });
-      return reply
-        .status(200)
-        .send({ ...answer, status: report.status === 'ok' ? 'succeeded' : report.status, report });
+      if (!ended)
+        return reply.status(202).send({ ...answer, status: trigger.runsOn === 'fleet' ? 'queued' : 'running' });
+      return reply.status(200).send({ ...answer, ...ended });
     },
   );
   return app;

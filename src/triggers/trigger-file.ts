@@ -26,6 +26,8 @@ export interface Trigger {
   /** The recipe's inputs as compiled templates over $payload, $headers and $trigger. */
   readonly inputs: Readonly<Record<string, Value>>;
   readonly dryRun: boolean;
+  /** `runs_on`: in the triggers process, or enqueued for the fleet's workers. */
+  readonly runsOn: 'local' | 'fleet';
   readonly maxBody: number;
   readonly ratePerMinute: number;
   readonly callback?: { readonly url: string; readonly secretEnv?: string; readonly attempts: number };
@@ -38,6 +40,7 @@ interface TriggerDoc {
   payload?: Record<string, unknown>;
   inputs?: Record<string, unknown>;
   dry_run?: boolean;
+  runs_on?: 'local' | 'fleet';
   max_body_bytes?: number;
   rate_limit_per_minute?: number;
   callback?: { url: string; secret_env?: string; attempts?: number };
@@ -118,6 +121,7 @@ async function loadTrigger(file: string, structure: SchemaCheck, problems: strin
     ...(payload ? { payload } : {}),
     inputs,
     dryRun: doc.dry_run === true,
+    runsOn: doc.runs_on ?? 'local',
     maxBody: doc.max_body_bytes ?? DEFAULT_MAX_BODY,
     ratePerMinute: doc.rate_limit_per_minute ?? DEFAULT_RATE_PER_MINUTE,
     ...(doc.callback

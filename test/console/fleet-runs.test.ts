@@ -53,8 +53,16 @@ beforeAll(async () => {
   const redis = await connectRedisNow(server.url);
   const journal = openFleetJournal(redis, { queue: QUEUE, recipesDir: dir, ownsConnection: true });
   // 60 runs a second apart, every third failed: more than one page of 50.
+  // The newest runs were started by a webhook trigger, a schedule and `recipe submit` (as workers journal them).
+  const origins: Record<number, Record<string, unknown>> = {
+    59: { kind: 'trigger', trigger: 'order-paid', delivery_id: 'evt_1' },
+    58: { kind: 'schedule', schedule: 'nightly' },
+    57: { kind: 'submit', callback: { url: 'http://127.0.0.1:9/done', delivery_id: 'run-fleet-57' } },
+  };
   for (let i = 0; i < 60; i++) {
-    const run = await journal.begin(start(`fleet-${String(i).padStart(2, '0')}`, 1_700_000_000_000 + i * 1000));
+    const made = start(`fleet-${String(i).padStart(2, '0')}`, 1_700_000_000_000 + i * 1000);
+    const origin = origins[i];
+    const run = await journal.begin(origin ? { ...made, options: { origin } } : made);
     await run.finish({ ...end, status: i % 3 === 0 ? 'failed' : 'ok' });
   }
   await journal.close();
@@ -110,6 +118,20 @@ describe('recipe console --redis', () => {
       Array.from({ length: 10 }, (_, i) => `fleet-${String(9 - i).padStart(2, '0')}`),
     );
     expect(second.next).toBeNull();
+  });
+
+  it('shows who started each run: in the list and on the run page', async () => {
+    const first = await page('?limit=4');
+    expect(first.runs.map((r) => r.origin)).toEqual([
+      'trigger order-paid (delivery evt_1)',
+      'schedule nightly',
+      'recipe submit, result to http://127.0.0.1:9/done',
+      null,
+    ]);
+    const res = await fetch(`${consoleProcess.url}/api/runs/fleet-59`);
+    const view = (await res.json()) as { run: { origin: string | null; options: Record<string, unknown> } };
+    expect(view.run.origin).toBe('trigger order-paid (delivery evt_1)');
+    expect(view.run.options.origin).toEqual({ kind: 'trigger', trigger: 'order-paid', delivery_id: 'evt_1' });
   });
 
   it('filters by status', async () => {

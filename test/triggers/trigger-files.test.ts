@@ -57,6 +57,24 @@ describe('trigger files', { timeout: 240_000 }, () => {
     expect(e.message).toContain('G003');
   });
 
+  it("runs_on: fleet needs the fleet's store, named before the server starts (G040)", async () => {
+    const cwd = mkdtempSync(join(dir, 'fleet-'));
+    mkdirSync(join(cwd, 'triggers'));
+    writeFileSync(
+      join(cwd, 'triggers/f.yaml'),
+      `recipe: ${join(root, 'recipes/pipeline-report.yaml')}\nsignature: none\nruns_on: fleet\n`,
+    );
+    expect((await loadTriggers(join(cwd, 'triggers')))[0]?.runsOn).toBe('fleet');
+    const r = await runCli(['triggers', '--port', '0'], {
+      cwd,
+      env: { RECIPE_REDIS_URL: undefined, RECIPE_POSTGRES_URL: undefined },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /triggers\/f\.yaml: runs_on: fleet needs the fleet's store: give `recipe triggers` --redis/,
+    );
+  });
+
   it('recipe triggers refuses another interface than loopback without a token, and a missing secret', async () => {
     const cwd = mkdtempSync(join(dir, 'cli-'));
     mkdirSync(join(cwd, 'triggers'));

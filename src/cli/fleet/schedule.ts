@@ -13,6 +13,7 @@ import {
 } from '../../fleet/schedules.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { CALLBACK_SECRET_ENV, jobCallbackOf } from '../run-callback.js';
 import { FLEET_HELP, fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 import { collect } from '../options.js';
 import { readGivenInputs } from '../run/run-inputs.js';
@@ -28,6 +29,7 @@ interface AddFlags extends FleetFlags {
   recipes?: string;
   connector?: string;
   jitter?: string;
+  callback?: string;
 }
 
 /** `recipe schedule add|list|remove`: recipes run on a schedule by the fleet (BullMQ job schedulers). */
@@ -44,6 +46,7 @@ Examples:
   recipe schedule add monday-report recipes/pipeline-report.yaml --cron "0 7 * * 1" --tz Europe/Paris
   recipe schedule add stale recipes/stale-deals-follow-up.yaml --every 15m -i days=30
   recipe schedule add sync-a recipes/sync.yaml --cron "0 * * * *" --jitter 5m   spread with other hourly schedules
+  recipe schedule add nightly recipes/sync.yaml --cron "0 2 * * *" --callback https://ci.example.com/done
   recipe schedule list --json
   recipe schedule pause monday-report          no ticks until resumed (runs already made go on)
   recipe schedule resume monday-report
@@ -64,6 +67,10 @@ Examples:
     .option(
       '--jitter <duration>',
       'start each tick up to this late (e.g. 5m): a stable offset per schedule, so schedules on the same minute spread out',
+    )
+    .option(
+      '--callback <url>',
+      `the worker POSTs each run's report here when it ends (signed when ${CALLBACK_SECRET_ENV} is set: the workers need it too)`,
     )
     .option('--redis <url>', STORE_OPTION_HELP.redis)
     .option('--postgres <url>', STORE_OPTION_HELP.postgres)
@@ -166,6 +173,7 @@ async function addSchedule(name: string, file: string, flags: AddFlags): Promise
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
       throw new RecipeError('F006', { flag: `schedule name ${name}`, reason: 'letters, digits, ".", "_" or "-"' });
     when = whenOf(flags);
+    const callback = flags.callback !== undefined ? jobCallbackOf(flags.callback, process.env) : undefined;
     const checked = await checkRecipe(resolve(file), {
       ...(await configuredCatalog((m) => process.stderr.write(`${m}\n`))),
       displayName: displayPath(file),
@@ -183,7 +191,8 @@ async function addSchedule(name: string, file: string, flags: AddFlags): Promise
       schedule: name,
       ...(flags.connector !== undefined ? { connector: flags.connector } : {}),
     });
-    data = jitterMs !== undefined ? { ...made, jitter_ms: jitterMs } : made;
+    const withCallback = callback ? { ...made, callback } : made;
+    data = jitterMs !== undefined ? { ...withCallback, jitter_ms: jitterMs } : withCallback;
     return undefined;
   };
   return withFleet(

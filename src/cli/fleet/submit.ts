@@ -7,6 +7,7 @@ import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '
 import { changedInputs, checkRecipe, isValidRunId, newRunId, type RunReport } from '../../run/index.js';
 import { formatDiagnostic } from '../../source/index.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { CALLBACK_SECRET_ENV, jobCallbackOf } from '../run-callback.js';
 import { FLEET_HELP, fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 import { collect } from '../options.js';
 import { readGivenInputs } from '../run/run-inputs.js';
@@ -25,6 +26,7 @@ interface SubmitFlags extends FleetFlags {
   connector?: string;
   quiet?: boolean;
   strict?: boolean;
+  callback?: string;
 }
 
 /** `recipe submit FILE`: enqueues a run for the fleet's workers; --wait follows it to its end. */
@@ -43,6 +45,10 @@ export function registerSubmit(program: Command): void {
     .option('--connector <id>', "connector id to use instead of the recipe's `connector:`")
     .option('--dry-run', 'perform reads, do not send writes')
     .option('--strict', 'warnings (W codes) refuse the recipe too, as `validate --strict`')
+    .option(
+      '--callback <url>',
+      `the worker POSTs the run report here when the run ends (signed when ${CALLBACK_SECRET_ENV} is set: the workers need it too)`,
+    )
     .option('--wait', "follow the run to its end: print its report and exit with the run's exit code")
     .option('--json', 'print JSON: {run_id, queue, job_id, status} (with --wait, the run report)')
     .option('-q, --quiet', 'no notes on stderr')
@@ -62,7 +68,8 @@ Exit codes: 0 submitted (with --wait: as \`recipe run\`), 2 recipe, inputs or fl
 Examples:
   recipe submit recipes/pipeline-report.yaml --redis redis://127.0.0.1:6379
   recipe submit recipes/stale-deals-follow-up.yaml -i days=30 --wait --json | jq .outputs
-  RUN=$(recipe submit recipes/pipeline-report.yaml) && recipe runs show "$RUN" --redis redis://127.0.0.1:6379`,
+  RUN=$(recipe submit recipes/pipeline-report.yaml) && recipe runs show "$RUN" --redis redis://127.0.0.1:6379
+  ${CALLBACK_SECRET_ENV}=... recipe submit recipes/pipeline-report.yaml --callback https://ci.example.com/recipe-done`,
     )
     .action(async (file: string, flags: SubmitFlags) => {
       process.exitCode = await submitCommand(file, flags);
@@ -97,6 +104,7 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
   let fleet: FleetClient | undefined;
   try {
     const { store, queue } = fleetStoreTarget(flags, process.env);
+    const callback = flags.callback !== undefined ? jobCallbackOf(flags.callback, process.env) : undefined;
     if (flags.runId !== undefined && !isValidRunId(flags.runId))
       throw new RecipeError('F006', {
         flag: `--run-id ${flags.runId}`,
@@ -123,7 +131,12 @@ async function submitCommand(file: string, flags: SubmitFlags): Promise<number> 
     });
     fleet = await openFleet(store, queue);
     if (flags.runId !== undefined) await refuseOtherInputs(fleet, runId, inputs.values);
-    const added = await submitRun(fleet, { ...data, run_id: runId });
+    const added = await submitRun(fleet, {
+      ...data,
+      run_id: runId,
+      origin: { kind: 'submit' },
+      ...(callback ? { callback } : {}),
+    });
     note(added ? `submitted run ${runId} (${data.recipe}) to queue ${queue}` : `run ${runId} was already submitted`);
     if (!flags.wait) {
       if (flags.json)

@@ -1,3 +1,5 @@
+// The console's words for a run's origin: the runs pages and `runs show` say it alike.
+import { describeOrigin as formatOrigin } from '../../console/runs/origin.js';
 import type { Command } from 'commander';
 import { formatFileLineCol, formatLocation, RecipeError } from '../../errors/index.js';
 import type { AttemptRecord, JournalStore, RunRecord, RunStatus, RunSummary } from '../../journal/index.js';
@@ -255,14 +257,6 @@ async function showRun(store: JournalStore, runId: string, json: boolean): Promi
   const e = record.error as { code?: string; message?: string; file?: string; line?: number; column?: number } | null;
   if (e) process.stdout.write(`error: ${formatLocation(e)}${e.code} ${e.message}\n`);
   return ExitCode.ok;
-}
-
-/** A run's origin in words: `trigger deal-won (delivery evt_1)`, `mcp client claude@1.2 over stdio`. */
-function formatOrigin(o: Record<string, unknown>): string {
-  if (o.kind === 'trigger') return `trigger ${String(o.trigger)} (delivery ${String(o.delivery_id)})`;
-  const caller = (o.caller ?? {}) as Record<string, unknown>;
-  if (o.kind === 'mcp') return `mcp client ${String(caller.client)} over ${String(caller.transport)}`;
-  return JSON.stringify(o);
 }
 
 /** The recorded report; for a run that never recorded one (running, interrupted), one made from the record. */

@@ -52,9 +52,8 @@ export const runRoutes: FastifyPluginAsync<{ journal: JournalAccess; cwd: string
         throw new ConsoleError('K400', { message: 'before is not a cursor this console gave' });
       const limit = q.limit ?? 50;
       // One more than asked: whether there is a next page, without a count over the whole journal.
-      const rows = await (
-        await reader()
-      ).listRuns({
+      const journalReader = await reader();
+      const rows = await journalReader.listRuns({
         limit: limit + 1,
         ...(q.status !== undefined ? { status: q.status } : {}),
         ...(q.recipe !== undefined ? { recipe: q.recipe } : {}),
@@ -65,7 +64,10 @@ export const runRoutes: FastifyPluginAsync<{ journal: JournalAccess; cwd: string
       const page = (before === undefined ? rows : rows.filter((r) => isAfter(r, before))).slice(0, limit);
       const last = page[page.length - 1];
       return {
-        runs: page.map(listItem),
+        // The list's summaries do not carry the run's options: its origin is read per run (a page is ≤ 200).
+        runs: await Promise.all(
+          page.map(async (r) => listItem(r, (await journalReader.getRun(r.run_id))?.options.origin)),
+        ),
         next: rows.length > limit && last ? encodeCursor(last) : null,
         source: journal.source.label,
       };

@@ -1,5 +1,6 @@
 import type { AttemptRecord, JournalReader, RunRecord, RunSummary } from '../../journal/index.js';
 import type { AttemptView, RunListItem, RunSource, RunView } from '../run-api-types.js';
+import { describeOrigin } from './origin.js';
 import { requestView } from './requests.js';
 import { readRunSource, shownPath } from './run-source.js';
 import { StepTree } from './step-tree.js';
@@ -10,8 +11,8 @@ const BATCH = 1000;
 /** Calls a run page aggregates; a run with more shows the first ones and says so. */
 const MAX_CALLS = 200_000;
 
-/** A run summary as the list shows it. */
-export function listItem(r: RunSummary): RunListItem {
+/** A run summary as the list shows it, with its origin (the run's journaled options.origin). */
+export function listItem(r: RunSummary, origin: unknown): RunListItem {
   return {
     run_id: r.run_id,
     recipe: r.recipe,
@@ -24,6 +25,7 @@ export function listItem(r: RunSummary): RunListItem {
     writes: r.writes,
     attempts: r.attempts,
     dry_run: r.dry_run,
+    origin: describeOrigin(origin),
   };
 }
 
@@ -110,7 +112,7 @@ export class RunFollower {
 function runDetail(r: RunRecord, cwd: string): RunView['run'] {
   const e = r.error;
   return {
-    ...listItem(r),
+    ...listItem(r, r.options.origin),
     file: shownPath(r.file, cwd),
     inputs: r.inputs,
     outputs: r.outputs,

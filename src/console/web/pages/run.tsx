@@ -47,6 +47,7 @@ export function RunPage(props: { runId: string }): JSX.Element {
       </div>
       <dl class="facts-row">
         <Fact k="Started" v={formatTime(r.started_at)} />
+        {r.origin !== null ? <Fact k="Started by" v={r.origin} /> : null}
         <Fact k="Duration" v={formatDuration(r.duration_ms)} />
         <Fact k="Requests" v={`${v.totals.requests}${v.totals.failed ? ` (${v.totals.failed} failed)` : ''}`} />
         <Fact k="Retries" v={String(v.totals.retries)} />

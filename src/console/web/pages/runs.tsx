@@ -175,6 +175,12 @@ function RunsTable(props: { runs: readonly RunListItem[]; filtered: boolean }): 
               <a data-nav href={runHref(r.run_id)}>
                 {r.recipe}
               </a>
+              {r.origin !== null ? (
+                <span class="muted origin" data-testid="run-origin">
+                  {' '}
+                  by {r.origin}
+                </span>
+              ) : null}
             </th>
             <td data-label="Started" title={r.started_at}>
               {formatTime(r.started_at)}
