@@ -59,7 +59,7 @@ export async function processRunJob(
     const taken = await takeRun(ctx, job, data, plan, runId, client, token);
     if ('ended' in taken) {
       ctx.log(`run ${runId} already ${taken.ended.status}: its recorded report is the job's result`);
-      return finished(parseReport(taken.ended), ctx, job);
+      return await ended(parseReport(taken.ended), ctx, job, data);
     }
     const { prepared, why } = taken;
     ctx.log(`run ${runId} ${why ? `${why} (attempt ${prepared.durable.attempt})` : 'started'}: ${data.recipe}`);
