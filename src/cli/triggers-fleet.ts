@@ -1,7 +1,7 @@
 import type { FleetStore } from '../fleet/fleet-store.js';
 import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../fleet/queue.js';
 import type { RunReport } from '../run/index.js';
-import type { FleetRuns, QueuedCallback, RunEnd } from '../triggers/fleet-runs.js';
+import type { FleetRuns, FleetSubmit, RunEnd } from '../triggers/fleet-runs.js';
 import type { ReadyRun } from '../triggers/local-runner.js';
 
 /** Where a trigger's fleet runs go: the store, the queue, and the recipes directory the workers share. */
@@ -25,15 +25,7 @@ export class FleetRunner implements FleetRuns {
   }
 
   /** Enqueues the run under `runId`: false when that run was already enqueued (nothing is added). */
-  async submit(
-    checked: ReadyRun,
-    o: {
-      readonly runId: string;
-      readonly origin: Readonly<Record<string, unknown>>;
-      readonly dryRun: boolean;
-      readonly callback?: QueuedCallback;
-    },
-  ): Promise<boolean> {
+  async submit(checked: ReadyRun, o: FleetSubmit): Promise<boolean> {
     const data = await runJobData(checked.plan, this.recipesDir, {
       inputs: checked.inputs,
       runId: o.runId,

@@ -20,21 +20,21 @@ export interface QueuedCallback {
   readonly attempts?: number;
 }
 
+/** What a fleet run is enqueued with, beside the checked recipe. */
+export interface FleetSubmit {
+  readonly runId: string;
+  readonly origin: Readonly<Record<string, unknown>>;
+  readonly dryRun: boolean;
+  readonly callback?: QueuedCallback;
+}
+
 /**
  * Where `runs_on: fleet` deliveries go: the fleet's queue (src/cli/triggers-fleet.ts wires it, so that this
  * folder does not import the fleet, which imports this folder's callback sender).
  */
 export interface FleetRuns {
   /** Enqueues the run under `runId`: false when that run was already enqueued (nothing is added). */
-  submit(
-    checked: ReadyRun,
-    o: {
-      readonly runId: string;
-      readonly origin: Readonly<Record<string, unknown>>;
-      readonly dryRun: boolean;
-      readonly callback?: QueuedCallback;
-    },
-  ): Promise<boolean>;
+  submit(checked: ReadyRun, o: FleetSubmit): Promise<boolean>;
   /** How the run ended, waiting at most `ms` (one look when 0); undefined while it is queued or running. */
   result(runId: string, ms: number): Promise<RunEnd | undefined>;
   close(): Promise<void>;

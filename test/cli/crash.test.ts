@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notesAt } from '../helpers/serve-process.js';
 
 /**
  * The crash test of the run journal: a recipe that creates 300 notes (foreach, concurrency 4) against
@@ -116,25 +117,8 @@ async function untilWrites(runId: string, target: number, ended: () => boolean):
   }
 }
 
-/** body → how many notes have it, for the notes of one tag, read from the service's database. */
-function notesOf(tag: string): Map<string, number> {
-  const db = new Database(serviceDb, { readonly: true, timeout: 5000 });
-  try {
-    const rows = db
-      .prepare(
-        `SELECT json_extract(properties, '$.hs_note_body') AS body, count(*) AS n FROM crm_records
-         WHERE object_type = 'notes' AND archived = 0 AND json_extract(properties, '$.hs_note_body') LIKE ?
-         GROUP BY body`,
-      )
-      .all(`${tag} %`) as { body: string; n: number }[];
-    return new Map(rows.map((r) => [r.body, r.n]));
-  } finally {
-    db.close();
-  }
-}
-
 function expectExactlyOnce(tag: string): void {
-  const notes = notesOf(tag);
+  const notes = notesAt(serviceDb, `${tag} `);
   expect(notes.size).toBe(NOTES);
   expect([...notes.values()].every((n) => n === 1)).toBe(true);
 }
