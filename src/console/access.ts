@@ -1,16 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopback } from '../listen/bind-policy.js';
 import { checkActionProof, isAction } from './csrf.js';
 import { ConsoleError } from './errors.js';
 
 /** The cookie a browser keeps the token in after opening the printed URL once. */
 export const TOKEN_COOKIE = 'recipe_console_token';
-
-/** True for the names of this machine's loopback interface, where no token is needed. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 /**
  * Who may read the console. Without a token (loopback only), requests must address the console by a

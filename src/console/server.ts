@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { installAccess, isLoopback } from './access.js';
+import { bindRefusal } from '../listen/bind-policy.js';
+import { installAccess } from './access.js';
 import type { ConsoleActions } from './actions/console-actions.js';
 import { defaultAssetsDir, loadAssets } from './assets.js';
 import { newCsrfToken } from './csrf.js';
@@ -57,9 +58,6 @@ export interface RunningConsole {
 /** Refused before anything starts: a non-loopback host with no token. */
 export class ConsoleUsageError extends Error {}
 
-/** The shortest token accepted: a guessable token on a network interface is no protection. */
-export const MIN_TOKEN_LENGTH = 16;
-
 /** Builds the console's Fastify app (not listening; use inject in tests or startConsole). */
 export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -113,15 +111,11 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
   return app;
 }
 
-/** Starts the console; refuses a non-loopback host without a token of at least MIN_TOKEN_LENGTH characters. */
+/** Starts the console; refuses what bindRefusal refuses (a non-loopback host without a token, a short token). */
 export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
-  if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH)
-    throw new ConsoleUsageError(`the token must be at least ${MIN_TOKEN_LENGTH} characters`);
-  if (!isLoopback(host) && opts.token === undefined)
-    throw new ConsoleUsageError(
-      `--host ${host} makes the console reachable from other machines: give it a token (--token or RECIPE_CONSOLE_TOKEN)`,
-    );
+  const refusal = bindRefusal(host, opts.token, 'the console', '--token or RECIPE_CONSOLE_TOKEN');
+  if (refusal !== undefined) throw new ConsoleUsageError(refusal);
   const app = await buildConsoleApp(opts);
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();

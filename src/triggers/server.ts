@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { bindRefusal } from '../listen/bind-policy.js';
 import type { Deliveries } from './deliver.js';
 import { TriggerHttpError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
@@ -23,20 +24,11 @@ export interface RunningTriggers {
   close(): Promise<void>;
 }
 
-/** The shortest token accepted off loopback. */
-export const MIN_TOKEN_LENGTH = 16;
-
 /** The longest ?wait: a sender's request should not be held open longer. */
 const MAX_WAIT_MS = 300_000;
 
 /** Refused before anything starts: a non-loopback host without a token. */
 export class TriggerUsageError extends Error {}
-
-/** True for the names of this machine's loopback interface. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 /** Builds the app: POST /hooks/:name, GET /healthz; every error in the documented shape. */
 export function buildTriggerApp(opts: TriggerServerOptions): FastifyInstance {
@@ -100,15 +92,11 @@ export function buildTriggerApp(opts: TriggerServerOptions): FastifyInstance {
   return app;
 }
 
-/** Starts the server; refuses a non-loopback host without a token of at least MIN_TOKEN_LENGTH characters. */
+/** Starts the server; refuses what bindRefusal refuses (a non-loopback host without a token, a short token). */
 export async function startTriggerServer(opts: TriggerServerOptions): Promise<RunningTriggers> {
   const host = opts.host ?? '127.0.0.1';
-  if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH)
-    throw new TriggerUsageError(`the token must be at least ${MIN_TOKEN_LENGTH} characters`);
-  if (!isLoopback(host) && opts.token === undefined)
-    throw new TriggerUsageError(
-      `--host ${host} makes the triggers reachable from other machines: give it a token (--token or RECIPE_TRIGGERS_TOKEN)`,
-    );
+  const refusal = bindRefusal(host, opts.token, 'the triggers', '--token or RECIPE_TRIGGERS_TOKEN');
+  if (refusal !== undefined) throw new TriggerUsageError(refusal);
   const app = buildTriggerApp(opts);
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();
