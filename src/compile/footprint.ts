@@ -20,6 +20,15 @@ export function footprintOf(plan: Plan): Footprint {
   return { reads: sorted(acc.reads), writes: sorted(acc.writes), secrets: sorted(acc.secrets), http: sorted(acc.http) };
 }
 
+/**
+ * True when running the plan may send a connector API request (a read or a write, its calls included). A
+ * write a call's grant does not let through is refused before it is sent, so it does not count.
+ */
+export function callsConnector(plan: Plan): boolean {
+  const f = footprintOf(plan);
+  return f.reads.length > 0 || f.writes.length > 0;
+}
+
 export interface Acc {
   reads: Set<string>;
   writes: Set<string>;

@@ -6,5 +6,5 @@ export type * from './plan.js';
 export { validateFiles, collectRecipeFiles, type FileResult, type ValidateOptions } from './validate-files.js';
 export { findRecipeFiles, type FoundFiles, type SkippedFile } from './find-recipes.js';
 export { expressionHints } from './expression-hints.js';
-export { footprintOf } from './footprint.js';
+export { callsConnector, footprintOf } from './footprint.js';
 export { packageFootprint } from './package-footprint.js';

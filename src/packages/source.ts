@@ -9,7 +9,8 @@
  *   { npm: "@acme/crm-recipes", version: "^1.4", path: count-by-stage.yaml }
  */
 
-import semver from 'semver';
+// The one function parsing needs: `semver` whole is 47 modules, loaded by every recipe's compile.
+import validRange from 'semver/ranges/valid.js';
 
 export interface GitSource {
   readonly kind: 'git';
@@ -92,7 +93,7 @@ function checkGit(s: GitSource): GitSource | SourceProblem {
 function checkNpm(s: NpmSource): NpmSource | SourceProblem {
   if (!NPM_NAME.test(s.name)) return { problem: `"${s.name}" is not an npm package name` };
   // A version, a semver range or a dist-tag: never a file:, git: or URL spec that npm would also take.
-  if (s.range === '' || (semver.validRange(s.range) === null && !/^[a-z][\w.-]*$/i.test(s.range)))
+  if (s.range === '' || (validRange(s.range) === null && !/^[a-z][\w.-]*$/i.test(s.range)))
     return { problem: `"${s.range}" is not a version, semver range or dist-tag` };
   return checkPath(s);
 }

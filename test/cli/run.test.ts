@@ -366,4 +366,21 @@ describe('recipe run', () => {
     expect(existsSync(join(cwd, '.recipe/local.db'))).toBe(true);
     expect(JSON.parse(r.stdout).outputs.open_deals).toBeGreaterThan(0);
   }, 60_000);
+
+  it('a recipe that makes no connector call starts no service and creates no database', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'recipe-no-service-'));
+    writeFileSync(
+      join(cwd, 'pure.yaml'),
+      'version: 1\nname: pure\nsteps:\n  - id: four\n    transform: "${ 2 * 2 }"\noutputs:\n  four: "${ $four }"\n',
+    );
+    const r = await recipe(['pure.yaml', '--json'], {}, { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).outputs).toEqual({ four: 4 });
+    expect(r.stderr).not.toMatch(/embedded service/);
+    expect(existsSync(join(cwd, '.recipe/local.db'))).toBe(false);
+    const withDb = await recipe(['pure.yaml', '--db', 'data.db', '--json'], {}, { cwd });
+    expect(withDb.code, withDb.stderr).toBe(0);
+    expect(withDb.stderr).toContain('--db: not opened, the recipe makes no connector call');
+    expect(existsSync(join(cwd, 'data.db'))).toBe(false);
+  }, 60_000);
 });

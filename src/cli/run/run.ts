@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { failureAdvice } from './failure-advice.js';
 import { Option, type Command } from 'commander';
 import { ENV, type ConnectionConfig } from '../../client/index.js';
-import { resolveInputs } from '../../compile/index.js';
+import { callsConnector, resolveInputs } from '../../compile/index.js';
 import { catalog, formatLocation, RecipeError, type Diagnostic } from '../../errors/index.js';
 import type { JournalStore } from '../../journal/index.js';
 import { startRun, type CheckedRecipe, type RunReport } from '../../run/index.js';
@@ -197,7 +198,10 @@ export async function connectAndRun(
   let env = target.env;
   const notes = [...target.notes];
   try {
-    if (target.config === undefined) {
+    if (target.config === undefined && flags.fixtures === undefined && !callsConnector(recipe.plan)) {
+      config = noServiceConfig(target.workspace);
+      if (flags.db !== undefined) notes.unshift(`--db: not opened, the recipe makes no connector call`);
+    } else if (target.config === undefined) {
       const embedded = await startEmbedded(process.cwd(), {
         ...(flags.db !== undefined ? { db: flags.db } : {}),
         ...(flags.fixtures !== undefined ? { fixtures: flags.fixtures } : {}),
@@ -274,6 +278,16 @@ export async function connectAndRun(
   const advice = flags.journal !== false ? failureAdvice(report) : undefined;
   if (advice) view.note(advice);
   return printReport(report, flags, abort.signal.aborted);
+}
+
+/**
+ * The connection of a run that makes no connector call (callsConnector: no read or write, its calls included)
+ * when no service is configured: the embedded service is not started for it, since opening, seeding and
+ * indexing a database nobody reads costs about 2 s of CPU. The client fetches no token before a first call, so
+ * nothing is sent; the address is a closed port, and the secret random so that masking it hides no real text.
+ */
+function noServiceConfig(workspace: string): ConnectionConfig {
+  return { baseUrl: 'http://127.0.0.1:9', clientId: 'no-service', clientSecret: randomUUID(), workspace };
 }
 
 /** What the journal's commands (resume, run --run-id) run and print with. */

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * The one place `pg` (node-postgres) is used: a pool of connections to one PostgreSQL database, with the few
@@ -41,14 +41,19 @@ export function describePostgresUrl(url: string): string {
   }
 }
 
-/** bigint (int8) columns as numbers: the journal's values (epoch ms, counters, seq) stay far below 2^53. */
+/**
+ * bigint (int8) columns as numbers: the journal's values (epoch ms, counters, seq) stay far below 2^53.
+ * `pg` is loaded with the first pool: a run on a SQLite journal should not pay for importing it.
+ */
 const INT8_OID = 20;
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+function int8AsNumber(lib: typeof pg): { getTypeParser: typeof pg.types.getTypeParser } {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID && format !== 'binary'
+        ? (value: string) => Number(value)
+        : lib.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
+}
 
 export interface SqlPoolOptions {
   /** Connections at most (default 10). */
@@ -63,11 +68,12 @@ export interface SqlPoolOptions {
  */
 export async function openSqlPool(url: string, options: SqlPoolOptions = {}): Promise<SqlPool> {
   if (!isPostgresUrl(url)) throw new Error(`not a PostgreSQL URL (postgres://… or postgresql://…)`);
-  const pool = new pg.Pool({
+  const { default: lib } = await import('pg');
+  const pool = new lib.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'recipe',
-    types,
+    types: int8AsNumber(lib),
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });
