@@ -6,9 +6,9 @@ import { WORKER_TTL_MS, type FleetRegistry, type WorkerRecord } from './registry
  * src/fleet/postgres.ts): `workers`, one row per live worker whose expires_at is set from the database's clock
  * (now()) at each heartbeat, so a worker killed without a word drops out of every listing WORKER_TTL_MS after
  * its last heartbeat, as its Redis key would expire; and `paused_schedules`. Rows of dead workers are deleted
- * by the next listing.
+ * by the next listing. (`workerTtlMs`: WORKER_TTL_MS but in tests.)
  */
-export function postgresRegistry(pool: SqlPool, schema: string): FleetRegistry {
+export function postgresRegistry(pool: SqlPool, schema: string, workerTtlMs = WORKER_TTL_MS): FleetRegistry {
   const workers = `${schema}.workers`;
   const paused = `${schema}.paused_schedules`;
   return {
@@ -17,7 +17,7 @@ export function postgresRegistry(pool: SqlPool, schema: string): FleetRegistry {
         `INSERT INTO ${workers} (queue, id, record, expires_at)
          VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
          ON CONFLICT (queue, id) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at`,
-        [record.queue, record.id, JSON.stringify(record), WORKER_TTL_MS],
+        [record.queue, record.id, JSON.stringify(record), workerTtlMs],
       );
     },
     removeWorker: async (queue, id) => {

@@ -9,14 +9,15 @@ export const FLEET_PREFIX = 'recipe:fleet';
  *   recipe:fleet:<queue>:workers           sorted set: worker ids by last heartbeat (epoch ms)
  *   recipe:fleet:<queue>:worker:<id>       string (JSON WorkerRecord) with an expiry of WORKER_TTL_MS
  *   recipe:fleet:<queue>:paused-schedules  hash: schedule name → its paused JSON (schedules.ts)
+ * (`workerTtlMs`: WORKER_TTL_MS but in tests.)
  */
-export function redisRegistry(redis: Redis): FleetRegistry {
+export function redisRegistry(redis: Redis, workerTtlMs = WORKER_TTL_MS): FleetRegistry {
   return {
     writeWorker: async (record) => {
       const keys = workerKeys(record.queue);
       await redis
         .multi()
-        .set(keys.worker(record.id), JSON.stringify(record), 'PX', WORKER_TTL_MS)
+        .set(keys.worker(record.id), JSON.stringify(record), 'PX', workerTtlMs)
         .zadd(keys.set, record.heartbeat_at, record.id)
         .exec();
     },

@@ -3,7 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlPool } from '../../src/journal/postgres/client.js';
+import { connectStore } from '../../src/fleet/open-store.js';
+import { FLEET_SCHEMA } from '../../src/fleet/postgres.js';
+import { postgresRegistry } from '../../src/fleet/postgres-registry.js';
+import { redisRegistry } from '../../src/fleet/redis-registry.js';
+import type { FleetRegistry, WorkerRecord } from '../../src/fleet/registry.js';
 import { runCli } from '../cli/cli-process.js';
+import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
   CLIENT,
@@ -22,11 +29,17 @@ import {
  * `recipe runs --redis`, one count of a distributed run's requests and writes, transient failures requeued
  * and permanent ones not, a redrive run by a worker, schedules paused and jittered. All real: redis-server,
  * `recipe serve`, `recipe worker` processes, and an HTTP target in this process for http steps.
+ *
+ * On PostgreSQL (issue 27), leaner: CI time is short, and what these cases test above the store (run jobs,
+ * requeue, the distributed count) is the same code on both. What each store keeps itself is tested on both: the
+ * registry (workers that run out on the store's clock, paused schedules) directly, and `fleet status`, schedule
+ * pause/resume and a redrive sent to the workers with two workers on PostgreSQL.
  */
 let dir: string;
 let recipes: string;
 let serviceDb: string;
 let redisServer: RedisServer;
+let pgServer: PostgresServer;
 let serve: RecipeProcess | undefined;
 let serviceUrl: string;
 let target: Server;
@@ -144,7 +157,7 @@ outputs:
   count: "\${ $count($notes) }"
 `,
   );
-  redisServer = await startRedisServer();
+  [redisServer, pgServer] = await Promise.all([startRedisServer(), startPostgresServer()]);
   const started = await startServe(serviceDb, dir);
   serve = started.proc;
   serviceUrl = started.url;
@@ -161,6 +174,7 @@ afterAll(async () => {
   await stopProcess(serve);
   await new Promise((r) => target?.close(r));
   await redisServer?.stop();
+  await pgServer?.stop();
 }, 60_000);
 
 describe('recipe fleet status and recipe runs --redis', () => {
@@ -426,4 +440,150 @@ describe('requeue, redrive and jitter on the fleet', () => {
     expect(running.code).toBe(2);
     expect(running.stderr).toContain('F022');
   }, 120_000);
+});
+
+describe("the fleet's registry on each store (issue 27)", () => {
+  const record = (id: string, queue: string): WorkerRecord => ({
+    id,
+    host: 'h',
+    pid: 1,
+    version: '0.0.0',
+    concurrency: 1,
+    queue,
+    recipes_dir: '/r',
+    started_at: 1,
+    heartbeat_at: 2,
+    current: [{ job_id: 'run-a', run_id: 'a', kind: 'run', since: 3 }],
+  });
+
+  it.each(['redis', 'postgres'] as const)(
+    'on %s: a worker not renewed drops out by itself (the store clock), one removed at once; paused schedules kept by queue',
+    async (kind) => {
+      // The schema comes from the store's own connect (its migrations); a registry with a 300 ms expiry on top.
+      const store = { kind, url: kind === 'redis' ? redisServer.url : pgServer.url };
+      const connections = await connectStore(store);
+      const pool = kind === 'postgres' ? await openSqlPool(pgServer.url) : undefined;
+      try {
+        const registry: FleetRegistry = pool
+          ? postgresRegistry(pool, FLEET_SCHEMA, 300)
+          : redisRegistry(connections.redis!, 300);
+        const queue = `registry-${kind}`;
+        await registry.writeWorker(record('w1', queue));
+        await registry.writeWorker(record('w2', queue));
+        await registry.writeWorker(record('w3', `${queue}-other`));
+        expect((await registry.listWorkers(queue)).map((w) => w.id)).toEqual(['w1', 'w2']);
+        expect((await registry.listWorkers(queue))[0]).toEqual(record('w1', queue));
+        await registry.removeWorker(queue, 'w2');
+        expect((await registry.listWorkers(queue)).map((w) => w.id)).toEqual(['w1']);
+        // No heartbeat, no removal: w1 leaves the listing once its expiry passes (a SIGKILLed worker).
+        await until('w1 to run out', 10_000, async () =>
+          (await registry.listWorkers(queue)).length === 0 ? true : undefined,
+        );
+
+        await registry.pause(queue, 'nightly', '{"n":1}');
+        await registry.pause(queue, 'nightly', '{"n":2}');
+        expect([...(await registry.listPaused(queue))]).toEqual([['nightly', '{"n":2}']]);
+        expect((await registry.listPaused(`${queue}-other`)).size).toBe(0);
+        expect(await registry.unpause(queue, 'nightly')).toBe(true);
+        expect(await registry.unpause(queue, 'nightly')).toBe(false);
+      } finally {
+        await pool?.end();
+        await connections.close();
+      }
+    },
+    30_000,
+  );
+});
+
+describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on the workers (issue 27)', () => {
+  const pgWorkers: RecipeProcess[] = [];
+
+  function pgEnv(): NodeJS.ProcessEnv {
+    const e = env();
+    delete e.RECIPE_REDIS_URL;
+    return { ...e, RECIPE_POSTGRES_URL: pgServer.url };
+  }
+
+  function pg(args: string[]) {
+    return runCli(args, { cwd: dir, env: pgEnv(), timeoutMs: 120_000 });
+  }
+
+  afterAll(async () => {
+    for (const release of held.splice(0)) release();
+    await Promise.all(pgWorkers.map((w) => stopProcess(w)));
+  }, 60_000);
+
+  it('shows 2 workers with their runs and leases, a paused schedule; resume and redrive go through the workers', async () => {
+    // Long patience: every `recipe` process on PostgreSQL opens pools and checks three schemas at start.
+    for (let i = 0; i < 2; i++)
+      pgWorkers.push(spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000'], pgEnv(), dir));
+    await untilReady(pgWorkers, 60_000);
+    const submitHold = (tag: string) =>
+      pg(['submit', join(recipes, 'hold.yaml'), '--recipes', recipes, '-i', `tag=${tag}`, '--run-id', `pg-${tag}`]);
+    for (const tag of ['h1', 'h2', 'h3']) expect((await submitHold(tag)).code).toBe(0);
+    await until('two held requests', 60_000, async () => (held.length >= 2 ? true : undefined));
+    const add = await pg([
+      'schedule',
+      'add',
+      'nightly',
+      join(recipes, 'hold.yaml'),
+      '--recipes',
+      recipes,
+      '--cron',
+      '0 3 * * *',
+      '-i',
+      'tag=n',
+    ]);
+    expect(add.code, add.stderr).toBe(0);
+    const paused = await pg(['schedule', 'pause', 'nightly']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect((await pg(['schedule', 'pause', 'nightly'])).stderr).toContain('F023');
+
+    const status = await until('both workers holding a run', 30_000, async () => {
+      const r = await pg(['fleet', 'status', '--postgres', pgServer.url, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout) as Status;
+      return s.workers.length === 2 && s.workers.every((w) => w.current.length === 1) ? s : undefined;
+    });
+    expect(new Set(status.workers.map((w) => w.pid))).toEqual(new Set(pgWorkers.map((w) => w.child.pid)));
+    const current = status.workers.flatMap((w) => w.current.map((c) => c.run_id));
+    expect(new Set(current).size).toBe(2);
+    expect(status.jobs).toMatchObject({ waiting: 1, active: 2 });
+    expect(status.schedules.map((x) => [x.name, x.paused, x.next])).toEqual([['nightly', true, null]]);
+    expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
+    const holders = new Set(status.workers.map((w) => w.id));
+    expect(status.leases.every((l) => l.expires_in_ms > 0 && holders.has(l.holder ?? ''))).toBe(true);
+    const text = await pg(['fleet', 'status']);
+    expect(text.stdout).toContain('workers (2):');
+    expect(text.stdout).toMatch(/queue recipe-runs: 1 waiting, 2 active/);
+
+    expect((await pg(['schedule', 'resume', 'nightly'])).code).toBe(0);
+    expect((await pg(['schedule', 'resume', 'nightly'])).stderr).toContain('F023');
+    const listed = JSON.parse((await pg(['schedule', 'list', '--json'])).stdout) as Status['schedules'];
+    expect(listed.map((x) => [x.name, x.paused, x.next !== null])).toEqual([['nightly', false, true]]);
+    expect((await pg(['schedule', 'remove', 'nightly'])).code).toBe(0);
+
+    // The held runs end; a run that fails for good (a 400) is redriven by a worker on request.
+    await until('the three held runs to end', 60_000, async () => {
+      for (const release of held.splice(0)) release();
+      const rows = JSON.parse((await pg(['runs', '--postgres', pgServer.url, '--json'])).stdout) as Row[];
+      return rows.filter((r) => /^pg-h/.test(r.run_id) && r.status === 'succeeded').length === 3 ? true : undefined;
+    });
+    const failed = await pg([
+      'submit',
+      join(recipes, 'bad.yaml'),
+      '--recipes',
+      recipes,
+      '-i',
+      'tag=r',
+      '--run-id',
+      'pg-redrive-1',
+      '--wait',
+    ]);
+    expect(failed.code).toBe(1);
+    const resumed = await pg(['resume', 'pg-redrive-1', '--postgres', pgServer.url, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'failed', run_id: 'pg-redrive-1', attempt: 2 });
+    expect(pgWorkers.some((w) => /run pg-redrive-1 redriven on request \(attempt 2\)/.test(w.output()))).toBe(true);
+  }, 240_000);
 });
