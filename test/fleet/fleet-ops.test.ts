@@ -9,6 +9,17 @@ import { FLEET_SCHEMA } from '../../src/fleet/postgres.js';
 import { postgresRegistry } from '../../src/fleet/postgres-registry.js';
 import { redisRegistry } from '../../src/fleet/redis-registry.js';
 import type { FleetRegistry, WorkerRecord } from '../../src/fleet/registry.js';
+import { DEFAULT_QUEUE, type RunJobData } from '../../src/fleet/job.js';
+import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../src/fleet/queue.js';
+import {
+  listSchedules,
+  pauseSchedule,
+  removeSchedule,
+  resumeSchedule,
+  upsertSchedule,
+} from '../../src/fleet/schedules.js';
+import { fleetStatus } from '../../src/fleet/status.js';
+import { checkRecipe } from '../../src/run/index.js';
 import { runCli } from '../cli/cli-process.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -497,6 +508,7 @@ describe("the fleet's registry on each store (issue 27)", () => {
 
 describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on the workers (issue 27)', () => {
   const pgWorkers: RecipeProcess[] = [];
+  let fleet: FleetClient | undefined;
 
   function pgEnv(): NodeJS.ProcessEnv {
     const e = env();
@@ -508,79 +520,65 @@ describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on 
     return runCli(args, { cwd: dir, env: pgEnv(), timeoutMs: 120_000 });
   }
 
+  async function submitHere(file: string, runId: string): Promise<void> {
+    const plan = (await checkRecipe(join(recipes, file))).recipe!.plan;
+    const data = await runJobData(plan, recipes, { inputs: { tag: runId }, runId });
+    expect(await submitRun(fleet!, { ...data, run_id: runId })).toBe(true);
+  }
+
   afterAll(async () => {
     for (const release of held.splice(0)) release();
     await Promise.all(pgWorkers.map((w) => stopProcess(w)));
+    await fleet?.close();
   }, 60_000);
 
+  // Lean: a `recipe` process on PostgreSQL takes some 2 s to start (pools, three schemas checked), so the
+  // commands whose code is the same on both stores run here, in this process; the CLI runs where the store is
+  // named (fleet status, schedule pause, resume --postgres).
   it('shows 2 workers with their runs and leases, a paused schedule; resume and redrive go through the workers', async () => {
-    // Long patience: every `recipe` process on PostgreSQL opens pools and checks three schemas at start.
     for (let i = 0; i < 2; i++)
       pgWorkers.push(spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000'], pgEnv(), dir));
-    await untilReady(pgWorkers, 60_000);
-    const submitHold = (tag: string) =>
-      pg(['submit', join(recipes, 'hold.yaml'), '--recipes', recipes, '-i', `tag=${tag}`, '--run-id', `pg-${tag}`]);
-    for (const tag of ['h1', 'h2', 'h3']) expect((await submitHold(tag)).code).toBe(0);
-    await until('two held requests', 60_000, async () => (held.length >= 2 ? true : undefined));
-    const add = await pg([
-      'schedule',
-      'add',
-      'nightly',
-      join(recipes, 'hold.yaml'),
-      '--recipes',
-      recipes,
-      '--cron',
-      '0 3 * * *',
-      '-i',
-      'tag=n',
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    fleet = await openFleet({ kind: 'postgres', url: pgServer.url }, DEFAULT_QUEUE);
+    for (const id of ['pg-h1', 'pg-h2', 'pg-h3']) await submitHere('hold.yaml', id);
+    const hold = (await fleet.queue.getJob('run-pg-h1'))!.data as RunJobData;
+    await upsertSchedule(fleet, 'nightly', { cron: '0 3 * * *' }, hold);
     const paused = await pg(['schedule', 'pause', 'nightly']);
     expect(paused.code, paused.stderr).toBe(0);
-    expect((await pg(['schedule', 'pause', 'nightly'])).stderr).toContain('F023');
+    await expect(pauseSchedule(fleet, 'nightly')).rejects.toMatchObject({ code: 'F023' });
+    await untilReady(pgWorkers, 60_000);
 
-    const status = await until('both workers holding a run', 30_000, async () => {
-      const r = await pg(['fleet', 'status', '--postgres', pgServer.url, '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      const s = JSON.parse(r.stdout) as Status;
+    await until('both workers holding a run', 30_000, async () => {
+      const s = await fleetStatus(fleet!);
       return s.workers.length === 2 && s.workers.every((w) => w.current.length === 1) ? s : undefined;
     });
+    const r = await pg(['fleet', 'status', '--postgres', pgServer.url, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const status = JSON.parse(r.stdout) as Status;
     expect(new Set(status.workers.map((w) => w.pid))).toEqual(new Set(pgWorkers.map((w) => w.child.pid)));
     const current = status.workers.flatMap((w) => w.current.map((c) => c.run_id));
     expect(new Set(current).size).toBe(2);
     expect(status.jobs).toMatchObject({ waiting: 1, active: 2 });
     expect(status.schedules.map((x) => [x.name, x.paused, x.next])).toEqual([['nightly', true, null]]);
     expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
-    const holders = new Set(status.workers.map((w) => w.id));
-    expect(status.leases.every((l) => l.expires_in_ms > 0 && holders.has(l.holder ?? ''))).toBe(true);
-    const text = await pg(['fleet', 'status']);
-    expect(text.stdout).toContain('workers (2):');
-    expect(text.stdout).toMatch(/queue recipe-runs: 1 waiting, 2 active/);
+    const ids = new Set(status.workers.map((w) => w.id));
+    expect(status.leases.every((l) => l.expires_in_ms > 0 && ids.has(l.holder ?? ''))).toBe(true);
 
-    expect((await pg(['schedule', 'resume', 'nightly'])).code).toBe(0);
-    expect((await pg(['schedule', 'resume', 'nightly'])).stderr).toContain('F023');
-    const listed = JSON.parse((await pg(['schedule', 'list', '--json'])).stdout) as Status['schedules'];
-    expect(listed.map((x) => [x.name, x.paused, x.next !== null])).toEqual([['nightly', false, true]]);
-    expect((await pg(['schedule', 'remove', 'nightly'])).code).toBe(0);
+    await resumeSchedule(fleet, 'nightly');
+    await expect(resumeSchedule(fleet, 'nightly')).rejects.toMatchObject({ code: 'F023' });
+    expect((await listSchedules(fleet)).map((x) => [x.name, x.paused, x.next !== null])).toEqual([
+      ['nightly', false, true],
+    ]);
+    await removeSchedule(fleet, 'nightly');
 
     // The held runs end; a run that fails for good (a 400) is redriven by a worker on request.
     await until('the three held runs to end', 60_000, async () => {
       for (const release of held.splice(0)) release();
-      const rows = JSON.parse((await pg(['runs', '--postgres', pgServer.url, '--json'])).stdout) as Row[];
-      return rows.filter((r) => /^pg-h/.test(r.run_id) && r.status === 'succeeded').length === 3 ? true : undefined;
+      const ended = await Promise.all(['pg-h1', 'pg-h2', 'pg-h3'].map((id) => fleet!.journal.getRun(id)));
+      return ended.every((run) => run?.status === 'succeeded') ? true : undefined;
     });
-    const failed = await pg([
-      'submit',
-      join(recipes, 'bad.yaml'),
-      '--recipes',
-      recipes,
-      '-i',
-      'tag=r',
-      '--run-id',
-      'pg-redrive-1',
-      '--wait',
-    ]);
-    expect(failed.code).toBe(1);
+    await submitHere('bad.yaml', 'pg-redrive-1');
+    const failed = await waitForRun(fleet, 'pg-redrive-1', AbortSignal.timeout(60_000));
+    expect(failed).toMatchObject({ kind: 'report', record: { status: 'failed' } });
     const resumed = await pg(['resume', 'pg-redrive-1', '--postgres', pgServer.url, '--json']);
     expect(resumed.code, resumed.stderr).toBe(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'failed', run_id: 'pg-redrive-1', attempt: 2 });
