@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pgLib from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlPool } from '../../src/journal/postgres/client.js';
 import { connectStore } from '../../src/fleet/open-store.js';
@@ -21,6 +22,7 @@ import {
 import { fleetStatus } from '../../src/fleet/status.js';
 import { checkRecipe } from '../../src/run/index.js';
 import { runCli } from '../cli/cli-process.js';
+import { extractBlocks } from '../docs/doc-examples.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
@@ -562,6 +564,17 @@ describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on 
     expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
     const ids = new Set(status.workers.map((w) => w.id));
     expect(status.leases.every((l) => l.expires_in_ms > 0 && ids.has(l.holder ?? ''))).toBe(true);
+
+    // The SQL docs/fleet.md shows for reading the live workers with psql.
+    const [query] = extractBlocks('docs/fleet.md').filter((b) => b.lang === 'sql' && b.text.includes('recipe_fleet.'));
+    const sql = new pgLib.Client({ connectionString: pgServer.url });
+    await sql.connect();
+    try {
+      const rows = (await sql.query<{ id: string }>(query!.text)).rows;
+      expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    } finally {
+      await sql.end();
+    }
 
     await resumeSchedule(fleet, 'nightly');
     await expect(resumeSchedule(fleet, 'nightly')).rejects.toMatchObject({ code: 'F023' });
