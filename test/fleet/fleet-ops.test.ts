@@ -508,7 +508,7 @@ describe("the fleet's registry on each store (issue 27)", () => {
   );
 });
 
-describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on the workers (issue 27)', () => {
+describe('the fleet on PostgreSQL: fleet status, schedules paused, cancel, a redrive on the workers (issue 27)', () => {
   const pgWorkers: RecipeProcess[] = [];
   let fleet: FleetClient | undefined;
 
@@ -536,8 +536,8 @@ describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on 
 
   // Lean: a `recipe` process on PostgreSQL takes some 2 s to start (pools, three schemas checked), so the
   // commands whose code is the same on both stores run here, in this process; the CLI runs where the store is
-  // named (fleet status, schedule pause, resume --postgres).
-  it('shows 2 workers with their runs and leases, a paused schedule; resume and redrive go through the workers', async () => {
+  // named (fleet status, schedule pause, cancel --postgres, resume --postgres).
+  it('shows 2 workers with their runs and leases, a paused schedule; cancel, resume and redrive go through the store', async () => {
     for (let i = 0; i < 2; i++)
       pgWorkers.push(spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000'], pgEnv(), dir));
     fleet = await openFleet({ kind: 'postgres', url: pgServer.url }, DEFAULT_QUEUE);
@@ -583,10 +583,16 @@ describe('the fleet on PostgreSQL: fleet status, schedules paused, a redrive on 
     ]);
     await removeSchedule(fleet, 'nightly');
 
-    // The held runs end; a run that fails for good (a 400) is redriven by a worker on request.
-    await until('the three held runs to end', 60_000, async () => {
+    // One held run is cancelled (`recipe cancel --postgres`), the others end; a run that fails for good (a 400)
+    // is redriven by a worker on request.
+    const cancelled = current[0]!;
+    const cancel = await pg(['cancel', cancelled, '--postgres', pgServer.url]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await until('the held runs to end', 60_000, async () => {
+      if ((await fleet!.journal.getRun(cancelled))?.status !== 'cancelled') return undefined;
       for (const release of held.splice(0)) release();
-      const ended = await Promise.all(['pg-h1', 'pg-h2', 'pg-h3'].map((id) => fleet!.journal.getRun(id)));
+      const others = ['pg-h1', 'pg-h2', 'pg-h3'].filter((id) => id !== cancelled);
+      const ended = await Promise.all(others.map((id) => fleet!.journal.getRun(id)));
       return ended.every((run) => run?.status === 'succeeded') ? true : undefined;
     });
     await submitHere('bad.yaml', 'pg-redrive-1');
