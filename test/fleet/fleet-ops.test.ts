@@ -508,6 +508,43 @@ describe("the fleet's registry on each store (issue 27)", () => {
   );
 });
 
+describe("the fleet's own schema on PostgreSQL (recipe_fleet), versioned", () => {
+  it('upgrades a schema made before versions were kept, once, with several processes connecting at once', async () => {
+    const admin = new pgLib.Client({ connectionString: pgServer.url });
+    await admin.connect();
+    try {
+      await admin.query('CREATE DATABASE legacy');
+      const legacyUrl = pgServer.url.replace(/\/postgres$/, '/legacy');
+      const legacy = new pgLib.Client({ connectionString: legacyUrl });
+      await legacy.connect();
+      try {
+        // What the unversioned migration of earlier releases left: the kv table only, holding a visit.
+        await legacy.query('CREATE SCHEMA recipe_fleet');
+        await legacy.query(
+          'CREATE TABLE recipe_fleet.kv (key text PRIMARY KEY, value text NOT NULL, expires_at timestamptz NOT NULL)',
+        );
+        await legacy.query("INSERT INTO recipe_fleet.kv VALUES ('visit', 'kept', now() + interval '1 hour')");
+        const opened = await Promise.all([1, 2, 3].map(() => connectStore({ kind: 'postgres', url: legacyUrl })));
+        try {
+          expect(await opened[0]!.kv.get('visit')).toBe('kept');
+          await opened[1]!.registry.pause('q', 'nightly', '{}');
+          expect([...(await opened[2]!.registry.listPaused('q')).keys()]).toEqual(['nightly']);
+        } finally {
+          await Promise.all(opened.map((c) => c.close()));
+        }
+        const versions = await legacy.query<{ version: number }>(
+          'SELECT version FROM recipe_fleet.schema_version ORDER BY version',
+        );
+        expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+      } finally {
+        await legacy.end();
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 30_000);
+});
+
 describe('the fleet on PostgreSQL: fleet status, schedules paused, cancel, a redrive on the workers (issue 27)', () => {
   const pgWorkers: RecipeProcess[] = [];
   let fleet: FleetClient | undefined;
