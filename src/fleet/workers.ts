@@ -9,6 +9,12 @@ export class WorkerHeartbeat {
   private readonly current = new Map<string, CurrentJob>();
   private timer: NodeJS.Timeout | undefined;
   private readonly startedAt = Date.now();
+  /**
+   * Writes go one after another: on a pool (PostgreSQL) two at once could commit out of order and leave an
+   * older list of jobs in hand; and none is written after stop() removed the record.
+   */
+  private writing: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     private readonly registry: FleetRegistry,
@@ -32,11 +38,23 @@ export class WorkerHeartbeat {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    // A write under way ends before the removal, but a store that is down does not hold the shutdown up.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.writing, new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
+    clearTimeout(timer);
     await this.registry.removeWorker(this.base.queue, this.base.id).catch(() => undefined);
   }
 
-  private async beat(): Promise<void> {
+  /** Writes the record now, after any write under way (each write carries the jobs in hand when it starts). */
+  private beat(): Promise<void> {
+    this.writing = this.writing.then(() => this.write());
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.stopped) return;
     try {
       await this.registry.writeWorker({
         ...this.base,
