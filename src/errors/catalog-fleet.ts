@@ -26,10 +26,8 @@ export const fleetCodes = {
     class: 'invalid',
   },
   F010: { template: 'cannot reach PostgreSQL at {url}: {reason}', class: 'config' },
-  F012: {
-    template: '{what} needs the fleet on Redis (--redis): its PostgreSQL backend does not keep it yet (docs/fleet.md)',
-    class: 'invalid',
-  },
+  // F012 (a registry feature refused on PostgreSQL) is retired: issue 27 gave PostgreSQL the worker registry,
+  // paused schedules and `fleet status`. Not to be reused.
   F011: { template: "the fleet's schema in PostgreSQL at {url} cannot be used: {reason}", class: 'config' },
   F020: {
     template:

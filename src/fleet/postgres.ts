@@ -1,24 +1,44 @@
 import { createPostgresBackend, FlowProducer, Queue, Worker, type PostgresPoolConfig } from 'bullmq';
 import { RecipeError } from '../errors/index.js';
 import { openSqlPool, type SqlPool } from '../journal/postgres/client.js';
+import { applyMigrations } from '../journal/postgres/schema.js';
 import { redactUrl } from './fleet-store.js';
 import { listen } from './worker-events.js';
 import { openPostgresFleetJournal, postgresRateLimiter } from './postgres-journal.js';
+import { postgresRegistry } from './postgres-registry.js';
 import type { FleetKv, StoreConnections } from './store-connections.js';
 
-/** The schema of the fleet's own small table (visits of distributed foreach); BullMQ keeps its `bullmq` schema. */
+/** The schema of the fleet's own tables (visits, the registry); BullMQ keeps its `bullmq` schema. */
 export const FLEET_SCHEMA = 'recipe_fleet';
 
 /**
- * Ours, created once per database under a transaction-scoped advisory lock (so that workers starting at once
- * wait for the first instead of racing on CREATE): version 1 is the kv table. A later version adds its
- * statements here, guarded the same way.
+ * The fleet schema's versioned migrations, applied at every worker's (and command's) start by the journal's
+ * migration runner (applyMigrations: recorded in recipe_fleet.schema_version, under an advisory lock, so
+ * workers starting at once apply each once). Append only: a change is a new version.
  */
 const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.kv (
+  // 1: the kv table (distributed foreach visits). IF NOT EXISTS: databases set up before versions were kept
+  // have it already, without a schema_version.
+  `CREATE TABLE IF NOT EXISTS {S}.kv (
      key text PRIMARY KEY,
      value text NOT NULL,
      expires_at timestamptz NOT NULL
+   )`,
+  // 2: the registry (src/fleet/postgres-registry.ts): live workers, whose rows run out on the database's clock,
+  // and paused schedules.
+  `CREATE TABLE {S}.workers (
+     queue text NOT NULL,
+     id text NOT NULL,
+     record text NOT NULL,
+     expires_at timestamptz NOT NULL,
+     PRIMARY KEY (queue, id)
+   );
+   CREATE TABLE {S}.paused_schedules (
+     queue text NOT NULL,
+     name text NOT NULL,
+     paused text NOT NULL,
+     paused_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (queue, name)
    )`,
 ];
 
@@ -26,7 +46,7 @@ const MIGRATIONS: readonly string[] = [
  * The fleet on PostgreSQL (--postgres): BullMQ's PostgreSQL backend for the queue, workers, flows and job
  * schedulers (its schema `bullmq`, migrated by the first of them to connect: BullMQ's migrator takes an advisory
  * lock, so several workers starting at once apply them once), the run journal in the same database, and a pool
- * of our own for the visits table. F010 now when PostgreSQL cannot be reached.
+ * of our own for the fleet's tables (visits, the registry). F010 now when PostgreSQL cannot be reached.
  *
  * Each BullMQ queue, worker and flow producer owns a small pool and, for a worker, a LISTEN connection: a worker
  * process holds some six connections (docs/fleet.md counts them for max_connections).
@@ -68,6 +88,7 @@ export async function connectPostgresStore(url: string): Promise<StoreConnection
       return flow;
     },
     kv,
+    registry: postgresRegistry(pool, FLEET_SCHEMA),
     openJournal: (o) => openPostgresFleetJournal(url, o),
     rateLimiter: (maxRps) => postgresRateLimiter(pool, maxRps),
     close: async () => {
@@ -77,13 +98,11 @@ export async function connectPostgresStore(url: string): Promise<StoreConnection
 }
 
 async function migrate(pool: SqlPool): Promise<void> {
-  await pool.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('${FLEET_SCHEMA}'))`);
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${FLEET_SCHEMA}`);
-    for (const statement of MIGRATIONS) await tx.query(statement);
-    // Expired rows are skipped by every read; they are deleted here, at a worker's (or command's) start.
-    await tx.query(`DELETE FROM ${FLEET_SCHEMA}.kv WHERE expires_at < now()`);
-  });
+  // The lock's key is the one the unversioned migration of earlier releases took: old and new workers starting
+  // together still take turns.
+  await applyMigrations(pool, FLEET_SCHEMA, MIGRATIONS, FLEET_SCHEMA);
+  // Expired rows are skipped by every read; they are deleted here, at a worker's (or command's) start.
+  await pool.query(`DELETE FROM ${FLEET_SCHEMA}.kv WHERE expires_at < now()`);
 }
 
 /** The kv on a table: the database's clock decides expiry, the same for every worker. */

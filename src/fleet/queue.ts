@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { Job, JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { JournalStore, RunRecord, RunStatus, RunSummary } from '../journal/index.js';
@@ -10,6 +9,7 @@ import { hashFile, pinnedPath } from './recipe-pin.js';
 import { lockHashOf } from '../packages/index.js';
 import { checkedStore, type FleetStore } from './fleet-store.js';
 import { connectStore } from './open-store.js';
+import type { FleetRegistry } from './registry.js';
 import type { FleetQueue } from './store-connections.js';
 
 /**
@@ -20,18 +20,9 @@ export interface FleetClient {
   readonly store: FleetStore;
   readonly queue: FleetQueue;
   readonly journal: JournalStore;
-  /** A command connection to the fleet's Redis (the worker registry, paused schedules, leases); none on PostgreSQL. */
-  readonly redis: Redis | undefined;
+  /** The worker registry and paused schedules, in the same store (registry.ts). */
+  readonly registry: FleetRegistry;
   close(): Promise<void>;
-}
-
-/**
- * The fleet's Redis, for what only the Redis backend keeps (paused schedules, the worker registry, `fleet
- * status`): F012 on PostgreSQL.
- */
-export function fleetRedis(fleet: FleetClient, what: string): Redis {
-  if (!fleet.redis) throw new RecipeError('F012', { what });
-  return fleet.redis;
 }
 
 /** How a run job is retried: a failure before the run starts (Redis, the service unreachable) is retried. */
@@ -65,7 +56,7 @@ export async function openFleet(
       store,
       queue,
       journal,
-      redis: connections.redis,
+      registry: connections.registry,
       close: async () => {
         await queue.close();
         await journal.close();

@@ -5,6 +5,7 @@ import { RedisJournalStore, type RedisCommands } from '../journal/index.js';
 import { JOURNAL_PREFIX } from './job.js';
 import { checkedStore, redactUrl } from './fleet-store.js';
 import { FleetRateLimiter } from './rate-limit/index.js';
+import { redisRegistry } from './redis-registry.js';
 import { listen } from './worker-events.js';
 import type { FleetJournalOptions, FleetKv, StoreConnections } from './store-connections.js';
 
@@ -92,6 +93,7 @@ export async function connectRedisStore(url: string): Promise<StoreConnections> 
   return {
     store: { kind: 'redis', url },
     redis: commands,
+    registry: redisRegistry(commands),
     newQueue: (name) => {
       const queue = new Queue(name, { connection: queueConnection() });
       // A connection error is also an 'error' event on the queue: with no listener Node would end the process

@@ -1,9 +1,7 @@
-import { fleetRedis, type FleetClient } from './queue.js';
-import { RUN_JOB_OPTIONS } from './queue.js';
+import { RUN_JOB_OPTIONS, type FleetClient } from './queue.js';
 import { JobName, type RunJobData } from './job.js';
 import { RecipeError } from '../errors/index.js';
 import { scheduleOffsetMs } from './job.js';
-import { FLEET_PREFIX } from './workers.js';
 
 /** A schedule as `recipe schedule list` shows it. */
 export interface ScheduleSummary {
@@ -23,12 +21,10 @@ export interface ScheduleSummary {
   readonly offset_ms: number | null;
 }
 
-/** Where paused schedules wait (hash name → PausedSchedule JSON): BullMQ has no paused job scheduler. */
-function pausedKey(queue: string): string {
-  return `${FLEET_PREFIX}:${queue}:paused-schedules`;
-}
-
-/** A paused schedule as kept: enough to upsert it again. */
+/**
+ * A paused schedule as kept in the fleet's registry (BullMQ has no paused job scheduler): enough to upsert it
+ * again.
+ */
 interface PausedSchedule {
   readonly when: ScheduleWhen;
   readonly data: Omit<RunJobData, 'run_id'>;
@@ -63,8 +59,8 @@ export async function upsertSchedule(
         ...(RUN_JOB_OPTIONS.removeOnFail !== undefined ? { removeOnFail: RUN_JOB_OPTIONS.removeOnFail } : {}),
       },
     });
-    // Adding a schedule again replaces it, paused or not: the new one runs (only Redis keeps paused ones).
-    await fleet.redis?.hdel(pausedKey(fleet.queue.name), name);
+    // Adding a schedule again replaces it, paused or not: the new one runs.
+    await fleet.registry.unpause(fleet.queue.name, name);
   } catch (err) {
     // BullMQ checks the pattern and the time zone.
     throw new RecipeError('F006', {
@@ -81,8 +77,8 @@ export async function listSchedules(fleet: FleetClient): Promise<ScheduleSummary
     const data = (s.template?.data ?? {}) as Partial<RunJobData>;
     return summary(s.key, data, { pattern: s.pattern, every: s.every, tz: s.tz }, s.next, false);
   });
-  const kept = fleet.redis ? await fleet.redis.hgetall(pausedKey(fleet.queue.name)) : {};
-  const paused = Object.entries(kept).map(([name, text]) => {
+  const kept = await fleet.registry.listPaused(fleet.queue.name);
+  const paused = [...kept].map(([name, text]) => {
     const p = JSON.parse(text) as PausedSchedule;
     const when = 'cron' in p.when ? { pattern: p.when.cron, tz: p.when.tz } : { every: p.when.everyMs };
     return summary(name, p.data, when, undefined, true);
@@ -115,8 +111,8 @@ function summary(
 /** Removes a schedule, paused or not (F005 when there is none by that name); runs already made go on. */
 export async function removeSchedule(fleet: FleetClient, name: string): Promise<void> {
   const removed = await fleet.queue.removeJobScheduler(name);
-  const unpaused = (await fleet.redis?.hdel(pausedKey(fleet.queue.name), name)) ?? 0;
-  if (!removed && unpaused === 0) throw new RecipeError('F005', { name, queue: fleet.queue.name });
+  const unpaused = await fleet.registry.unpause(fleet.queue.name, name);
+  if (!removed && !unpaused) throw new RecipeError('F005', { name, queue: fleet.queue.name });
 }
 
 /**
@@ -124,11 +120,10 @@ export async function removeSchedule(fleet: FleetClient, name: string): Promise<
  * to be put back by resumeSchedule. F005 unknown, F023 already paused. Runs already made go on.
  */
 export async function pauseSchedule(fleet: FleetClient, name: string): Promise<void> {
-  const redis = fleetRedis(fleet, 'schedule pause');
-  const key = pausedKey(fleet.queue.name);
+  const queue = fleet.queue.name;
   const s = await fleet.queue.getJobScheduler(name);
   if (!s) {
-    if ((await redis.hexists(key, name)) === 1)
+    if ((await fleet.registry.listPaused(queue)).has(name))
       throw new RecipeError('F023', { name, queue: fleet.queue.name, state: 'already paused' });
     throw new RecipeError('F005', { name, queue: fleet.queue.name });
   }
@@ -137,21 +132,20 @@ export async function pauseSchedule(fleet: FleetClient, name: string): Promise<v
       ? { cron: s.pattern, ...(s.tz ? { tz: s.tz } : {}) }
       : { everyMs: s.every ?? 0 };
   const paused: PausedSchedule = { when, data: (s.template?.data ?? {}) as RunJobData, paused_at: Date.now() };
-  await redis.hset(key, name, JSON.stringify(paused));
+  await fleet.registry.pause(queue, name, JSON.stringify(paused));
   await fleet.queue.removeJobScheduler(name);
 }
 
 /** Resumes a paused schedule: its next tick is the next one from now (missed ticks are not made up). */
 export async function resumeSchedule(fleet: FleetClient, name: string): Promise<void> {
-  const redis = fleetRedis(fleet, 'schedule resume');
-  const key = pausedKey(fleet.queue.name);
-  const text = await redis.hget(key, name);
-  if (text === null) {
+  const queue = fleet.queue.name;
+  const text = (await fleet.registry.listPaused(queue)).get(name);
+  if (text === undefined) {
     if (await fleet.queue.getJobScheduler(name))
       throw new RecipeError('F023', { name, queue: fleet.queue.name, state: 'not paused' });
     throw new RecipeError('F005', { name, queue: fleet.queue.name });
   }
   const p = JSON.parse(text) as PausedSchedule;
+  // upsertSchedule takes it out of the paused ones.
   await upsertSchedule(fleet, name, p.when, p.data);
-  await redis.hdel(key, name);
 }

@@ -1,13 +1,13 @@
 import type { Job } from 'bullmq';
 import type { ChunkJobData, ChunkJobResult } from './distribute/chunk-data.js';
 import { JobName, runIdOfJob, type RunJobData } from './job.js';
-import { fleetRedis, type FleetClient } from './queue.js';
-import { openFleetJournal } from './redis.js';
+import type { HeldLease } from '../journal/index.js';
+import type { FleetClient } from './queue.js';
+import type { WorkerRecord } from './registry.js';
 import { listSchedules, type ScheduleSummary } from './schedules.js';
-import { listWorkerRecords, type WorkerRecord } from './workers.js';
 
 /**
- * What `recipe fleet status` (and the console's fleet page) shows: one read of the fleet's state in Redis.
+ * What `recipe fleet status` shows: one read of the fleet's state in its store (Redis or PostgreSQL).
  * Plain data; its JSON shape is the `--json` output (docs/fleet.md#fleet-status).
  */
 export interface FleetStatus {
@@ -40,14 +40,8 @@ export interface QueueCounts {
   readonly waiting_children: number;
 }
 
-export interface LeaseStatus {
-  readonly run_id: string;
-  /** A part of the run (a chunk: chunk-<step hash>-<n>), or null for the run itself. */
-  readonly part: string | null;
-  /** The worker holding the run (host:pid), when known. */
-  readonly holder: string | null;
-  readonly expires_in_ms: number;
-}
+/** A run (or a part of one) held now: the journal's lease (JournalStore.leases). */
+export type LeaseStatus = HeldLease;
 
 export interface ChunkStatus {
   readonly run_id: string;
@@ -68,13 +62,13 @@ export interface ChunkStatus {
 
 /** Reads the fleet's state: workers, job counts, schedules, leases, chunks. */
 export async function fleetStatus(fleet: FleetClient): Promise<FleetStatus> {
-  const redis = fleetRedis(fleet, 'fleet status');
   const queue = fleet.queue.name;
   const [workers, counts, schedules, leases, chunks] = await Promise.all([
-    listWorkerRecords(redis, queue),
+    fleet.registry.listWorkers(queue),
     fleet.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'waiting-children', 'prioritized'),
     listSchedules(fleet),
-    openFleetJournal(redis, { queue }).leases(),
+    // A fleet's journal (Redis, PostgreSQL) has leases; a journal without them holds no run for others.
+    fleet.journal.leases?.() ?? Promise.resolve([]),
     chunkStatuses(fleet),
   ]);
   return {

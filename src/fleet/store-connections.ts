@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RequestLimiter } from '../client/index.js';
 import type { JournalStore } from '../journal/index.js';
 import type { FleetStore } from './fleet-store.js';
+import type { FleetRegistry } from './registry.js';
 
 /**
  * A BullMQ queue on either backend: its public API, which BullMQ keeps the same on Redis and PostgreSQL
@@ -107,9 +108,11 @@ export interface StoreConnections {
    */
   newFlowProducer(): FleetFlowProducer;
   readonly kv: FleetKv;
+  /** The worker registry and paused schedules (registry.ts), in the store. */
+  readonly registry: FleetRegistry;
   /**
-   * The command connection, on Redis only: what the worker registry, paused schedules and `fleet status` keep
-   * there (src/fleet/workers.ts, schedules.ts, status.ts). Undefined on PostgreSQL, which has none of them yet.
+   * The command connection, on Redis only: for what is Redis's own (the worker's check of maxmemory-policy,
+   * redis-settings.ts). Undefined on PostgreSQL.
    */
   readonly redis?: Redis;
   /** The run journal of a queue's runs, in the same store; closing it leaves these connections open. */

@@ -12,7 +12,8 @@ import { connectStore } from './open-store.js';
 import { checkMaxmemoryPolicy } from './redis-settings.js';
 import { processRunJob } from './run-job.js';
 import type { WorkerContext } from './worker-context.js';
-import { WorkerHeartbeat, type CurrentJob } from './workers.js';
+import type { CurrentJob } from './registry.js';
+import { WorkerHeartbeat } from './workers.js';
 import { JobName, runIdOfJob, type RunJobData } from './job.js';
 
 /** How a worker is set up (`recipe worker`). */
@@ -57,10 +58,8 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   const lockMs = o.lockMs ?? 30_000;
   const store = o.store ?? checkedStore('redis', o.redisUrl ?? '');
   const connections = await connectStore(store);
-  // The worker registry (`recipe fleet status`) and the eviction check are Redis's: PostgreSQL keeps neither.
-  let heartbeat: WorkerHeartbeat | undefined;
+  // A Redis that may evict keys can lose a job or a journal record: refuse (F020), or warn when unreadable.
   if (connections.redis) {
-    // A Redis that may evict keys can lose a job or a journal record: refuse (F020), or warn when unreadable.
     try {
       const policy = await checkMaxmemoryPolicy(connections.redis);
       if ('unreadable' in policy)
@@ -71,20 +70,21 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
       await connections.close();
       throw err;
     }
-    heartbeat = new WorkerHeartbeat(
-      connections.redis,
-      {
-        id: name,
-        host: hostname(),
-        pid: process.pid,
-        version: o.version ?? 'unknown',
-        concurrency: o.concurrency ?? 1,
-        queue: o.queue,
-        recipes_dir: resolve(o.recipesDir),
-      },
-      o.log,
-    );
   }
+  // The worker registry (`recipe fleet status`), in the fleet's store whichever it is.
+  const heartbeat = new WorkerHeartbeat(
+    connections.registry,
+    {
+      id: name,
+      host: hostname(),
+      pid: process.pid,
+      version: o.version ?? 'unknown',
+      concurrency: o.concurrency ?? 1,
+      queue: o.queue,
+      recipes_dir: resolve(o.recipesDir),
+    },
+    o.log,
+  );
   // --max-rps-per-connector: every client of this worker asks the fleet's shared limit before each request.
   const limiter = o.maxRpsPerConnector !== undefined ? await connections.rateLimiter(o.maxRpsPerConnector) : undefined;
   // One more slot for each run that waits for its distributed chunks (src/fleet/distribute/spare-slots.ts).

@@ -19,6 +19,7 @@
  *   polling with `after_seq` = the last `seq` seen), writesInDoubt, getEffects.
  */
 export type {
+  HeldLease,
   AttemptCounters,
   AttemptRecord,
   AttemptStart,

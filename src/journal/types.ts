@@ -325,6 +325,17 @@ export interface JournalReader {
   close(): Promise<void>;
 }
 
+/** A lease held now on a run or a part of one (JournalStore.leases). */
+export interface HeldLease {
+  readonly run_id: string;
+  /** A part of the run (a chunk: chunk-<step hash>-<n>), or null for the run itself. */
+  readonly part: string | null;
+  /** The worker holding the run (host:pid), when known. */
+  readonly holder: string | null;
+  /** Time left before the lease runs out unless renewed. */
+  readonly expires_in_ms: number;
+}
+
 /** The whole journal: start or resume runs, read them, prune them. */
 export interface JournalStore extends JournalReader {
   /** Starts a run (attempt 1), held by this process. J006 when the id exists. */
@@ -361,6 +372,11 @@ export interface JournalStore extends JournalReader {
    * Optional: only backends that keep parts (holdPart) have it.
    */
   foldParts?(runId: string, parts: readonly string[]): Promise<void>;
+  /**
+   * The leases held now (runs, and parts of runs, that a live process holds) with the time left on each: what
+   * `recipe fleet status` shows. Optional: only the backends a fleet shares (Redis, PostgreSQL) have leases.
+   */
+  leases?(): Promise<HeldLease[]>;
   /**
    * How long a run (or part) may still show as held after its holder died: a lease's period; 0 where the hold
    * ends with the process (SQLite's OS lock). Whoever takes over a dead holder's run waits this long at most.

@@ -9,7 +9,10 @@ import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
 import { jobIdOf } from '../../src/fleet/job.js';
 import { openFleet } from '../../src/fleet/queue.js';
 import { connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
-import { listSchedules } from '../../src/fleet/schedules.js';
+import { listSchedules, upsertSchedule } from '../../src/fleet/schedules.js';
+import { runJobData } from '../../src/fleet/queue.js';
+import { checkRecipe } from '../../src/run/index.js';
+import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { runCli } from '../cli/cli-process.js';
 import { fleetEnv, spawnRecipe, stopProcess, until, type RecipeProcess } from '../fleet/fleet-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -287,5 +290,55 @@ describe.skipIf(!haveChromium)('console actions on the fleet', () => {
     expect(await yearlyPaused()).toBe(false);
     expect(consoleProcess.stderr()).toMatch(/console action: pause schedule yearly by /);
     await context.close();
+  }, 60_000);
+});
+
+// HTTP only (no Chromium): the pages call these same endpoints, which the cases above drive on Redis.
+describe('recipe console --postgres: schedules paused and resumed on a fleet on PostgreSQL (issue 27)', () => {
+  let pgServer: PostgresServer;
+  let pgConsole: ConsoleProcess | undefined;
+
+  beforeAll(async () => {
+    pgServer = await startPostgresServer();
+    const fleet = await openFleet({ kind: 'postgres', url: pgServer.url }, QUEUE);
+    try {
+      const plan = (await checkRecipe(join(dir, 'recipes/hold.yaml'))).recipe!.plan;
+      await upsertSchedule(
+        fleet,
+        'yearly',
+        { cron: '0 0 1 1 *' },
+        await runJobData(plan, join(dir, 'recipes'), {
+          inputs: {},
+        }),
+      );
+    } finally {
+      await fleet.close();
+    }
+    pgConsole = await startConsoleProcess(['--port', '0', '--postgres', pgServer.url, '--queue', QUEUE], { cwd: dir });
+  }, 60_000);
+  afterAll(async () => {
+    await pgConsole?.stop();
+    await pgServer?.stop();
+  });
+
+  it('offers the schedule actions, pauses and resumes a schedule; a second resume is refused (K510, 409)', async () => {
+    const base = pgConsole!.url;
+    const info = (await (await fetch(`${base}/api/info`)).json()) as ConsoleInfo;
+    expect(info.actions.schedules_unavailable).toBeNull();
+    const headers = { 'content-type': 'application/json', origin: base, 'x-recipe-csrf': info.actions.csrf_token };
+    const post = (path: string) => fetch(`${base}${path}`, { method: 'POST', headers, body: '{}' });
+    const listed = async () =>
+      ((await (await fetch(`${base}/api/schedules`)).json()) as { schedules: { name: string; paused: boolean }[] })
+        .schedules;
+    expect((await post('/api/schedules/yearly/pause')).status).toBe(200);
+    expect(await listed()).toMatchObject([{ name: 'yearly', paused: true }]);
+    expect((await post('/api/schedules/yearly/resume')).status).toBe(200);
+    expect(await listed()).toMatchObject([{ name: 'yearly', paused: false }]);
+    const again = await post('/api/schedules/yearly/resume');
+    expect([again.status, ((await again.json()) as { error_code: string }).error_code]).toEqual([
+      409,
+      'schedule_state',
+    ]);
+    expect(pgConsole!.stderr()).toMatch(/console action: pause schedule yearly by /);
   }, 60_000);
 });

@@ -2,8 +2,28 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pgLib from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlPool } from '../../src/journal/postgres/client.js';
+import { connectStore } from '../../src/fleet/open-store.js';
+import { FLEET_SCHEMA } from '../../src/fleet/postgres.js';
+import { postgresRegistry } from '../../src/fleet/postgres-registry.js';
+import { redisRegistry } from '../../src/fleet/redis-registry.js';
+import type { FleetRegistry, WorkerRecord } from '../../src/fleet/registry.js';
+import { DEFAULT_QUEUE, type RunJobData } from '../../src/fleet/job.js';
+import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../src/fleet/queue.js';
+import {
+  listSchedules,
+  pauseSchedule,
+  removeSchedule,
+  resumeSchedule,
+  upsertSchedule,
+} from '../../src/fleet/schedules.js';
+import { fleetStatus } from '../../src/fleet/status.js';
+import { checkRecipe } from '../../src/run/index.js';
 import { runCli } from '../cli/cli-process.js';
+import { extractBlocks } from '../docs/doc-examples.js';
+import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
   CLIENT,
@@ -22,11 +42,17 @@ import {
  * `recipe runs --redis`, one count of a distributed run's requests and writes, transient failures requeued
  * and permanent ones not, a redrive run by a worker, schedules paused and jittered. All real: redis-server,
  * `recipe serve`, `recipe worker` processes, and an HTTP target in this process for http steps.
+ *
+ * On PostgreSQL (issue 27), leaner: CI time is short, and what these cases test above the store (run jobs,
+ * requeue, the distributed count) is the same code on both. What each store keeps itself is tested on both: the
+ * registry (workers that run out on the store's clock, paused schedules) directly, and `fleet status`, schedule
+ * pause/resume and a redrive sent to the workers with two workers on PostgreSQL.
  */
 let dir: string;
 let recipes: string;
 let serviceDb: string;
 let redisServer: RedisServer;
+let pgServer: PostgresServer;
 let serve: RecipeProcess | undefined;
 let serviceUrl: string;
 let target: Server;
@@ -144,7 +170,7 @@ outputs:
   count: "\${ $count($notes) }"
 `,
   );
-  redisServer = await startRedisServer();
+  [redisServer, pgServer] = await Promise.all([startRedisServer(), startPostgresServer()]);
   const started = await startServe(serviceDb, dir);
   serve = started.proc;
   serviceUrl = started.url;
@@ -161,6 +187,7 @@ afterAll(async () => {
   await stopProcess(serve);
   await new Promise((r) => target?.close(r));
   await redisServer?.stop();
+  await pgServer?.stop();
 }, 60_000);
 
 describe('recipe fleet status and recipe runs --redis', () => {
@@ -426,4 +453,191 @@ describe('requeue, redrive and jitter on the fleet', () => {
     expect(running.code).toBe(2);
     expect(running.stderr).toContain('F022');
   }, 120_000);
+});
+
+describe("the fleet's registry on each store (issue 27)", () => {
+  const record = (id: string, queue: string): WorkerRecord => ({
+    id,
+    host: 'h',
+    pid: 1,
+    version: '0.0.0',
+    concurrency: 1,
+    queue,
+    recipes_dir: '/r',
+    started_at: 1,
+    heartbeat_at: 2,
+    current: [{ job_id: 'run-a', run_id: 'a', kind: 'run', since: 3 }],
+  });
+
+  it.each(['redis', 'postgres'] as const)(
+    'on %s: a worker not renewed drops out by itself (the store clock), one removed at once; paused schedules kept by queue',
+    async (kind) => {
+      // The schema comes from the store's own connect (its migrations); a registry with a 300 ms expiry on top.
+      const store = { kind, url: kind === 'redis' ? redisServer.url : pgServer.url };
+      const connections = await connectStore(store);
+      const pool = kind === 'postgres' ? await openSqlPool(pgServer.url) : undefined;
+      try {
+        const registry: FleetRegistry = pool
+          ? postgresRegistry(pool, FLEET_SCHEMA, 300)
+          : redisRegistry(connections.redis!, 300);
+        const queue = `registry-${kind}`;
+        await registry.writeWorker(record('w1', queue));
+        await registry.writeWorker(record('w2', queue));
+        await registry.writeWorker(record('w3', `${queue}-other`));
+        expect((await registry.listWorkers(queue)).map((w) => w.id)).toEqual(['w1', 'w2']);
+        expect((await registry.listWorkers(queue))[0]).toEqual(record('w1', queue));
+        await registry.removeWorker(queue, 'w2');
+        expect((await registry.listWorkers(queue)).map((w) => w.id)).toEqual(['w1']);
+        // No heartbeat, no removal: w1 leaves the listing once its expiry passes (a SIGKILLed worker).
+        await until('w1 to run out', 10_000, async () =>
+          (await registry.listWorkers(queue)).length === 0 ? true : undefined,
+        );
+
+        await registry.pause(queue, 'nightly', '{"n":1}');
+        await registry.pause(queue, 'nightly', '{"n":2}');
+        expect([...(await registry.listPaused(queue))]).toEqual([['nightly', '{"n":2}']]);
+        expect((await registry.listPaused(`${queue}-other`)).size).toBe(0);
+        expect(await registry.unpause(queue, 'nightly')).toBe(true);
+        expect(await registry.unpause(queue, 'nightly')).toBe(false);
+      } finally {
+        await pool?.end();
+        await connections.close();
+      }
+    },
+    30_000,
+  );
+});
+
+describe("the fleet's own schema on PostgreSQL (recipe_fleet), versioned", () => {
+  it('upgrades a schema made before versions were kept, once, with several processes connecting at once', async () => {
+    const admin = new pgLib.Client({ connectionString: pgServer.url });
+    await admin.connect();
+    try {
+      await admin.query('CREATE DATABASE legacy');
+      const legacyUrl = pgServer.url.replace(/\/postgres$/, '/legacy');
+      const legacy = new pgLib.Client({ connectionString: legacyUrl });
+      await legacy.connect();
+      try {
+        // What the unversioned migration of earlier releases left: the kv table only, holding a visit.
+        await legacy.query('CREATE SCHEMA recipe_fleet');
+        await legacy.query(
+          'CREATE TABLE recipe_fleet.kv (key text PRIMARY KEY, value text NOT NULL, expires_at timestamptz NOT NULL)',
+        );
+        await legacy.query("INSERT INTO recipe_fleet.kv VALUES ('visit', 'kept', now() + interval '1 hour')");
+        const opened = await Promise.all([1, 2, 3].map(() => connectStore({ kind: 'postgres', url: legacyUrl })));
+        try {
+          expect(await opened[0]!.kv.get('visit')).toBe('kept');
+          await opened[1]!.registry.pause('q', 'nightly', '{}');
+          expect([...(await opened[2]!.registry.listPaused('q')).keys()]).toEqual(['nightly']);
+        } finally {
+          await Promise.all(opened.map((c) => c.close()));
+        }
+        const versions = await legacy.query<{ version: number }>(
+          'SELECT version FROM recipe_fleet.schema_version ORDER BY version',
+        );
+        expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+      } finally {
+        await legacy.end();
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 30_000);
+});
+
+describe('the fleet on PostgreSQL: fleet status, schedules paused, cancel, a redrive on the workers (issue 27)', () => {
+  const pgWorkers: RecipeProcess[] = [];
+  let fleet: FleetClient | undefined;
+
+  function pgEnv(): NodeJS.ProcessEnv {
+    const e = env();
+    delete e.RECIPE_REDIS_URL;
+    return { ...e, RECIPE_POSTGRES_URL: pgServer.url };
+  }
+
+  function pg(args: string[]) {
+    return runCli(args, { cwd: dir, env: pgEnv(), timeoutMs: 120_000 });
+  }
+
+  async function submitHere(file: string, runId: string): Promise<void> {
+    const plan = (await checkRecipe(join(recipes, file))).recipe!.plan;
+    const data = await runJobData(plan, recipes, { inputs: { tag: runId }, runId });
+    expect(await submitRun(fleet!, { ...data, run_id: runId })).toBe(true);
+  }
+
+  afterAll(async () => {
+    for (const release of held.splice(0)) release();
+    await Promise.all(pgWorkers.map((w) => stopProcess(w)));
+    await fleet?.close();
+  }, 60_000);
+
+  // Lean: a `recipe` process on PostgreSQL takes some 2 s to start (pools, three schemas checked), so the
+  // commands whose code is the same on both stores run here, in this process; the CLI runs where the store is
+  // named (fleet status, schedule pause, cancel --postgres, resume --postgres).
+  it('shows 2 workers with their runs and leases, a paused schedule; cancel, resume and redrive go through the store', async () => {
+    for (let i = 0; i < 2; i++)
+      pgWorkers.push(spawnRecipe(['worker', '--recipes', recipes, '--lock-ms', '3000'], pgEnv(), dir));
+    fleet = await openFleet({ kind: 'postgres', url: pgServer.url }, DEFAULT_QUEUE);
+    for (const id of ['pg-h1', 'pg-h2', 'pg-h3']) await submitHere('hold.yaml', id);
+    const hold = (await fleet.queue.getJob('run-pg-h1'))!.data as RunJobData;
+    await upsertSchedule(fleet, 'nightly', { cron: '0 3 * * *' }, hold);
+    const paused = await pg(['schedule', 'pause', 'nightly']);
+    expect(paused.code, paused.stderr).toBe(0);
+    await expect(pauseSchedule(fleet, 'nightly')).rejects.toMatchObject({ code: 'F023' });
+    await untilReady(pgWorkers, 60_000);
+
+    await until('both workers holding a run', 30_000, async () => {
+      const s = await fleetStatus(fleet!);
+      return s.workers.length === 2 && s.workers.every((w) => w.current.length === 1) ? s : undefined;
+    });
+    const r = await pg(['fleet', 'status', '--postgres', pgServer.url, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const status = JSON.parse(r.stdout) as Status;
+    expect(new Set(status.workers.map((w) => w.pid))).toEqual(new Set(pgWorkers.map((w) => w.child.pid)));
+    const current = status.workers.flatMap((w) => w.current.map((c) => c.run_id));
+    expect(new Set(current).size).toBe(2);
+    expect(status.jobs).toMatchObject({ waiting: 1, active: 2 });
+    expect(status.schedules.map((x) => [x.name, x.paused, x.next])).toEqual([['nightly', true, null]]);
+    expect(status.leases.map((l) => l.run_id).sort()).toEqual([...current].sort());
+    const ids = new Set(status.workers.map((w) => w.id));
+    expect(status.leases.every((l) => l.expires_in_ms > 0 && ids.has(l.holder ?? ''))).toBe(true);
+
+    // The SQL docs/fleet.md shows for reading the live workers with psql.
+    const [query] = extractBlocks('docs/fleet.md').filter((b) => b.lang === 'sql' && b.text.includes('recipe_fleet.'));
+    const sql = new pgLib.Client({ connectionString: pgServer.url });
+    await sql.connect();
+    try {
+      const rows = (await sql.query<{ id: string }>(query!.text)).rows;
+      expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    } finally {
+      await sql.end();
+    }
+
+    await resumeSchedule(fleet, 'nightly');
+    await expect(resumeSchedule(fleet, 'nightly')).rejects.toMatchObject({ code: 'F023' });
+    expect((await listSchedules(fleet)).map((x) => [x.name, x.paused, x.next !== null])).toEqual([
+      ['nightly', false, true],
+    ]);
+    await removeSchedule(fleet, 'nightly');
+
+    // One held run is cancelled (`recipe cancel --postgres`), the others end; a run that fails for good (a 400)
+    // is redriven by a worker on request.
+    const cancelled = current[0]!;
+    const cancel = await pg(['cancel', cancelled, '--postgres', pgServer.url]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await until('the held runs to end', 60_000, async () => {
+      if ((await fleet!.journal.getRun(cancelled))?.status !== 'cancelled') return undefined;
+      for (const release of held.splice(0)) release();
+      const others = ['pg-h1', 'pg-h2', 'pg-h3'].filter((id) => id !== cancelled);
+      const ended = await Promise.all(others.map((id) => fleet!.journal.getRun(id)));
+      return ended.every((run) => run?.status === 'succeeded') ? true : undefined;
+    });
+    await submitHere('bad.yaml', 'pg-redrive-1');
+    const failed = await waitForRun(fleet, 'pg-redrive-1', AbortSignal.timeout(60_000));
+    expect(failed).toMatchObject({ kind: 'report', record: { status: 'failed' } });
+    const resumed = await pg(['resume', 'pg-redrive-1', '--postgres', pgServer.url, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'failed', run_id: 'pg-redrive-1', attempt: 2 });
+    expect(pgWorkers.some((w) => /run pg-redrive-1 redriven on request \(attempt 2\)/.test(w.output()))).toBe(true);
+  }, 240_000);
 });

@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
 
-/** `submit --run-id X` again: the same inputs are "already submitted" (exit 0); other inputs are J021, exit 2. */
+/**
+ * `submit --run-id X` again: the same inputs are "already submitted" (exit 0); other inputs are J021, exit 2.
+ * On each store (issue 27).
+ */
 let dir: string;
-let redis: RedisServer;
 
-beforeAll(async () => {
-  redis = await startRedisServer();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'recipe-submit-reuse-'));
   mkdirSync(join(dir, 'recipes'));
   writeFileSync(
@@ -24,20 +25,26 @@ steps:
     transform: "\${ $inputs.n * 2 }"
 `,
   );
-}, 30_000);
-
-afterAll(async () => {
-  await redis?.stop();
 });
 
-const submit = (...args: string[]) =>
-  runCli(['submit', 'recipes/one.yaml', '--recipes', 'recipes', '--redis', redis.url, ...args], {
-    cwd: dir,
-    env: { CONNECTOR_API_URL: undefined, RECIPE_REDIS_URL: undefined },
-    timeoutMs: 30_000,
+describe.each(STORE_KINDS)('submit --run-id reused, on %s', (kind) => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await startTestStore(kind);
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.stop();
   });
 
-describe('submit --run-id reused', () => {
+  const submit = (...args: string[]) =>
+    runCli(['submit', 'recipes/one.yaml', '--recipes', 'recipes', ...store.flag, ...args], {
+      cwd: dir,
+      env: { CONNECTOR_API_URL: undefined, RECIPE_REDIS_URL: undefined, RECIPE_POSTGRES_URL: undefined },
+      timeoutMs: 30_000,
+    });
+
   it('keeps today behaviour for the same inputs and refuses other inputs with J021 (nothing enqueued)', async () => {
     const first = await submit('--run-id', 'sub-1', '-i', 'n=3');
     expect(first.code, first.stderr).toBe(0);

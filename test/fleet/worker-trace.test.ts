@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../telemetry/otlp-receiver.js';
 import {
   CLIENT,
@@ -14,17 +13,17 @@ import {
   untilReady,
   type RecipeProcess,
 } from './fleet-process.js';
+import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
 
 /**
  * A fleet worker sends the traces of the runs it runs (issue 16 point 3), as `recipe run` does: a real
- * redis-server, a `recipe serve`, one `recipe worker` with the OTLP variables set, an OTLP/HTTP receiver here.
+ * `recipe serve`, an OTLP/HTTP receiver here, and on each store (issue 27) one `recipe worker` with the OTLP
+ * variables set.
  */
 let dir: string;
-let redisServer: RedisServer;
 let serve: RecipeProcess | undefined;
-let worker: RecipeProcess | undefined;
+let serviceUrl: string;
 let receiver: OtlpReceiver;
-let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'recipe-fleet-trace-'));
@@ -43,38 +42,49 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  redisServer = await startRedisServer();
   const started = await startServe(join(dir, 'service.db'), dir);
   serve = started.proc;
+  serviceUrl = started.url;
   receiver = await startOtlpReceiver();
-  env = fleetEnv({
-    CONNECTOR_API_URL: started.url,
-    CONNECTOR_CLIENT_ID: CLIENT.id,
-    CONNECTOR_CLIENT_SECRET: CLIENT.secret,
-    RECIPE_REDIS_URL: redisServer.url,
-  });
-  worker = spawnRecipe(
-    ['worker', '--recipes', 'recipes'],
-    {
-      ...env,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    },
-    dir,
-  );
-  await untilReady([worker]);
 }, 90_000);
 afterAll(async () => {
-  await stopProcess(worker);
   await stopProcess(serve);
   await receiver?.close();
-  await redisServer?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('recipe worker with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+describe.each(STORE_KINDS)('recipe worker with OTEL_EXPORTER_OTLP_ENDPOINT, on %s', (kind) => {
+  let store: TestStore;
+  let worker: RecipeProcess | undefined;
+  let env: NodeJS.ProcessEnv;
+  const runId = `traced-${kind}`;
+
+  beforeAll(async () => {
+    store = await startTestStore(kind);
+    env = fleetEnv({
+      CONNECTOR_API_URL: serviceUrl,
+      CONNECTOR_CLIENT_ID: CLIENT.id,
+      CONNECTOR_CLIENT_SECRET: CLIENT.secret,
+      ...store.env,
+    });
+    worker = spawnRecipe(
+      ['worker', '--recipes', 'recipes'],
+      {
+        ...env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      },
+      dir,
+    );
+    await untilReady([worker], 60_000);
+  }, 120_000);
+  afterAll(async () => {
+    await stopProcess(worker);
+    await store?.stop();
+  });
+
   it("sends a trace of each run it runs: the run's span with its id, a step span, the HTTP exchange", async () => {
-    const r = await runCli(['submit', 'recipes/list.yaml', '--recipes', 'recipes', '--run-id', 'traced-1', '--wait'], {
+    const r = await runCli(['submit', 'recipes/list.yaml', '--recipes', 'recipes', '--run-id', runId, '--wait'], {
       cwd: dir,
       env,
       timeoutMs: 60_000,
@@ -82,7 +92,7 @@ describe('recipe worker with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(r.code, r.stderr).toBe(0);
     // The worker flushes what is left when it stops (SIGTERM, exit 0).
     await stopProcess(worker);
-    const spans = receiver.spans().filter((s) => s.attributes['recipe.run_id'] === 'traced-1');
+    const spans = receiver.spans().filter((s) => s.attributes['recipe.run_id'] === runId);
     const run = spans.find((s) => s.name === 'run list-contacts');
     expect(run, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
     const step = spans.find((s) => s.attributes['recipe.step.id'] === 'contacts');

@@ -34,20 +34,6 @@ export function fleetStoreTarget(
   return { store, queue: queueName(flags) };
 }
 
-/**
- * Redis only, as before --postgres existed: --redis, else RECIPE_REDIS_URL (F006 when neither), and the queue
- * name. Commands that also take --postgres use fleetStoreTarget.
- */
-export function fleetTarget(
-  flags: FleetFlags,
-  env: Readonly<Record<string, string | undefined>>,
-): { redisUrl: string; queue: string } {
-  const redisUrl = flags.redis ?? (env[REDIS_ENV] || undefined);
-  if (redisUrl === undefined)
-    throw new RecipeError('F006', { flag: '--redis', reason: `name the fleet's Redis (or set ${REDIS_ENV})` });
-  return { redisUrl, queue: queueName(flags) };
-}
-
 function queueName(flags: FleetFlags): string {
   const queue = flags.queue ?? DEFAULT_QUEUE;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queue))

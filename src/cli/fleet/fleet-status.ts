@@ -3,7 +3,7 @@ import { RecipeError } from '../../errors/index.js';
 import { openFleet, type FleetClient } from '../../fleet/queue.js';
 import { fleetStatus, type FleetStatus } from '../../fleet/status.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
-import { FLEET_HELP, fleetTarget, type FleetFlags } from './fleet-flags.js';
+import { FLEET_HELP, fleetStoreTarget, STORE_OPTION_HELP, type FleetFlags } from './fleet-flags.js';
 
 /** `recipe fleet status`: the fleet at a glance (workers, queue, schedules, leases, chunks). */
 export function registerFleet(program: Command): void {
@@ -11,7 +11,8 @@ export function registerFleet(program: Command): void {
   fleet
     .command('status')
     .description('live workers and their runs, jobs by state, schedules, leases, distributed chunks')
-    .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+    .option('--redis <url>', STORE_OPTION_HELP.redis)
+    .option('--postgres <url>', STORE_OPTION_HELP.postgres)
     .option('--queue <name>', 'the queue (default recipe-runs)')
     .option('--json', 'print one JSON object (docs/fleet.md#fleet-status)')
     .addHelpText(
@@ -24,13 +25,14 @@ the list within 15 s, and its runs move on when their lease runs out (the EXPIRE
 
 Examples:
   recipe fleet status --redis redis://127.0.0.1:6379
+  recipe fleet status --postgres postgres://recipe@127.0.0.1:5432/recipe
   recipe fleet status --json | jq '.workers[] | {id, current}'`,
     )
     .action(async (flags: FleetFlags & { json?: boolean }) => {
       let client: FleetClient | undefined;
       try {
-        const { redisUrl, queue } = fleetTarget(flags, process.env);
-        client = await openFleet(redisUrl, queue);
+        const { store, queue } = fleetStoreTarget(flags, process.env);
+        client = await openFleet(store, queue);
         const status = await fleetStatus(client);
         process.stdout.write(flags.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
         process.exitCode = ExitCode.ok;

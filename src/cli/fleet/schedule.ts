@@ -119,7 +119,8 @@ Examples:
           : 'resume a paused schedule from its next tick (missed ticks are not made up)',
       )
       .argument('<name>')
-      .option('--redis <url>', "the fleet's Redis (else RECIPE_REDIS_URL)")
+      .option('--redis <url>', STORE_OPTION_HELP.redis)
+      .option('--postgres <url>', STORE_OPTION_HELP.postgres)
       .option('--queue <name>', 'the queue (default recipe-runs)')
       .action(async (name: string, flags: FleetFlags) => {
         process.exitCode = await withFleet(flags, async (fleet) => {

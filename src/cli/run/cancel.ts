@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { RecipeError } from '../../errors/index.js';
 import type { CancelRequest, JournalStore } from '../../journal/index.js';
 import { exitCodeFor, ExitCode } from '../exit-codes.js';
-import { fleetTarget } from '../fleet/fleet-flags.js';
+import { fleetStoreTarget } from '../fleet/fleet-flags.js';
 import { openRunJournal } from './run-journal.js';
 
 interface CancelFlags {
   reason?: string;
   journal?: string;
   redis?: string;
+  postgres?: string;
   queue?: string;
   json?: boolean;
 }
@@ -29,7 +30,11 @@ export function registerCancel(program: Command): void {
     .option('--reason <text>', 'why, recorded with the run (its report says "run cancelled by `recipe cancel`: TEXT")')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', "a fleet run: the fleet's journal on this Redis (else RECIPE_REDIS_URL with --queue)")
-    .option('--queue <name>', 'with --redis: the queue (default recipe-runs)')
+    .option(
+      '--postgres <url>',
+      "a fleet run on PostgreSQL: the fleet's journal there (else RECIPE_POSTGRES_URL with --queue)",
+    )
+    .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
     .option('--json', 'print the request as JSON: {run_id, attempt, reason, requested_at}')
     .addHelpText(
       'after',
@@ -58,10 +63,10 @@ async function cancelCommand(runId: string, flags: CancelFlags): Promise<number>
     const reason = flags.reason?.trim().replace(/\s+/g, ' ') ?? null;
     if (reason !== null && (reason === '' || reason.length > MAX_REASON))
       throw new RecipeError('J008', { flag: '--reason', reason: `one line of 1 to ${MAX_REASON} characters` });
-    if (flags.redis !== undefined) {
+    if (flags.redis !== undefined || flags.postgres !== undefined) {
       const { openFleet } = await import('../../fleet/queue.js');
-      const { redisUrl, queue } = fleetTarget(flags, {});
-      const fleet = await openFleet(redisUrl, queue);
+      const { store: fleetStore, queue } = fleetStoreTarget(flags, {});
+      const fleet = await openFleet(fleetStore, queue);
       store = fleet.journal;
       close = () => fleet.close();
     } else {

@@ -38,10 +38,10 @@ export function registerResume(program: Command): void {
     .option('--no-env-file', 'do not read .env')
     .option('--journal <path>', 'the run journal, a SQLite file (default .recipe/runs.db, or RECIPE_JOURNAL)')
     .option('--redis <url>', 'a fleet run: the workers resume it (its job goes back to the queue); docs/fleet.md')
-    .option('--postgres <url>', "a fleet run on PostgreSQL: resumed here, from the fleet's journal (--here implied)")
+    .option('--postgres <url>', 'a fleet run on PostgreSQL: the workers resume it, as with --redis')
     .option('--queue <name>', 'with --redis/--postgres: the queue (default recipe-runs)')
-    .option('--here', "with --redis: resume it on this machine instead, with this machine's credentials")
-    .option('--no-wait', 'with --redis: enqueue the resume and exit, without following the run to its end')
+    .option('--here', "with --redis/--postgres: resume it on this machine instead, with this machine's credentials")
+    .option('--no-wait', 'with --redis/--postgres: enqueue the resume and exit, without following the run to its end')
     .option('--recipes <dir>', "with --here: the recipes directory, as the workers' --recipes (default: here)")
     .option('--allow-changed', 'resume even though the recipe (or a file it calls) changed since the run started')
     .option('--retry-failed-items', 'send again every call that failed (foreach items under on_error: continue)')
@@ -90,7 +90,8 @@ async function resumeCommand(runId: string, flags: ResumeFlags): Promise<number>
   let store;
   let fleet: FleetClient | undefined;
   try {
-    if (flags.redis !== undefined && flags.here !== true) return await resumeOnFleet(runId, flags);
+    if ((flags.redis !== undefined || flags.postgres !== undefined) && flags.here !== true)
+      return await resumeOnFleet(runId, flags);
     if (flags.redis !== undefined || flags.postgres !== undefined) {
       // A fleet run, resumed on this machine: its journal is the fleet's, its recipe this checkout's copy.
       const { store: fleetStore, queue } = fleetStoreTarget(flags, {});

@@ -1,13 +1,12 @@
 import type { FleetStore } from '../../fleet/fleet-store.js';
 import type { FleetClient } from '../../fleet/queue.js';
 import type { ScheduleView } from '../api-types.js';
-import { ConsoleError } from '../errors.js';
 import type { ConsoleActions } from './console-actions.js';
 
 /**
  * Actions on a fleet (Redis or PostgreSQL): a cancel stored in the fleet's journal (`recipe cancel --redis`),
  * a redrive sent to the workers through the run's job (`recipe resume --redis`), schedules paused and resumed
- * (`recipe schedule pause|resume`; Redis only). The fleet's modules load, and its connections open, on the
+ * (`recipe schedule pause|resume`), on either store. The fleet's modules load, and its connections open, on the
  * first action, and stay open for the console's life.
  */
 export function fleetActions(store: FleetStore, queue: string, label: string): ConsoleActions {
@@ -22,13 +21,11 @@ export function fleetActions(store: FleetStore, queue: string, label: string): C
     }
   };
   const schedules = () => import('../../fleet/schedules.js');
-  const schedulesUnavailable =
-    store.kind === 'postgres' ? 'pausing a schedule needs a fleet on Redis (F012 on PostgreSQL)' : null;
   return {
     label,
     cancelUnavailable: null,
     redriveUnavailable: null,
-    schedulesUnavailable,
+    schedulesUnavailable: null,
     async cancel(runId, reason) {
       return (await fleet()).journal.requestCancel(runId, reason, Date.now());
     },
@@ -37,7 +34,6 @@ export function fleetActions(store: FleetStore, queue: string, label: string): C
       await requestRedrive(await fleet(), runId, { ...options, assume_sent: [], assume_not_sent: [] });
     },
     async listSchedules(): Promise<ScheduleView[]> {
-      if (schedulesUnavailable) throw new ConsoleError('K506', { message: schedulesUnavailable });
       return (await schedules()).listSchedules(await fleet());
     },
     async pauseSchedule(name) {

@@ -11,7 +11,7 @@ import type { ConsoleActions } from './console-actions.js';
  */
 export function journalFileActions(path: string): ConsoleActions {
   const redriveUnavailable = 'a run of a local journal is resumed on its machine: `recipe resume RUN`';
-  const schedulesUnavailable = 'schedules belong to a fleet: start the console with --redis';
+  const schedulesUnavailable = 'schedules belong to a fleet: start the console with --redis or --postgres';
   return {
     label: path,
     cancelUnavailable: null,

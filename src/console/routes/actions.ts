@@ -126,8 +126,6 @@ async function act<T>(fn: () => Promise<T>): Promise<T> {
         throw new ConsoleError('K509', params);
       case 'F023':
         throw new ConsoleError('K510', params);
-      case 'F012':
-        throw new ConsoleError('K506', { message: `${err.code} ${err.message}` });
       default:
         throw new ConsoleError('K511', params);
     }

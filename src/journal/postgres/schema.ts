@@ -253,9 +253,26 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * already current costs one short transaction. A journal written by a newer recipe is refused, not touched.
  */
 export async function migrate(pool: SqlPool, schema: string): Promise<void> {
+  await applyMigrations(pool, schema, MIGRATIONS, `recipe journal migrations: ${schema}`);
+}
+
+/**
+ * The versioned migrations of one schema of ours (the journal's, and the fleet's own: src/fleet/postgres.ts):
+ * migration N (1-based: `migrations[N - 1]`, `{S}.` standing for the schema) is applied once, in order, and
+ * recorded in the schema's schema_version, all in one transaction under an advisory lock on
+ * hashtext(`lockKey`), so that processes starting at once apply each one once. A schema whose version is newer
+ * than `migrations` knows is refused (written by a newer recipe), not touched.
+ */
+export async function applyMigrations(
+  pool: SqlPool,
+  schema: string,
+  migrations: readonly string[],
+  lockKey: string,
+): Promise<void> {
+  checkSchemaName(schema);
   await pool.transaction(async (tx) => {
-    // hashtext(): the lock's key from the schema's name, so journals in other schemas migrate side by side.
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('recipe journal migrations: ' || $1))`, [schema]);
+    // hashtext(): the lock's key from a name, so schemas of other names migrate side by side.
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [lockKey]);
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.schema_version (
@@ -265,12 +282,12 @@ export async function migrate(pool: SqlPool, schema: string): Promise<void> {
     );
     const { rows } = await tx.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${schema}.schema_version`);
     const current = rows[0]?.v ?? 0;
-    if (current > MIGRATIONS.length)
+    if (current > migrations.length)
       throw new Error(
-        `the journal's schema ${schema} was written by a newer recipe (version ${current}, this one knows ${MIGRATIONS.length})`,
+        `the schema ${schema} was written by a newer recipe (version ${current}, this one knows ${migrations.length})`,
       );
-    for (let v = current; v < MIGRATIONS.length; v++) {
-      await tx.query((MIGRATIONS[v] as string).replaceAll('{S}.', `${schema}.`));
+    for (let v = current; v < migrations.length; v++) {
+      await tx.query((migrations[v] as string).replaceAll('{S}.', `${schema}.`));
       await tx.query(`INSERT INTO ${schema}.schema_version (version) VALUES ($1)`, [v + 1]);
     }
   });

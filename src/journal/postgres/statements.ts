@@ -26,6 +26,11 @@ export function statementsFor(s: string) {
     renewLease: `UPDATE ${s}.leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
       WHERE run_id = $1 AND part = $2 AND token = $3 AND expires_at > clock_timestamp()`,
     releaseLease: `DELETE FROM ${s}.leases WHERE run_id = $1 AND part = $2 AND token = $3`,
+    /** The leases live now, with the ms left on each and, for a run's own lease, its holder (`fleet status`). */
+    liveLeases: `SELECT l.run_id, l.part, CASE WHEN l.part = '' THEN r.holder END AS holder,
+        GREATEST(0, floor(extract(epoch FROM l.expires_at - clock_timestamp()) * 1000))::bigint AS expires_in_ms
+      FROM ${s}.leases l LEFT JOIN ${s}.runs r ON r.run_id = l.run_id
+      WHERE l.expires_at > clock_timestamp()`,
 
     // ---- taking hold (store.ts) ----
     insertRun: `INSERT INTO ${s}.runs (run_id, recipe, file, status, started_at, attempts, dry_run, files, inputs, options, holder)

@@ -3,6 +3,7 @@ import { RecipeError } from '../../errors/index.js';
 import { isWriteInDoubt } from '../in-doubt.js';
 import { PathCodec } from '../path-codec.js';
 import type {
+  HeldLease,
   AttemptRecord,
   CancelRequest,
   AttemptStart,
@@ -298,6 +299,22 @@ export class PostgresJournalStore implements JournalStore {
 
   private owner(): PostgresRunOwner {
     return { pool: this.pool, sql: this.sql, paths: this.paths, letGo: (journal) => this.open.delete(journal) };
+  }
+
+  /** The leases held now, with the time left on each (`recipe fleet status`), on the database's clock. */
+  async leases(): Promise<HeldLease[]> {
+    const { rows } = await this.read<{ run_id: string; part: string; holder: string | null; expires_in_ms: number }>(
+      this.sql.liveLeases,
+      [],
+    );
+    return rows
+      .map((r) => ({
+        run_id: r.run_id,
+        part: r.part === '' ? null : r.part,
+        holder: r.holder ? ((JSON.parse(r.holder) as { worker?: string }).worker ?? null) : null,
+        expires_in_ms: r.expires_in_ms,
+      }))
+      .sort((a, b) => a.run_id.localeCompare(b.run_id) || (a.part ?? '').localeCompare(b.part ?? ''));
   }
 
   /** A transaction; a failure that is not ours (PostgreSQL unreachable, a constraint) becomes J007. */

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { RecipeError } from '../../errors/index.js';
 import type {
+  HeldLease,
   AttemptRecord,
   AttemptStart,
   CancelRequest,
@@ -131,9 +132,9 @@ export class RedisJournalStore implements JournalStore {
    * The leases held now (runs, and parts of runs, that a live process holds) with the time left on each: what
    * `recipe fleet status` shows. A SCAN over this journal's lease keys.
    */
-  async leases(): Promise<{ run_id: string; part: string | null; holder: string | null; expires_in_ms: number }[]> {
+  async leases(): Promise<HeldLease[]> {
     const prefix = this.keys.lease('');
-    const out: { run_id: string; part: string | null; holder: string | null; expires_in_ms: number }[] = [];
+    const out: HeldLease[] = [];
     let cursor = '0';
     do {
       const [next, found] = (await this.redis.call('SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', 500)) as [
