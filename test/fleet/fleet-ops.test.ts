@@ -11,7 +11,14 @@ import { postgresRegistry } from '../../src/fleet/postgres-registry.js';
 import { redisRegistry } from '../../src/fleet/redis-registry.js';
 import type { FleetRegistry, WorkerRecord } from '../../src/fleet/registry.js';
 import { DEFAULT_QUEUE, type RunJobData } from '../../src/fleet/job.js';
-import { openFleet, runJobData, submitRun, waitForRun, type FleetClient } from '../../src/fleet/queue.js';
+import {
+  listFleetRuns,
+  openFleet,
+  runJobData,
+  submitRun,
+  waitForRun,
+  type FleetClient,
+} from '../../src/fleet/queue.js';
 import {
   listSchedules,
   pauseSchedule,
@@ -639,5 +646,37 @@ describe('the fleet on PostgreSQL: fleet status, schedules paused, cancel, a red
     expect(resumed.code, resumed.stderr).toBe(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'failed', run_id: 'pg-redrive-1', attempt: 2 });
     expect(pgWorkers.some((w) => /run pg-redrive-1 redriven on request \(attempt 2\)/.test(w.output()))).toBe(true);
+
+    // Runs that never began (F003: the recipe differs on the workers; F021: it is missing there) are listed with
+    // the reason, and a run failed for a transient cause (a 503) is requeued as an attempt of the same run.
+    const other = join(dir, 'pg-other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'hold.yaml'), `${readFileSync(join(recipes, 'hold.yaml'), 'utf8')}# changed\n`);
+    writeFileSync(join(other, 'gone.yaml'), readFileSync(join(recipes, 'hold.yaml'), 'utf8'));
+    for (const [file, id] of [
+      ['hold.yaml', 'pg-differs-1'],
+      ['gone.yaml', 'pg-missing-1'],
+    ] as const) {
+      const plan = (await checkRecipe(join(other, file))).recipe!.plan;
+      const data = await runJobData(plan, other, { inputs: { tag: id }, runId: id });
+      expect(await submitRun(fleet, { ...data, run_id: id })).toBe(true);
+    }
+    flakyStatus = 503;
+    await submitHere('flaky.yaml', 'pg-flaky-1');
+    const rows = await until('both jobs failed before they began', 60_000, async () => {
+      const list = await listFleetRuns(fleet!, { limit: 50 });
+      const failed = list.filter((r) => r.run_id === 'pg-differs-1' || r.run_id === 'pg-missing-1');
+      return failed.length === 2 && failed.every((r) => r.status === 'failed') ? list : undefined;
+    });
+    expect(rows.find((r) => r.run_id === 'pg-differs-1')?.reason).toMatch(/^F003 /);
+    expect(rows.find((r) => r.run_id === 'pg-missing-1')?.reason).toMatch(/^F021 the recipe gone.yaml is missing/);
+    await until('the first attempt requeued', 60_000, async () =>
+      pgWorkers.some((w) => w.output().includes('run pg-flaky-1 failed for a transient cause (C013): requeued'))
+        ? true
+        : undefined,
+    );
+    flakyStatus = 200;
+    const flaky = await waitForRun(fleet, 'pg-flaky-1', AbortSignal.timeout(60_000));
+    expect(flaky).toMatchObject({ kind: 'report', record: { status: 'succeeded', attempts: 2 } });
   }, 240_000);
 });
