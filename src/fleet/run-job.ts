@@ -3,7 +3,16 @@ import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
-import { beginRun, checkRecipe, maskedOf, resumeRun, startRun, type DurableRun, type RunReport } from '../run/index.js';
+import {
+  beginRun,
+  checkRecipe,
+  maskedOf,
+  maskProjectSecrets,
+  resumeRun,
+  startRun,
+  type DurableRun,
+  type RunReport,
+} from '../run/index.js';
 import { runIdOfJob, scheduleOffsetMs, tickOfJob, type RunJobData, type RunJobResult } from './job.js';
 import type { ResumeFlags } from '../run/index.js';
 import { isTransientFailure } from './transient.js';
@@ -55,6 +64,8 @@ export async function processRunJob(
   const plan = recipe.plan;
 
   const client = ctx.newClient();
+  // The secrets of every recipe in the worker's folder are masked from the start (the journal's first record).
+  maskProjectSecrets(client.redactor, ctx.env, ctx.recipesDir);
   try {
     const taken = await takeRun(ctx, job, data, plan, runId, client, token);
     if ('ended' in taken) {
@@ -68,6 +79,7 @@ export async function processRunJob(
       client,
       redactor: client.redactor,
       env: ctx.env,
+      projectDir: ctx.recipesDir,
       ...(signal ? { signal } : {}),
       prepare: () => Promise.resolve(prepared),
       distributor: distributorForRunJob(job, ctx),
