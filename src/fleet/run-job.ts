@@ -128,11 +128,16 @@ async function takeRun(
     const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
     if (recorded && !again) return { ended: recorded };
     try {
+      const takeover = recorded && again ? await leaseRanOut(ctx, recorded) : false;
       const prepared =
         recorded && again
           ? await resumeJob(ctx, recorded, plan, client, data.inputs, again.flags)
           : await beginJob(ctx, data, plan, runId, client);
-      return { prepared, why: again?.why };
+      if (takeover) ctx.tracer?.fleet?.leaseTakenOver(ctx.queue);
+      return {
+        prepared,
+        why: takeover ? `${again?.why ?? 'resumed'}, taken over from a holder whose lease ran out` : again?.why,
+      };
     } catch (err) {
       // J006: another worker began the run between our read and our begin (the job delivered twice): read again.
       const held = err instanceof RecipeError && (err.code === 'J003' || err.code === 'J006');
@@ -263,6 +268,17 @@ async function resumeJob(
     if (err instanceof RecipeError && err.code !== 'J003') throw new UnrecoverableError(`${err.code} ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * True when the run's last attempt never recorded an end and nobody holds it: its holder died (or stalled past
+ * its lease) mid-run, and this worker is taking it over (the recipe.lease.takeovers metric). A run handed back
+ * at a worker's shutdown, or failed, recorded its end.
+ */
+async function leaseRanOut(ctx: WorkerContext, record: RunRecord): Promise<boolean> {
+  if (record.status !== 'interrupted') return false;
+  const last = (await ctx.journal.listAttempts(record.run_id)).at(-1);
+  return last !== undefined && last.ended_at === null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkedStore, type FleetStore } from './fleet-store.js';
 import { connectStore } from './open-store.js';
 import { checkMaxmemoryPolicy } from './redis-settings.js';
 import { processRunJob } from './run-job.js';
+import { watchQueueDepth } from './queue-metrics.js';
 import type { WorkerContext } from './worker-context.js';
 import { WorkerHeartbeat, type CurrentJob } from './workers.js';
 import { JobName, runIdOfJob, type RunJobData } from './job.js';
@@ -103,6 +104,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   });
   // One tracer for the worker's life (OpenTelemetry is loaded only when the OTLP variables are set).
   const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`), { workerId: name });
+  const depth = watchQueueDepth(connections, o.queue, tracer);
   // Asked again after a failure (the service may come up after the worker), kept once known.
   let catalog: Promise<ConnectorCatalog | undefined> | undefined;
   const askCatalog = (): Promise<ConnectorCatalog | undefined> =>
@@ -174,6 +176,7 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         await slots.close();
         await journal.close();
         await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
+        await depth?.close();
         await connections.close();
       })()),
   };
