@@ -18,6 +18,7 @@ import {
   type RecipeProcess,
 } from './fleet-process.js';
 import { startTestStore, STORE_KINDS, type TestStore } from './test-stores.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../telemetry/otlp-receiver.js';
 
 /**
  * The fleet end to end (issue 15's "done when"), on each store (issue 27): one real redis-server or PostgreSQL,
@@ -39,6 +40,8 @@ describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
   let journal: JournalStore;
   let serve: RecipeProcess | undefined;
   let serviceUrl: string;
+  // The workers' metrics (docs/tracing.md#metrics): a lease taken over after the SIGKILL, the queue's depth.
+  let receiver: OtlpReceiver;
   const workers: RecipeProcess[] = [];
 
   function env(): NodeJS.ProcessEnv {
@@ -55,7 +58,14 @@ describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
     // hands a run back at once (the SIGTERM case), and the workers stop fast at the end.
     const w = spawnRecipe(
       ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', '--grace-ms', '200'],
-      { ...env(), NOTE_SECRET: SECRET, GATE: 'closed' },
+      {
+        ...env(),
+        NOTE_SECRET: SECRET,
+        GATE: 'closed',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_METRIC_EXPORT_INTERVAL: '500',
+      },
       dir,
     );
     workers.push(w);
@@ -154,6 +164,7 @@ outputs:
 `,
     );
     store = await startTestStore(kind);
+    receiver = await startOtlpReceiver();
     journal = await store.openJournal('recipe-runs', recipes);
     const started = await startServe(serviceDb, dir);
     serve = started.proc;
@@ -165,6 +176,7 @@ outputs:
     await stopProcess(serve);
     await journal?.close();
     await store?.stop();
+    await receiver?.close();
   }, 60_000 * patience);
 
   describe('a fleet of three workers on one store', () => {
@@ -245,6 +257,14 @@ outputs:
           ['resume', 'succeeded'],
         ]);
         expect(fleet.filter((w) => w !== victim).some((w) => w.output().includes('run slow-1 resumed'))).toBe(true);
+        // The worker that took the run over counted it (recipe.lease.takeovers, cumulative: its last point).
+        const takeovers = await until('a lease takeover in the metrics', 30_000, async () => {
+          const points = receiver.metrics().filter((p) => p.metric === 'recipe.lease.takeovers');
+          return points.length > 0 ? points : undefined;
+        });
+        expect(new Set(takeovers.map((p) => p.value))).toEqual(new Set([1]));
+        expect(new Set(takeovers.map((p) => p.resource['recipe.worker.id'])).size).toBe(1);
+        expect(String(takeovers[0]?.resource['recipe.worker.id'])).not.toMatch(new RegExp(`:${victim!.child.pid}$`));
 
         // No write sent twice: each note exists exactly once in the service.
         const slowNotes = notesLike(serviceDb, 'slow ');
@@ -283,6 +303,16 @@ outputs:
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr).toContain('F003');
         expect(await journal.getRun('changed-1')).toBeUndefined();
+        // The failed job is in the queue's depth the workers report (recipe.queue.depth, read at each export).
+        const failed = await until('the failed job in recipe.queue.depth', 30_000, async () =>
+          receiver
+            .metrics()
+            .find(
+              (p) =>
+                p.metric === 'recipe.queue.depth' && p.attributes['recipe.queue.state'] === 'failed' && p.value >= 1,
+            ),
+        );
+        expect(failed.attributes['messaging.destination.name']).toBe('recipe-runs');
       },
       120_000 * patience,
     );
