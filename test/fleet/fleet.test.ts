@@ -57,7 +57,19 @@ describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
     // A short lock: a dead worker's job moves on in seconds, not the default minute. A short grace: SIGTERM
     // hands a run back at once (the SIGTERM case), and the workers stop fast at the end.
     const w = spawnRecipe(
-      ['worker', '--recipes', recipes, '--concurrency', '2', '--lock-ms', '3000', '--grace-ms', '200'],
+      [
+        'worker',
+        '--recipes',
+        recipes,
+        '--concurrency',
+        '2',
+        '--lock-ms',
+        '3000',
+        '--grace-ms',
+        '200',
+        '--retain',
+        '30d',
+      ],
       {
         ...env(),
         NOTE_SECRET: SECRET,
@@ -166,6 +178,30 @@ outputs:
     store = await startTestStore(kind);
     receiver = await startOtlpReceiver();
     journal = await store.openJournal('recipe-runs', recipes);
+    // A run that ended in 2020: the workers' --retain 30d prunes it from the fleet's journal when they start.
+    const ancient = Date.parse('2020-01-01T00:00:00Z');
+    const old = await journal.begin({
+      run_id: 'ancient-1',
+      recipe: 'quick',
+      file: join(recipes, 'quick.yaml'),
+      files: [],
+      inputs: {},
+      started_at: ancient,
+      dry_run: false,
+      options: {},
+    });
+    await old.finish({
+      status: 'ok',
+      ended_at: ancient + 1000,
+      duration_ms: 1000,
+      outputs: {},
+      error: null,
+      report: '{"status":"ok"}',
+      failed_call: null,
+      requests: 0,
+      writes: 0,
+      replayed_calls: 0,
+    });
     const started = await startServe(serviceDb, dir);
     serve = started.proc;
     serviceUrl = started.url;
@@ -185,6 +221,13 @@ outputs:
       async () => {
         const fleet = [startWorker(), startWorker(), startWorker()];
         await untilReady(fleet, 30_000 * patience);
+        // --retain 30d: the run that ended in 2020 is pruned by the workers' first round.
+        await until('the 2020 run to be pruned', 30_000, async () =>
+          (await journal.getRun('ancient-1')) === undefined ? true : undefined,
+        );
+        await until('a worker to log its pruning', 10_000, async () =>
+          fleet.some((w) => w.output().includes('retention: pruned 1 run ')) ? true : undefined,
+        );
 
         // The long run, followed by `submit --wait` while a worker dies under it.
         const waiting = submit('slow.yaml', ['-i', 'tag=slow', '--run-id', 'slow-1', '--wait', '--json']);
