@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobIdOf } from '../../src/fleet/job.js';
 import { openFleet, runJobData, submitRun } from '../../src/fleet/queue.js';
 import { checkRecipe } from '../../src/run/index.js';
 import type { JournalStore } from '../../src/journal/index.js';
@@ -31,6 +34,7 @@ describe.each(STORE_KINDS)('the fleet on %s', (kind) => {
   // a loaded machine, so the waits (never the assertions) are longer there.
   const patience = kind === 'postgres' ? 2 : 1;
   const SLOW_NOTES = 300;
+  const PACED_NOTES = 30;
   const SECRET = 'fleet-secret-value-7c1e';
 
   let dir: string;
@@ -449,6 +453,117 @@ outputs:
         ]);
       },
       90_000 * patience,
+    );
+
+    // `recipe cancel` takes --redis (a fleet on PostgreSQL is cancelled through the console, or by issue 27).
+    it.runIf(kind === 'redis')(
+      'recipe cancel stops a fleet run: nothing is sent after it returns; a redrive on the workers sends the rest once',
+      async () => {
+        await liveWorker();
+        // Each item writes its note, then reads a pacing URL here; from the 10th read on the reads are held, so
+        // the run is surely still going when the cancel is stored (two items at once: both wait on a read).
+        const pacing = { holding: true, arrived: 0, held: [] as ServerResponse[] };
+        const target = createServer((req, res) => {
+          req.resume();
+          pacing.arrived++;
+          if (pacing.holding && pacing.arrived >= 10) pacing.held.push(res);
+          else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        });
+        await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+        const host = `127.0.0.1:${(target.address() as AddressInfo).port}`;
+        try {
+          writeFileSync(
+            join(recipes, 'paced.yaml'),
+            `version: 1
+name: paced
+inputs:
+  tag: { type: string, required: true }
+http: { allow: ["${host}"] }
+connector: { workspace: default, definition: CRM }
+steps:
+  - id: notes
+    foreach: "\${ [1..${PACED_NOTES}] }"
+    as: n
+    concurrency: 2
+    steps:
+      - id: note
+        execute:
+          entity: notes
+          action: create
+          params:
+            properties:
+              hs_note_body: "\${ $inputs.tag & ' ' & $string($n) }"
+              hs_timestamp: "\${ $run.started_at }"
+      - http: { method: GET, url: "http://${host}/pace?n=\${ $n }" }
+`,
+          );
+          const submitted = await submit('paced.yaml', ['-i', 'tag=paced', '--run-id', 'paced-1']);
+          expect(submitted.code, submitted.stderr).toBe(0);
+          await until('the run to wait on a held read', 60_000, async () =>
+            pacing.held.length > 0 ? true : undefined,
+          );
+          const asked = Date.now();
+          const cancel = await runCli(['cancel', 'paced-1', ...store.flag, '--reason', 'stop the test run', '--json'], {
+            cwd: dir,
+            env: env(),
+          });
+          expect(cancel.code, cancel.stderr).toBe(0);
+          const returned = Date.now();
+          const notesAtCancel = notesLike(serviceDb, 'paced ').size;
+          const readsAtCancel = pacing.arrived;
+          // The bound, observed: 2 s after `recipe cancel` returned, nothing more reached the service or the
+          // target. Meanwhile, measured (not asserted: no timing assertions), when the run was seen cancelled.
+          let seenCancelled: number | undefined;
+          const watch = setInterval(() => {
+            void journal.getRun('paced-1').then((r) => {
+              if (r?.status === 'cancelled') seenCancelled ??= Date.now();
+            });
+          }, 50);
+          await new Promise((r) => setTimeout(r, 2000));
+          clearInterval(watch);
+          expect(notesLike(serviceDb, 'paced ').size).toBe(notesAtCancel);
+          expect(pacing.arrived).toBe(readsAtCancel);
+          await until('the run to end cancelled', 30_000, async () =>
+            (await journal.getRun('paced-1'))?.status === 'cancelled' ? true : undefined,
+          );
+          // The worker aborted the reads it had in flight.
+          await until('the held reads to be aborted', 10_000, async () =>
+            pacing.held.every((res) => res.destroyed) ? true : undefined,
+          );
+          console.log(
+            `fleet cancel: \`recipe cancel\` took ${returned - asked} ms; the run was seen cancelled ${seenCancelled === undefined ? 'after more than 2000' : seenCancelled - returned} ms after it returned`,
+          );
+          expect(notesAtCancel).toBeLessThan(PACED_NOTES);
+          expect(notesLike(serviceDb, 'paced ').size).toBe(notesAtCancel);
+
+          // The redrive, on the workers: the rest of the notes, every note once.
+          pacing.holding = false;
+          const fleet = await openFleet(store.store, 'recipe-runs');
+          try {
+            await until('the job to end', 30_000, async () => {
+              const state = await (await fleet.queue.getJob(jobIdOf('paced-1')))?.getState();
+              return state === 'completed' || state === 'failed' ? true : undefined;
+            });
+          } finally {
+            await fleet.close();
+          }
+          const redriven = await runCli(['resume', 'paced-1', ...store.flag, '--json'], {
+            cwd: dir,
+            env: env(),
+            timeoutMs: 120_000,
+          });
+          expect(redriven.code, redriven.stderr).toBe(0);
+          expect(JSON.parse(redriven.stdout)).toMatchObject({ status: 'ok', run_id: 'paced-1' });
+          const notes = notesLike(serviceDb, 'paced ');
+          expect(notes.size).toBe(PACED_NOTES);
+          expect([...notes.values()].filter((n) => n !== 1)).toEqual([]);
+          expect((await journal.listAttempts('paced-1')).map((a) => a.status)).toEqual(['cancelled', 'succeeded']);
+        } finally {
+          target.closeAllConnections();
+          await new Promise<void>((r) => target.close(() => r()));
+        }
+      },
+      90_000,
     );
   });
 });
