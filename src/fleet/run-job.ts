@@ -3,7 +3,16 @@ import { resolveInputs } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
 import type { RunRecord } from '../journal/index.js';
-import { beginRun, checkRecipe, maskedOf, resumeRun, startRun, type DurableRun, type RunReport } from '../run/index.js';
+import {
+  beginRun,
+  checkRecipe,
+  maskedOf,
+  maskProjectSecrets,
+  resumeRun,
+  startRun,
+  type DurableRun,
+  type RunReport,
+} from '../run/index.js';
 import { runIdOfJob, scheduleOffsetMs, tickOfJob, type RunJobData, type RunJobResult } from './job.js';
 import type { ResumeFlags } from '../run/index.js';
 import { isTransientFailure } from './transient.js';
@@ -55,6 +64,8 @@ export async function processRunJob(
   const plan = recipe.plan;
 
   const client = ctx.newClient();
+  // The secrets of every recipe in the worker's folder are masked from the start (the journal's first record).
+  maskProjectSecrets(client.redactor, ctx.env, ctx.recipesDir);
   try {
     const taken = await takeRun(ctx, job, data, plan, runId, client, token);
     if ('ended' in taken) {
@@ -68,6 +79,7 @@ export async function processRunJob(
       client,
       redactor: client.redactor,
       env: ctx.env,
+      projectDir: ctx.recipesDir,
       ...(signal ? { signal } : {}),
       prepare: () => Promise.resolve(prepared),
       distributor: distributorForRunJob(job, ctx),
@@ -116,11 +128,16 @@ async function takeRun(
     const again = recorded ? await resumeFlagsFor(ctx, job, data, recorded) : undefined;
     if (recorded && !again) return { ended: recorded };
     try {
+      const takeover = recorded && again ? await leaseRanOut(ctx, recorded) : false;
       const prepared =
         recorded && again
           ? await resumeJob(ctx, recorded, plan, client, data.inputs, again.flags)
           : await beginJob(ctx, data, plan, runId, client);
-      return { prepared, why: again?.why };
+      if (takeover) ctx.tracer?.fleet?.leaseTakenOver(ctx.queue);
+      return {
+        prepared,
+        why: takeover ? `${again?.why ?? 'resumed'}, taken over from a holder whose lease ran out` : again?.why,
+      };
     } catch (err) {
       // J006: another worker began the run between our read and our begin (the job delivered twice): read again.
       const held = err instanceof RecipeError && (err.code === 'J003' || err.code === 'J006');
@@ -251,6 +268,17 @@ async function resumeJob(
     if (err instanceof RecipeError && err.code !== 'J003') throw new UnrecoverableError(`${err.code} ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * True when the run's last attempt never recorded an end and nobody holds it: its holder died (or stalled past
+ * its lease) mid-run, and this worker is taking it over (the recipe.lease.takeovers metric). A run handed back
+ * at a worker's shutdown, or failed, recorded its end.
+ */
+async function leaseRanOut(ctx: WorkerContext, record: RunRecord): Promise<boolean> {
+  if (record.status !== 'interrupted') return false;
+  const last = (await ctx.journal.listAttempts(record.run_id)).at(-1);
+  return last !== undefined && last.ended_at === null;
 }
 
 /**

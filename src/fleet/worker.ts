@@ -11,6 +11,8 @@ import { checkedStore, type FleetStore } from './fleet-store.js';
 import { connectStore } from './open-store.js';
 import { checkMaxmemoryPolicy } from './redis-settings.js';
 import { processRunJob } from './run-job.js';
+import { watchQueueDepth } from './queue-metrics.js';
+import { keepRetention } from './retention.js';
 import type { WorkerContext } from './worker-context.js';
 import type { CurrentJob } from './registry.js';
 import { WorkerHeartbeat } from './workers.js';
@@ -33,6 +35,8 @@ export interface FleetWorkerOptions {
    * after at most this plus the stalled-check interval (the same by default). The journal's lease is the same.
    */
   readonly lockMs?: number;
+  /** --retain: runs of the fleet's journal that ended longer ago than this (ms) are pruned (fleet/retention.ts). */
+  readonly retainMs?: number;
   /** The recipe version this worker runs, shown by `recipe fleet status`. */
   readonly version?: string;
   readonly log: (line: string) => void;
@@ -103,6 +107,8 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
   });
   // One tracer for the worker's life (OpenTelemetry is loaded only when the OTLP variables are set).
   const tracer = await loadTracer(o.env, (message) => o.log(`traces: ${message}`), { workerId: name });
+  const depth = watchQueueDepth(connections, o.queue, tracer);
+  const retention = keepRetention(journal, o.retainMs, o.log);
   // Asked again after a failure (the service may come up after the worker), kept once known.
   let catalog: Promise<ConnectorCatalog | undefined> | undefined;
   const askCatalog = (): Promise<ConnectorCatalog | undefined> =>
@@ -169,11 +175,13 @@ export async function startFleetWorker(o: FleetWorkerOptions): Promise<FleetWork
         }, graceMs);
         await closed;
         clearTimeout(timer);
+        retention?.stop();
         await heartbeat?.stop();
         await opened.close();
         await slots.close();
         await journal.close();
         await tracer?.shutdown().catch((err: unknown) => o.log(`traces not sent: ${(err as Error).message}`));
+        await depth?.close();
         await connections.close();
       })()),
   };

@@ -36,6 +36,7 @@ export {
 } from './journal-session.js';
 export type { DurableRun } from './run-plan.js';
 export { isValidRunId, newRunId } from './run-id.js';
+export { maskProjectSecrets, projectRootOf, type ProjectSecretNames } from './project-secrets.js';
 export { seededRandom } from '../calls/seeded-random.js';
 export { calledPackages, declaredSecrets, recipeFiles, type CalledPackage } from './recipe-files.js';
 export { runForeachChunk, type ChunkRunOptions } from './foreach-chunk.js';

@@ -15,6 +15,7 @@ import type { JournalStore } from '../journal/index.js';
 import { beginRun } from './journal-session.js';
 import type { RunReport } from '../frame/report.js';
 import { runPlan, type DurableRun, type RunOptions } from './run-plan.js';
+import { maskProjectSecrets, projectRootOf } from './project-secrets.js';
 
 /**
  * The one way to start a run. Every entry point (`recipe run`, `recipe resume`, `run --run-id`, `recipe
@@ -113,6 +114,12 @@ export interface RunRecipeOptions extends Omit<RunOptions, 'client' | 'inputs'> 
    * (plain data: {kind: 'trigger', trigger, delivery_id} or {kind: 'mcp', caller}); `recipe runs show` shows it.
    */
   readonly origin?: Readonly<Record<string, unknown>>;
+  /**
+   * The folder whose recipes' declared secrets this run masks by value too (src/run/project-secrets.ts);
+   * default the recipe's project (the nearest folder with .recipe/, .git or recipe.lock, else the working
+   * directory when the recipe is inside it, else the recipe's folder).
+   */
+  readonly projectDir?: string;
 }
 
 /** Options of startRun: runRecipe's, with inputs already resolved, and an optional preparation (a resume). */
@@ -171,6 +178,13 @@ export async function startRun(recipe: CheckedRecipe, options: StartRunOptions):
       retry: runRetryPolicy(undefined, retryForMs),
     });
   const redactor = options.redactor ?? client.redactor;
+  // Before anything is journaled or reported: the secrets of every recipe of the project, not only this one's.
+  const project = maskProjectSecrets(redactor, env, options.projectDir ?? projectRootOf(plan.file, options.cwd));
+  if (project.truncated)
+    options.log?.(
+      'warn',
+      `secrets masked by value: ${project.root} holds more files than are read; secrets declared only past them are not masked in this run (docs/running.md#secrets-of-the-project)`,
+    );
   try {
     const prepared = options.prepare ? await options.prepare(client, env) : await newRun(plan, client, env, options);
     const catalog = options.catalog ?? recipe.catalog;

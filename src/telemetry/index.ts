@@ -4,6 +4,8 @@ export { NO_SPAN } from './tracer.js';
 export type {
   ExchangeInfo,
   ExchangeSpan,
+  FleetMetrics,
+  QueueDepth,
   RunInfo,
   RunTracer,
   SpanOutcome,

@@ -1,4 +1,5 @@
 import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
+import type { FleetMetrics, QueueDepth } from './tracer.js';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import {
@@ -31,8 +32,11 @@ export const METRIC_EXPORT_INTERVAL_MS = 5000;
  *   recipe.requests                counter   {http.response.status_code | error.type, recipe.request.kind}
  *   recipe.request.retries         counter   the re-sends among them, same attributes
  *   recipe.requests.rate_limited   counter   answers 429 (the client waits, then re-sends)
+ * and a fleet worker's (FleetMetrics):
+ *   recipe.queue.depth             gauge     {messaging.destination.name, recipe.queue.state}  jobs, read at export
+ *   recipe.lease.takeovers         counter   {messaging.destination.name}  runs taken over from a dead holder
  */
-export interface RunMetrics {
+export interface RunMetrics extends FleetMetrics {
   runStarted(recipe: string): void;
   runEnded(recipe: string, status: string, ms: number): void;
   stepEnded(kind: string, status: string, ms: number): void;
@@ -80,6 +84,25 @@ export function createRunMetrics(
   const requests = meter.createCounter('recipe.requests', { description: 'HTTP exchanges, by answer status' });
   const retries = meter.createCounter('recipe.request.retries', { description: 'Re-sent HTTP exchanges' });
   const limited = meter.createCounter('recipe.requests.rate_limited', { description: 'Answers 429' });
+  const takeovers = meter.createCounter('recipe.lease.takeovers', {
+    description: 'Runs a worker took over after their holder stopped renewing its lease',
+  });
+  // Read when metrics are exported, not kept up to date: the queue is the truth, and reading it costs one call.
+  const queues = new Map<string, () => Promise<QueueDepth>>();
+  meter
+    .createObservableGauge('recipe.queue.depth', { unit: '{job}', description: 'Jobs of the queue by state' })
+    .addCallback(async (result) => {
+      for (const [queue, read] of queues) {
+        let depth: QueueDepth;
+        try {
+          depth = await read();
+        } catch {
+          continue; // the store unreachable for a moment: no point rather than a wrong one
+        }
+        for (const [state, n] of Object.entries(depth))
+          result.observe(n, { 'messaging.destination.name': queue, 'recipe.queue.state': state });
+      }
+    });
   const add = (c: Counter, attrs: Attributes): void => c.add(1, attrs);
   const seconds = (h: Histogram, ms: number, attrs: Attributes): void => h.record(Math.max(0, ms) / 1000, attrs);
   return {
@@ -99,6 +122,8 @@ export function createRunMetrics(
       if (attempt > 1) add(retries, attrs);
       if ('status' in result && result.status === 429) add(limited, attrs);
     },
+    observeQueue: (queue, read) => queues.set(queue, read),
+    leaseTakenOver: (queue) => add(takeovers, { 'messaging.destination.name': queue }),
     async shutdown() {
       try {
         await provider.forceFlush();

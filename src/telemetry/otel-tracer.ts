@@ -16,9 +16,9 @@ import { hostname } from 'node:os';
 import { routeTemplateOf } from '../client/index.js';
 import { createRunMetrics, type RunMetrics } from './otel-metrics.js';
 import {
-  NO_SPAN,
   type ExchangeInfo,
   type ExchangeSpan,
+  type QueueDepth,
   type RunInfo,
   type RunTracer,
   type SpanOutcome,
@@ -93,6 +93,14 @@ export function createOtelTracer(
         metrics?.runEnded(info.recipe, status, Date.now() - started),
       );
     },
+    ...(metrics
+      ? {
+          fleet: {
+            observeQueue: (queue: string, read: () => Promise<QueueDepth>) => metrics.observeQueue(queue, read),
+            leaseTakenOver: (queue: string) => metrics.leaseTakenOver(queue),
+          },
+        }
+      : {}),
     async shutdown(): Promise<void> {
       try {
         await Promise.all([provider.forceFlush(), metrics?.shutdown()]);
@@ -256,16 +264,19 @@ class OtelSpan implements TraceSpan {
   /**
    * What an iteration past the cap (and every step inside it) gets: no span of its own, but its HTTP
    * exchanges are still client spans, under this loop's span, so a long loop (a resume's live part above
-   * all) never sends requests no trace shows.
+   * all) never sends requests no trace shows; and each step's duration is still a recipe.step.duration point,
+   * so the metric counts every iteration's steps, not only the traced ones.
    */
-  private untracedChild(): TraceSpan {
-    const inner: TraceSpan = {
-      ...NO_SPAN,
-      step: () => inner,
-      iteration: () => inner,
+  private untracedChild(onEnd?: (status: SpanOutcome['status']) => void): TraceSpan {
+    return {
+      step: (info) => {
+        const started = Date.now();
+        return this.untracedChild((status) => this.metrics?.stepEnded(info.kind, status, Date.now() - started));
+      },
+      iteration: () => this.untracedChild(),
       exchange: (info) => this.exchange(info),
+      end: (outcome) => onEnd?.(outcome.status),
     };
-    return inner;
   }
 
   private child(name: string, attrs: Attributes, onEnd?: (status: SpanOutcome['status']) => void): TraceSpan {

@@ -69,7 +69,20 @@ export interface TracerIdentity {
 export interface RunTracer {
   /** The root span of a run; `redact` masks secret values in every attribute and event of its tree. */
   startRun(info: RunInfo, redact: (text: string) => string): TraceSpan;
+  /** A fleet worker's own metrics (queue depth, lease takeovers); undefined when metrics are off. */
+  readonly fleet?: FleetMetrics;
   shutdown(): Promise<void>;
+}
+
+/** Jobs of a queue by state, as the queue counts them. */
+export type QueueDepth = Readonly<Record<'waiting' | 'active' | 'delayed' | 'failed', number>>;
+
+/** What a fleet worker reports beside its runs' metrics. */
+export interface FleetMetrics {
+  /** Reads the queue's depth each time metrics are exported (an observable gauge); a failed read is skipped. */
+  observeQueue(queue: string, read: () => Promise<QueueDepth>): void;
+  /** This worker took over a run whose holder's lease ran out (the holder died). */
+  leaseTakenOver(queue: string): void;
 }
 
 /** A span that records nothing: what a loop's iterations past the cap (and everything inside them) get. */

@@ -20,6 +20,7 @@ const ALLOWED = new Set([
   'frame/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
+  'run/project-secrets.ts: byFile', // memo: a recipe file's secret names, by path (checked against size and mtime)
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
   // A compiled evaluation runs synchronously from first node to result, so nothing else can run meanwhile:
   // one slot per thread holds the evaluation under way (its $now() timestamp and its bound) instead of a

@@ -141,6 +141,38 @@ describe('a run traced as spans', () => {
     expect(root?.resource['service.instance.id']).toMatch(/^[0-9a-f-]{36}$/);
     // No secret anywhere in what was sent.
     for (const r of receiver.requests) expect(r.body.toString('utf8')).not.toContain(SECRET);
+    // recipe.step.duration has a point for the step of every iteration, the untraced ones past the cap too.
+    const stepPoints = receiver
+      .metrics()
+      .filter((p) => p.metric === 'recipe.step.duration' && p.attributes['recipe.step.kind'] === 'execute');
+    expect(stepPoints.at(-1)?.value).toBe(total);
+  });
+
+  it("sends a worker's fleet metrics: the queue's depth read at export, lease takeovers", async () => {
+    const tracer = await loadTracer(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      () => undefined,
+      { workerId: 'host-a:4242' },
+    );
+    if (!tracer?.fleet) throw new Error('metrics should be on');
+    let reads = 0;
+    tracer.fleet.observeQueue('recipe-runs', () => {
+      reads++;
+      return Promise.resolve({ waiting: 3, active: 1, delayed: 0, failed: 2 });
+    });
+    tracer.fleet.leaseTakenOver('recipe-runs');
+    await tracer.shutdown();
+    const points = receiver.metrics();
+    const depth = (state: string) =>
+      points.filter((p) => p.metric === 'recipe.queue.depth' && p.attributes['recipe.queue.state'] === state).at(-1);
+    expect(reads).toBeGreaterThan(0);
+    expect(depth('waiting')).toMatchObject({ value: 3, attributes: { 'messaging.destination.name': 'recipe-runs' } });
+    expect([depth('active')?.value, depth('delayed')?.value, depth('failed')?.value]).toEqual([1, 0, 2]);
+    expect(points.filter((p) => p.metric === 'recipe.lease.takeovers').at(-1)).toMatchObject({
+      value: 1,
+      attributes: { 'messaging.destination.name': 'recipe-runs' },
+      resource: { 'recipe.worker.id': 'host-a:4242' },
+    });
   });
 
   it('sends http/protobuf by default, with no secret in the bytes', async () => {

@@ -125,6 +125,7 @@ interface MetricJson {
   unit?: string;
   sum?: { dataPoints?: { attributes?: KeyValue[]; asInt?: string | number; asDouble?: number }[] };
   histogram?: { dataPoints?: { attributes?: KeyValue[]; count?: string | number }[] };
+  gauge?: { dataPoints?: { attributes?: KeyValue[]; asInt?: string | number; asDouble?: number }[] };
 }
 
 function decodeMetrics(body: Buffer): ReceivedPoint[] {
@@ -137,7 +138,7 @@ function decodeMetrics(body: Buffer): ReceivedPoint[] {
     for (const sm of rm.scopeMetrics ?? [])
       for (const m of sm.metrics ?? []) {
         const base = { metric: m.name, unit: m.unit ?? '', resource };
-        for (const p of m.sum?.dataPoints ?? [])
+        for (const p of [...(m.sum?.dataPoints ?? []), ...(m.gauge?.dataPoints ?? [])])
           out.push({ ...base, attributes: attrs(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0) });
         for (const p of m.histogram?.dataPoints ?? [])
           out.push({ ...base, attributes: attrs(p.attributes), value: Number(p.count ?? 0) });

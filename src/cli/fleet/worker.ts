@@ -4,6 +4,7 @@ import { completeConnectionConfig, readConnectionConfig } from '../../client/ind
 import { formatLocation, RecipeError } from '../../errors/index.js';
 import { startFleetWorker } from '../../fleet/worker.js';
 import { readCommandEnv } from '../run/env-file.js';
+import { retentionMs } from '../run/run-journal.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { parseDurationFlag, RETRY_FOR_HELP } from '../options.js';
 import { version } from '../version.js';
@@ -18,6 +19,7 @@ interface WorkerFlags extends FleetFlags {
   lockMs?: string;
   graceMs?: string;
   retryFor?: number;
+  retain?: number;
 }
 
 /** `recipe worker`: takes recipe runs from the fleet's queue until SIGTERM (or Ctrl-C). */
@@ -37,6 +39,11 @@ export function registerWorker(program: Command): void {
     .option('--lock-ms <ms>', "a job's lock: a dead worker's runs move on within twice this (default 30000)")
     .option('--retry-for <duration>', RETRY_FOR_HELP, parseDurationFlag)
     .option(
+      '--retain <duration>',
+      "prune runs of the fleet's journal that ended longer ago than this, at the start and every 10 minutes, e.g. 30d (else RECIPE_RETAIN; default: keep all)",
+      parseDurationFlag,
+    )
+    .option(
       '--grace-ms <ms>',
       'on SIGTERM, how long runs in hand may finish before they are handed back (default 25000)',
     )
@@ -55,6 +62,7 @@ Examples:
   recipe worker --redis redis://127.0.0.1:6379 --recipes recipes/
   recipe worker --redis redis://127.0.0.1:6379 --concurrency 4 --queue nightly
   recipe worker --postgres postgres://recipe@127.0.0.1:5432/recipe --recipes recipes/
+  recipe worker --redis redis://127.0.0.1:6379 --retain 30d
 
 With --postgres the worker creates (or upgrades) its schemas at start: bullmq (the queue), recipe_journal and
 recipe_fleet; several workers starting at once apply them once.`,
@@ -85,6 +93,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
         flag: `--max-rps-per-connector ${flags.maxRpsPerConnector}`,
         reason: 'a positive number',
       });
+    const retainMs = retentionMs(flags.retain, env);
     const recipesDir = flags.recipes ?? process.cwd();
     if (!isDirectory(recipesDir))
       throw new RecipeError('F006', { flag: `--recipes ${recipesDir}`, reason: 'not a directory' });
@@ -97,6 +106,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
       env,
       ...(rps !== undefined ? { maxRpsPerConnector: rps } : {}),
       lockMs: positiveInt('--lock-ms', flags.lockMs, 30_000),
+      ...(retainMs !== undefined ? { retainMs } : {}),
       version,
       log,
     });

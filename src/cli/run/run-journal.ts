@@ -56,14 +56,21 @@ export async function applyRetention(
   flag: number | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
-  let ms = flag;
-  const text = env.RECIPE_RETAIN;
-  if (ms === undefined && text !== undefined && text !== '') {
-    ms = parseDurationMs(text);
-    if (ms === undefined) throw new RecipeError('C014', { what: 'RECIPE_RETAIN', value: text });
-  }
+  const ms = retentionMs(flag, env);
   if (ms === undefined || ms === 0) return 0;
   return store.prune(Date.now() - ms, RETAIN_BATCH);
+}
+
+/** The retention --retain gives, else RECIPE_RETAIN (C014 when it is not a duration); undefined: keep all. */
+export function retentionMs(
+  flag: number | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): number | undefined {
+  const text = env.RECIPE_RETAIN;
+  if (flag !== undefined || text === undefined || text === '') return flag;
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw new RecipeError('C014', { what: 'RECIPE_RETAIN', value: text });
+  return ms;
 }
 
 /** run.ts's connect-run-print and report printer, passed in so that this file does not import run.ts. */

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { ForeachDistributor } from '../../run/index.js';
+import { maskProjectSecrets, type ForeachDistributor } from '../../run/index.js';
 import type { WorkerContext } from '../worker-context.js';
 import { processChunkJob } from './chunk-job.js';
 import type { ChunkJobResult } from './chunk-data.js';
@@ -12,6 +12,8 @@ export async function processChunkForWorker(
   ctx: WorkerContext,
 ): Promise<ChunkJobResult> {
   const client = ctx.newClient();
+  // As its run masks them: the secrets of every recipe in the worker's folder (src/run/project-secrets.ts).
+  maskProjectSecrets(client.redactor, ctx.env, ctx.recipesDir);
   try {
     const result = await processChunkJob(job, {
       kv: ctx.connections.kv,

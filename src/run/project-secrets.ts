@@ -1,0 +1,160 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Redactor } from '../client/index.js';
+import { parseSource } from '../source/index.js';
+
+/**
+ * Secrets masked by value across runs: a value that reached data through one recipe (its `secrets:`) must not
+ * be journaled, reported or traced in clear by another recipe that reads it. So a run masks the values of
+ * every secret name that any recipe of its project declares, read from its own environment.
+ *
+ * The project of a recipe is the nearest folder above it (its own included) holding `.recipe/` (a journal),
+ * `.git` or `recipe.lock`; without one, the working directory when the recipe is inside it (`recipe run
+ * reports/x.yaml` from the project's folder), else the recipe's own folder. A fleet worker's project is its recipes
+ * folder. The walk skips hidden entries, node_modules, test and fixture files and fixtures/ folders, and stops after MAX_YAML_FILES YAML files or
+ * MAX_ENTRIES directory entries (the rest is not read: a warning says so). Each file's names are kept by path,
+ * size and mtime, so a worker reads a file again only when it changed; a file is parsed only when it has a
+ * top-level `secrets:` line.
+ */
+
+/** Beyond these, a project's walk stops (a recipe run from a home folder must not read the whole disk). */
+const MAX_YAML_FILES = 2000;
+const MAX_ENTRIES = 20_000;
+
+/** What marks a project's root folder. */
+const ROOT_MARKERS = ['.recipe', '.git', 'recipe.lock'];
+
+const YAML_FILE = /\.ya?ml$/i;
+/** Test and fixture files (as `recipe validate DIR` skips them): their `secrets:` are test values, not names. */
+const NOT_A_RECIPE = /\.(test|fixtures)\.ya?ml$/i;
+const FIXTURE_FOLDERS = new Set(['fixtures', '__fixtures__']);
+const SECRETS_LINE = /^secrets[ \t]*:/m;
+/** `secrets: [A, B]` on one line, and `secrets:` followed by `- A` lines: how recipes write it. */
+const FLOW_LIST = /^secrets[ \t]*:[ \t]*\[([^\]\n]*)\][ \t]*(?:#.*)?$/m;
+const BLOCK_LIST = /^secrets[ \t]*:[ \t]*(?:#.*)?\n((?:[ \t]+-[ \t]*[^\n]*\n?)+)/m;
+const PLAIN_NAME = /^["']?([A-Za-z_][A-Za-z0-9_]*)["']?[ \t]*(?:#.*)?$/;
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The secret names a project's recipes declare, and whether the walk stopped at its limits. */
+export interface ProjectSecretNames {
+  readonly root: string;
+  readonly names: readonly string[];
+  readonly truncated: boolean;
+}
+
+interface CachedFile {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly names: readonly string[];
+}
+
+/** Names per file, valid while the file's size and mtime stay (a worker runs many jobs from one folder). */
+const byFile = new Map<string, CachedFile>();
+
+/** The folder whose recipes make a recipe file's project (see above). */
+export function projectRootOf(recipeFile: string, cwd: string = process.cwd()): string {
+  const own = dirname(resolve(cwd, recipeFile));
+  for (let dir = own; ; dir = dirname(dir)) {
+    if (ROOT_MARKERS.some((m) => existsSync(join(dir, m)))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  const work = resolve(cwd);
+  const rel = relative(work, own);
+  return rel.startsWith('..') || isAbsolute(rel) ? own : work;
+}
+
+/** Every secret name declared by a recipe under `root` (sorted). */
+export function projectSecretNames(root: string): ProjectSecretNames {
+  const names = new Set<string>();
+  const budget = { files: MAX_YAML_FILES, entries: MAX_ENTRIES };
+  const truncated = !walk(resolve(root), names, budget);
+  return { root, names: [...names].sort(), truncated };
+}
+
+/**
+ * Adds the values (from `env`) of every secret the project's recipes declare to the redactor. Returns the
+ * walk's result so that the caller can warn when it was cut short.
+ */
+export function maskProjectSecrets(
+  redactor: Redactor,
+  env: Readonly<Record<string, string | undefined>>,
+  root: string,
+): ProjectSecretNames {
+  const found = projectSecretNames(root);
+  for (const name of found.names) redactor.add(env[name]);
+  return found;
+}
+
+/** False when the budget ran out before the walk ended. */
+function walk(dir: string, names: Set<string>, budget: { files: number; entries: number }): boolean {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return true; // unreadable: nothing of it can run either
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (--budget.entries < 0) return false;
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    if (FIXTURE_FOLDERS.has(entry.name) || NOT_A_RECIPE.test(entry.name)) continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!walk(full, names, budget)) return false;
+    } else if (entry.isFile() && YAML_FILE.test(entry.name)) {
+      if (--budget.files < 0) return false;
+      for (const n of namesOf(full)) names.add(n);
+    }
+  }
+  return true;
+}
+
+/** The names a YAML file's top-level `secrets:` lists (none when it has none or does not parse). */
+function namesOf(file: string): readonly string[] {
+  let info;
+  try {
+    info = statSync(file);
+  } catch {
+    return [];
+  }
+  const cached = byFile.get(file);
+  if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.names;
+  let names: string[] = [];
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (SECRETS_LINE.test(text))
+      names = (quickNames(text) ?? parsedNames(text, file)).filter((n) => SECRET_NAME.test(n));
+  } catch {
+    names = [];
+  }
+  byFile.set(file, { size: info.size, mtimeMs: info.mtimeMs, names });
+  return names;
+}
+
+/**
+ * The names of a list written the usual way, without a YAML parser (it costs more than the whole walk on a
+ * cold start); undefined for any other form, which the parser reads.
+ */
+function quickNames(text: string): string[] | undefined {
+  const flow = FLOW_LIST.exec(text);
+  const items = flow
+    ? flow[1]!.split(',').filter((p) => p.trim() !== '')
+    : BLOCK_LIST.exec(text)?.[1]
+        ?.split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.replace(/^[ \t]+-/, ''));
+  if (items === undefined) return undefined;
+  const names: string[] = [];
+  for (const item of items) {
+    const m = PLAIN_NAME.exec(item.trim());
+    if (!m) return undefined;
+    names.push(m[1]!);
+  }
+  return names;
+}
+
+function parsedNames(text: string, file: string): string[] {
+  const value = parseSource(text, file).value as { secrets?: unknown } | undefined;
+  const list = value !== null && typeof value === 'object' ? value.secrets : undefined;
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+}
