@@ -6,6 +6,10 @@
 import { spawn } from 'node:child_process';
 
 const [live, ...held] = process.argv.slice(2);
+if (live === undefined) {
+  process.stderr.write('usage: node scripts/run-parallel.mjs SCRIPT [SCRIPT...]\n');
+  process.exit(2);
+}
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** @param {string} name @param {boolean} stream */
