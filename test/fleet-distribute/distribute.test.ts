@@ -1,30 +1,22 @@
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, connectRedisNow, openFleetJournal } from '../../src/fleet/redis.js';
+import { openFleet } from '../../src/fleet/queue.js';
 import type { FleetWorker } from '../../src/fleet/worker.js';
 import type { RunReport } from '../../src/run/index.js';
 import { envelope, executes, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { STORE_KINDS, startTestStore, type TestStore } from '../fleet/test-stores.js';
 import { recipesDir, startWorkers, submitAndWait } from './fleet.js';
 
-// Distributed foreach through the real parts: a redis-server, fleet workers (BullMQ, the Redis journal),
-// a connector service on 127.0.0.1 that sees every request.
-let redis: RedisServer;
-let commands: Redis;
+// Distributed foreach through the real parts: each fleet store (a redis-server, a PostgreSQL), fleet workers
+// (BullMQ, the store's journal), a connector service on 127.0.0.1 that sees every request.
 let service: FaultServer;
 let workers: FleetWorker[] = [];
 let queueNo = 0;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  commands = await connectRedisNow(redis.url);
   service = await startFaultServer();
 });
 afterAll(async () => {
-  await commands?.quit();
   await service?.close();
-  await redis?.stop();
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.shutdown(2000)));
@@ -78,23 +70,31 @@ outputs:
   doubled: "\${ $twice }"
 `;
 
-async function run(dir: string, runId: string): Promise<{ report: RunReport | undefined; failedReason?: string }> {
-  return submitAndWait({ redisUrl: redis.url, queue: `q${queueNo}`, dir, recipe: 'doubles.yaml', runId });
-}
-
-async function fleet(dir: string, n: number, logs?: string[][]): Promise<void> {
-  queueNo++;
-  workers = await startWorkers({
-    n,
-    redisUrl: redis.url,
-    queue: `q${queueNo}`,
-    recipesDir: dir,
-    serviceUrl: service.url,
-    ...(logs ? { logs } : {}),
+describe.each(STORE_KINDS)('distributed foreach on a fleet (%s)', (kind) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await startTestStore(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.stop();
   });
-}
 
-describe('distributed foreach on a fleet', () => {
+  async function run(dir: string, runId: string): Promise<{ report: RunReport | undefined; failedReason?: string }> {
+    return submitAndWait({ store: store.store, queue: `q${queueNo}`, dir, recipe: 'doubles.yaml', runId });
+  }
+
+  async function fleet(dir: string, n: number, logs?: string[][]): Promise<void> {
+    queueNo++;
+    workers = await startWorkers({
+      n,
+      store: store.store,
+      queue: `q${queueNo}`,
+      recipesDir: dir,
+      serviceUrl: service.url,
+      ...(logs ? { logs } : {}),
+    });
+  }
+
   it('spreads chunks over the workers; results come back in item order; concurrency caps each chunk', async () => {
     const { sent, maxInFlight } = serve({ delayMs: 30 });
     const dir = recipesDir({ 'doubles.yaml': recipe() });
@@ -163,17 +163,17 @@ describe('distributed foreach on a fleet', () => {
     const { report, failedReason } = await run(dir, 'fail-1');
     expect(report).toBeUndefined();
     expect(failedReason).toContain('C005');
-    const journal = openFleetJournal(commands, { queue: `q${queueNo}` });
+    const journal = await store.openJournal(`q${queueNo}`);
     const record = await journal.getRun('fail-1');
     expect(record?.status).toBe('failed');
     expect(record?.error).toMatchObject({ code: 'C005', line: 11, column: 9 });
   });
 
-  it('a chunk job with malformed data fails for good with F052 (jobs come from Redis: checked, not trusted)', async () => {
+  it('a chunk job with malformed data fails for good with F052 (jobs come from the store: checked, not trusted)', async () => {
     const dir = recipesDir({ 'doubles.yaml': recipe() });
     await fleet(dir, 1);
-    const connection = connectRedis(redis.url, 'queue');
-    const queue = new Queue(`q${queueNo}`, { connection });
+    const fleetClient = await openFleet(store.store, `q${queueNo}`);
+    const queue = fleetClient.queue;
     try {
       await queue.add('chunk', { run_id: 'x', start: 5, end: 2 }, { jobId: 'bad-chunk', attempts: 3 });
       let state = '';
@@ -186,8 +186,7 @@ describe('distributed foreach on a fleet', () => {
       expect(job?.failedReason).toContain('"code":"F052"');
       expect(job?.attemptsMade).toBe(1);
     } finally {
-      await queue.close();
-      await connection.quit();
+      await fleetClient.close();
     }
   });
 });

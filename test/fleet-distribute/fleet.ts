@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue, type Job } from 'bullmq';
-import { connectRedis } from '../../src/fleet/redis.js';
+import type { Job } from 'bullmq';
+import type { FleetStore } from '../../src/fleet/fleet-store.js';
+import { openFleet } from '../../src/fleet/queue.js';
 import { startFleetWorker, type FleetWorker } from '../../src/fleet/worker.js';
 import type { RunJobData, RunJobResult } from '../../src/fleet/job.js';
 import type { RunReport } from '../../src/run/index.js';
@@ -15,10 +16,10 @@ export function recipesDir(files: Record<string, string>): string {
   return dir;
 }
 
-/** Fleet workers in this process (each with its own Redis connections, as separate machines would have). */
+/** Fleet workers in this process (each with its own store connections, as separate machines would have). */
 export async function startWorkers(o: {
   n: number;
-  redisUrl: string;
+  store: FleetStore;
   queue: string;
   recipesDir: string;
   serviceUrl: string;
@@ -33,7 +34,7 @@ export async function startWorkers(o: {
     o.logs?.push(lines);
     workers.push(
       await startFleetWorker({
-        redisUrl: o.redisUrl,
+        store: o.store,
         queue: o.queue,
         concurrency: o.concurrency ?? 1,
         recipesDir: o.recipesDir,
@@ -49,7 +50,7 @@ export async function startWorkers(o: {
 
 /** What submitting a run takes: `recipe` is a file in `dir`; inputs and secret names as `recipe submit` sends them. */
 export interface Submission {
-  redisUrl: string;
+  store: FleetStore;
   queue: string;
   dir: string;
   recipe: string;
@@ -62,8 +63,7 @@ export interface Submission {
 
 /** Adds the run's job as `recipe submit` would, without waiting. */
 export async function submit(o: Submission): Promise<void> {
-  const connection = connectRedis(o.redisUrl, 'queue');
-  const queue = new Queue(o.queue, { connection });
+  const fleet = await openFleet(o.store, o.queue);
   try {
     const sha256 = createHash('sha256')
       .update(readFileSync(join(o.dir, o.recipe)))
@@ -77,14 +77,13 @@ export async function submit(o: Submission): Promise<void> {
       run_id: o.runId,
       submitted_at: Date.now(),
     };
-    await queue.add('run', data, {
+    await fleet.queue.add('run', data, {
       jobId: `run-${o.runId}`,
       attempts: o.attempts ?? 2,
       backoff: { type: 'fixed', delay: 50 },
     });
   } finally {
-    await queue.close();
-    await connection.quit().catch(() => undefined);
+    await fleet.close();
   }
 }
 
@@ -100,8 +99,8 @@ export async function submitAndWait(
 export async function waitForJob(
   o: Submission,
 ): Promise<{ report: RunReport | undefined; failedReason: string | undefined }> {
-  const connection = connectRedis(o.redisUrl, 'queue');
-  const queue = new Queue(o.queue, { connection });
+  const fleet = await openFleet(o.store, o.queue);
+  const queue = fleet.queue;
   try {
     const deadline = Date.now() + (o.timeoutMs ?? 60_000);
     for (;;) {
@@ -115,7 +114,6 @@ export async function waitForJob(
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
-    await queue.close();
-    await connection.quit().catch(() => undefined);
+    await fleet.close();
   }
 }

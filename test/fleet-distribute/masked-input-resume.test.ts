@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetWorker } from '../../src/fleet/worker.js';
 import { envelope, json, startFaultServer, type FaultServer } from '../client/fault-server.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { STORE_KINDS, startTestStore, type TestStore } from '../fleet/test-stores.js';
 import { recipesDir, startWorkers, submit, waitForJob } from './fleet.js';
 
 // A fleet run whose input held a secret value: the journal keeps the input masked, so the worker that
 // resumes the run (after another handed it back) takes the value from the job's submitted inputs, never ***.
-let redis: RedisServer;
 let service: FaultServer;
 const workers: FleetWorker[] = [];
 const token = 'hook-7d1e5b3a';
@@ -36,7 +35,6 @@ outputs:
 `;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
   service = await startFaultServer(async (req, res) => {
     // It says it honours Idempotency-Key, so the write the hand-back cut off is sent again with its key.
     if (req.path === '/api/v1/openapi.json')
@@ -56,18 +54,27 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.shutdown(1000)));
   await service?.close();
-  await redis?.stop();
 });
 
-describe('a fleet run with a masked input', () => {
+describe.each(STORE_KINDS)('a fleet run with a masked input (%s)', (kind) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await startTestStore(kind);
+    bodies.length = 0;
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.shutdown(1000)));
+    await store?.stop();
+  });
+
   it('is resumed by another worker with the submitted value, not ***', async () => {
     const dir = recipesDir({ 'tagged.yaml': recipe });
-    const common = { redisUrl: redis.url, queue: 'masked', recipesDir: dir, serviceUrl: service.url };
+    const common = { store: store.store, queue: 'masked', recipesDir: dir, serviceUrl: service.url };
     const logs: string[][] = [];
     const env = { HOOK_TOKEN: token };
     const [first] = await startWorkers({ ...common, n: 1, env, logs });
     workers.push(first as FleetWorker);
-    const job = { redisUrl: redis.url, queue: 'masked', dir, recipe: 'tagged.yaml', runId: 'masked-fleet-1' };
+    const job = { store: store.store, queue: 'masked', dir, recipe: 'tagged.yaml', runId: 'masked-fleet-1' };
     await submit({ ...job, inputs: { tag }, secrets: ['HOOK_TOKEN'] });
     const deadline = Date.now() + 30_000;
     while (bodies.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
