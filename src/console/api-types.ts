@@ -44,6 +44,64 @@ export interface ScheduleView {
   readonly offset_ms: number | null;
 }
 
+/**
+ * GET /api/fleet: one read of the fleet's state, the shape of `recipe fleet status --json`
+ * (src/fleet/status.ts FleetStatus, which the server returns as it is: the compiler checks they agree).
+ */
+export interface FleetView {
+  readonly queue: string;
+  /** Epoch ms of the read (heartbeats and leases are relative to it). */
+  readonly at: number;
+  readonly workers: readonly FleetWorkerView[];
+  readonly jobs: {
+    readonly waiting: number;
+    readonly active: number;
+    readonly delayed: number;
+    readonly failed: number;
+    readonly completed: number;
+    readonly waiting_children: number;
+  };
+  readonly schedules: readonly ScheduleView[];
+  readonly leases: readonly {
+    readonly run_id: string;
+    readonly part: string | null;
+    readonly holder: string | null;
+    readonly expires_in_ms: number;
+  }[];
+  readonly chunks: readonly {
+    readonly run_id: string;
+    readonly step_path: string;
+    readonly chunk: number;
+    readonly state: string;
+    readonly worker: string | null;
+    readonly retries: number;
+    readonly items_done: number;
+    readonly items_total: number;
+    readonly reason?: string;
+  }[];
+}
+
+/** A live worker of the fleet (a heartbeat within the last 15 s) and the jobs it holds. */
+export interface FleetWorkerView {
+  /** host:pid, as in the worker's log and the leases' holder. */
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly version: string;
+  readonly concurrency: number;
+  readonly queue: string;
+  readonly recipes_dir: string;
+  readonly started_at: string;
+  readonly heartbeat_at: string;
+  readonly current: readonly {
+    readonly job_id: string;
+    readonly run_id: string;
+    readonly kind: 'run' | 'chunk';
+    readonly chunk?: string;
+    readonly since: number;
+  }[];
+}
+
 /** What POST /api/runs/:id/cancel answers: the stored request. */
 export interface CancelAnswer {
   readonly run_id: string;

@@ -8,6 +8,7 @@ import { ConsoleError } from './errors.js';
 import { consoleClientErrors, consoleFrameworkErrors } from './malformed.js';
 import { RecipeCatalog } from './recipes.js';
 import { actionRoutes, type AuditLog } from './routes/actions.js';
+import { fleetRoutes } from './routes/fleet.js';
 import { infoRoutes } from './routes/info.js';
 import { pageRoutes } from './routes/pages.js';
 import { recipeRoutes } from './routes/recipes.js';
@@ -104,6 +105,7 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
   });
   await app.register(infoRoutes, { version: opts.version, service: opts.service, journal, actions, csrfToken });
   await app.register(actionRoutes, { actions, audit: opts.audit ?? (() => {}), hasToken: opts.token !== undefined });
+  await app.register(fleetRoutes, { actions });
   await app.register(recipeRoutes, { recipes });
   await app.register(runRoutes, { journal, cwd: opts.cwd, live });
   await app.register(serviceRoutes, { service: opts.service });

@@ -55,4 +55,6 @@ export const consoleCodes = {
     errorCode: 'unsupported_media_type',
     template: 'an action takes a JSON body (Content-Type: application/json), got {type}',
   },
+  // K520-K524: the fleet page (GET /api/fleet). Same error_code as K511: no fleet to read, or its store is down.
+  K520: { status: 503, errorCode: 'fleet_unavailable', template: '{message}' },
 } satisfies Record<string, ConsoleCatalogEntry>;

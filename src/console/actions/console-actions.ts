@@ -1,5 +1,5 @@
 import type { CancelRequest } from '../../journal/index.js';
-import type { ScheduleView } from '../api-types.js';
+import type { FleetView, ScheduleView } from '../api-types.js';
 
 /** What a redrive asks of the run beside going on: the flags of `recipe resume` a console offers. */
 export interface RedriveOptions {
@@ -24,6 +24,8 @@ export interface ConsoleActions {
   cancel(runId: string, reason: string | null): Promise<CancelRequest>;
   redrive(runId: string, options: RedriveOptions): Promise<void>;
   listSchedules(): Promise<ScheduleView[]>;
+  /** The fleet page's read (`recipe fleet status`); absent when the console reads no fleet. */
+  fleetStatus?(): Promise<FleetView>;
   pauseSchedule(name: string): Promise<void>;
   resumeSchedule(name: string): Promise<void>;
   close(): Promise<void>;

@@ -36,6 +36,10 @@ export function fleetActions(store: FleetStore, queue: string, label: string): C
     async listSchedules(): Promise<ScheduleView[]> {
       return (await schedules()).listSchedules(await fleet());
     },
+    async fleetStatus() {
+      const { fleetStatus } = await import('../../fleet/status.js');
+      return fleetStatus(await fleet());
+    },
     async pauseSchedule(name) {
       await (await schedules()).pauseSchedule(await fleet(), name);
     },

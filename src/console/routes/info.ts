@@ -4,6 +4,9 @@ import type { ConsoleActions } from '../actions/console-actions.js';
 import type { JournalAccess } from '../runs/journal-source.js';
 import type { ServiceSource } from './service.js';
 
+/** Why there is no fleet page: GET /api/fleet answers it too (K520). */
+export const NO_FLEET = 'this console reads no fleet: start it with --redis or --postgres to see its workers and queue';
+
 /** GET /api/info: what this console can show (the pages say what is missing and why). */
 export const infoRoutes: FastifyPluginAsync<{
   version: string;
@@ -22,7 +25,7 @@ export const infoRoutes: FastifyPluginAsync<{
         ...('reason' in got ? { reason: got.reason } : {}),
       },
       service: { label: opts.service?.label ?? 'none' },
-      fleet: { available: false, reason: 'this build of recipe has no fleet (issue 15)' },
+      fleet: opts.actions.fleetStatus ? { available: true } : { available: false, reason: NO_FLEET },
       actions: {
         csrf_token: opts.csrfToken,
         cancel_unavailable: opts.actions.cancelUnavailable,

@@ -3,7 +3,14 @@ import type { Asset } from '../assets.js';
 import { ConsoleError } from '../errors.js';
 
 /** Paths the front end routes itself: each answers index.html, the front end draws the page. */
-const PAGES = [/^\/$/, /^\/runs(\/[^/]+)?\/?$/, /^\/recipes(\/.*)?$/, /^\/service\/?$/, /^\/schedules\/?$/];
+const PAGES = [
+  /^\/$/,
+  /^\/runs(\/[^/]+)?\/?$/,
+  /^\/recipes(\/.*)?$/,
+  /^\/service\/?$/,
+  /^\/schedules\/?$/,
+  /^\/fleet\/?$/,
+];
 
 /** The built front end: /assets/NAME from memory, and index.html for every page path. */
 export const pageRoutes: FastifyPluginAsync<{ assets: Map<string, Asset> }> = async (app, { assets }) => {
