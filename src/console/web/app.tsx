@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import type { ConsoleInfo } from '../api-types.js';
 import { KeyHelp } from './components/key-help.js';
+import { FleetPage } from './pages/fleet.js';
 import { RecipePage } from './pages/recipe.js';
 import { RecipesPage } from './pages/recipes.js';
 import { RunPage } from './pages/run.js';
@@ -20,12 +21,15 @@ export function App(): JSX.Element {
       ? 'service'
       : path.startsWith('/schedules')
         ? 'schedules'
-        : 'runs';
+        : path.startsWith('/fleet')
+          ? 'fleet'
+          : 'runs';
   let page: JSX.Element;
   if (path.startsWith('/recipes/')) page = <RecipePage key={path} refPath={decodeURIComponent(path.slice(9))} />;
   else if (path.startsWith('/recipes')) page = <RecipesPage />;
   else if (path.startsWith('/service')) page = <ServicePage />;
   else if (path.startsWith('/schedules')) page = <SchedulesPage info={info.state === 'ok' ? info.data : undefined} />;
+  else if (path.startsWith('/fleet')) page = <FleetPage />;
   else if (/^\/runs\/[^/]+\/?$/.test(path))
     page = <RunPage key={path} runId={decodeURIComponent(path.split('/')[2] ?? '')} />;
   else
@@ -42,6 +46,9 @@ export function App(): JSX.Element {
           <NavLink href="/service" current={section === 'service'} label="Service" />
           {info.state === 'ok' && info.data.actions.schedules_unavailable === null ? (
             <NavLink href="/schedules" current={section === 'schedules'} label="Schedules" />
+          ) : null}
+          {info.state === 'ok' && info.data.fleet.available ? (
+            <NavLink href="/fleet" current={section === 'fleet'} label="Fleet" />
           ) : null}
         </nav>
         <span class="version">{info.state === 'ok' ? `v${info.data.version}` : ''}</span>
