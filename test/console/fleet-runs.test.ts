@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleInfo } from '../../src/console/api-types.js';
+import type { ConsoleInfo, FleetView } from '../../src/console/api-types.js';
+import { buildConsoleApp, journalFileActions } from '../../src/console/server.js';
 import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
 import { jobIdOf } from '../../src/fleet/job.js';
 import { openFleet } from '../../src/fleet/queue.js';
@@ -14,7 +15,7 @@ import { runJobData } from '../../src/fleet/queue.js';
 import { checkRecipe } from '../../src/run/index.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { runCli } from '../cli/cli-process.js';
-import { fleetEnv, spawnRecipe, stopProcess, until, type RecipeProcess } from '../fleet/fleet-process.js';
+import { fleetEnv, spawnRecipe, stopProcess, until, untilReady, type RecipeProcess } from '../fleet/fleet-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { end, start } from '../journal/store-contract.js';
 import { haveChromium, launchBrowser, screenshot } from './browser.js';
@@ -142,6 +143,27 @@ describe('recipe console --redis', () => {
     expect(failed.runs).toHaveLength(20);
     expect(failed.runs.every((r) => r.status === 'failed')).toBe(true);
   });
+
+  it('GET /api/fleet on a console of a journal file: fleet_unavailable (503), and no fleet link', async () => {
+    const app = await buildConsoleApp({
+      cwd: dir,
+      recipeFolders: [],
+      version: 'test',
+      actions: journalFileActions(join(dir, 'none.db')),
+    });
+    try {
+      const res = await app.inject({ url: '/api/fleet', headers: { host: '127.0.0.1' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error_code: 'fleet_unavailable',
+        message: expect.stringContaining('start it with --redis or --postgres') as unknown,
+      });
+      const info = (await app.inject({ url: '/api/info', headers: { host: '127.0.0.1' } })).json() as ConsoleInfo;
+      expect(info.fleet.available).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe.skipIf(!haveChromium)('console actions on the fleet', () => {
@@ -231,6 +253,54 @@ describe.skipIf(!haveChromium)('console actions on the fleet', () => {
     // Other methods on an action stay refused.
     expect((await fetch(`${consoleProcess.url}/api/runs/ui-1/cancel`, { method: 'PUT' })).status).toBe(405);
   });
+
+  it('shows 3 workers, the run one of them holds, the queue counts and the schedule on the fleet page', async () => {
+    // Two more workers for the page to list (stopped at the end, so the first worker takes the redrive below).
+    const more = [0, 1].map(() =>
+      spawnRecipe(['worker', '--recipes', join(dir, 'recipes'), '--queue', QUEUE], env(), dir),
+    );
+    try {
+      await untilReady(more);
+      const status = async (): Promise<FleetView> => {
+        const res = await fetch(`${consoleProcess.url}/api/fleet`);
+        expect(res.status).toBe(200);
+        return (await res.json()) as FleetView;
+      };
+      const fleet = await until('3 workers in the registry', 15_000, async () => {
+        const f = await status();
+        return f.workers.length === 3 ? f : undefined;
+      });
+      const holder = fleet.workers.find((w) => w.pid === worker?.child.pid);
+      expect(holder?.current.map((c) => c.run_id)).toEqual(['ui-1']);
+      expect(fleet.jobs.active).toBe(1);
+      expect(fleet.schedules.map((s) => s.name)).toEqual(['yearly']);
+      expect(fleet.leases).toMatchObject([{ run_id: 'ui-1', holder: holder?.id }]);
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const tab = await context.newPage();
+      await tab.goto(`${consoleProcess.url}/runs`);
+      await tab.getByRole('link', { name: 'Fleet' }).click();
+      const workers = tab.getByRole('table', { name: /Workers/ });
+      await expect.poll(() => workers.locator('tbody tr').count()).toBe(3);
+      for (const w of fleet.workers) {
+        const row = workers.locator(`tr[data-worker="${w.id}"]`);
+        expect(await row.innerText()).toContain(String(w.pid));
+      }
+      const held = workers.locator(`tr[data-worker="${holder?.id ?? ''}"]`);
+      await held.getByRole('link', { name: 'ui-1' }).waitFor();
+      expect(await held.getByRole('link', { name: 'ui-1' }).getAttribute('href')).toBe('/runs/ui-1');
+      const counts = tab.getByRole('table', { name: 'Queue' });
+      expect(await counts.locator('th').allTextContents()).toEqual(['Waiting', 'Active', 'Delayed', 'Failed']);
+      expect((await counts.locator('td').allInnerTexts())[1]).toBe('1');
+      const schedule = tab.getByRole('table', { name: 'Schedules' }).locator('tr[data-schedule="yearly"]');
+      expect(await schedule.innerText()).toContain('active');
+      expect(await tab.getByRole('table', { name: 'Leases' }).innerText()).toContain(holder?.id ?? '?');
+      await screenshot(tab, 'fleet');
+      await context.close();
+    } finally {
+      await Promise.all(more.map((w) => stopProcess(w)));
+    }
+  }, 60_000);
 
   it('cancels the run from its page, redrives it to the workers, and it finishes', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
