@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleInfo, FleetView } from '../../src/console/api-types.js';
-import { buildConsoleApp, journalFileActions } from '../../src/console/server.js';
+import { buildConsoleApp, fleetActions, journalFileActions } from '../../src/console/server.js';
 import type { RunsPage, RunView } from '../../src/console/run-api-types.js';
 import { jobIdOf } from '../../src/fleet/job.js';
 import { openFleet } from '../../src/fleet/queue.js';
@@ -160,6 +160,24 @@ describe('recipe console --redis', () => {
       });
       const info = (await app.inject({ url: '/api/info', headers: { host: '127.0.0.1' } })).json() as ConsoleInfo;
       expect(info.fleet.available).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("GET /api/fleet when the fleet's store does not answer: fleet_unavailable (503) with the reason, not a 500", async () => {
+    // A closed port: the connection is refused at once.
+    const store = { kind: 'redis', url: 'redis://127.0.0.1:9' } as const;
+    const app = await buildConsoleApp({
+      cwd: dir,
+      recipeFolders: [],
+      version: 'test',
+      actions: fleetActions(store, QUEUE, store.url),
+    });
+    try {
+      const res = await app.inject({ url: '/api/fleet', headers: { host: '127.0.0.1' } });
+      expect([res.statusCode, res.json<{ error_code: string }>().error_code]).toEqual([503, 'fleet_unavailable']);
+      expect(res.json<{ message: string }>().message).toMatch(/^F001 cannot reach Redis at redis:\/\/127\.0\.0\.1:9/);
     } finally {
       await app.close();
     }
