@@ -7,6 +7,7 @@ import { newCsrfToken } from './csrf.js';
 import { ConsoleError } from './errors.js';
 import { consoleClientErrors, consoleFrameworkErrors } from './malformed.js';
 import { RecipeCatalog } from './recipes.js';
+import type { ConsoleTls } from './tls-files.js';
 import { actionRoutes, type AuditLog } from './routes/actions.js';
 import { infoRoutes } from './routes/info.js';
 import { pageRoutes } from './routes/pages.js';
@@ -21,6 +22,7 @@ export type { ConsoleActions } from './actions/console-actions.js';
 export { fleetActions } from './actions/fleet-actions.js';
 export { journalFileActions } from './actions/journal-actions.js';
 export { journalFileSource, type JournalSource } from './runs/journal-source.js';
+export { readTlsFiles, TlsFileError, type ConsoleTls } from './tls-files.js';
 
 /** How to start the console. Only `cwd`, `recipeFolders` and `version` are required. */
 export interface ConsoleOptions {
@@ -45,11 +47,13 @@ export interface ConsoleOptions {
   readonly actions?: ConsoleActions;
   /** Where each action's audit line goes (who, what, when); default: nowhere. */
   readonly audit?: AuditLog;
+  /** Serve HTTPS with this certificate and key (tls-files.ts reads them); the token cookie is then Secure. */
+  readonly tls?: ConsoleTls;
 }
 
 /** A listening console. */
 export interface RunningConsole {
-  /** http://host:port with no trailing slash (and no token). */
+  /** http://host:port (https:// with tls) with no trailing slash (and no token). */
   readonly url: string;
   readonly app: FastifyInstance;
   close(): Promise<void>;
@@ -66,9 +70,10 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     // Malformed requests (a bad URL, a request line Node cannot parse) answer in the console's shape too.
     frameworkErrors: consoleFrameworkErrors,
     clientErrorHandler: consoleClientErrors,
+    ...(opts.tls !== undefined ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
   });
   const csrfToken = newCsrfToken();
-  installAccess(app, opts.token, csrfToken);
+  installAccess(app, opts.token, csrfToken, opts.tls !== undefined);
   app.addHook('onSend', async (_request, reply, payload) => {
     void reply.header(
       'content-security-policy',
@@ -122,7 +127,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
   if (addr === null || typeof addr === 'string') throw new Error('console is not listening on a TCP port');
   const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
-    url: `http://${shown}:${addr.port}`,
+    url: `${opts.tls !== undefined ? 'https' : 'http'}://${shown}:${addr.port}`,
     app,
     async close() {
       await app.close();
