@@ -124,7 +124,7 @@ async function journalSource(flags: ConsoleFlags): Promise<{ journal: JournalSou
   const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
   const label = `${redactUrl(store.url)} (queue ${queue})`;
   // The actions (cancel, redrive, schedules) call what `recipe cancel/resume/schedule` call, on the same fleet.
-  const actions = fleetActions(store, queue, label);
+  const actions = fleetActions(store, queue, label, resolve(recipesDir));
   if (store.kind === 'postgres') {
     const { openPostgresFleetJournal } = await import('../fleet/postgres-journal.js');
     return {

@@ -97,7 +97,6 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     const e = new ConsoleError('K404', { message: `no page ${request.url.split('?')[0]}` });
     void reply.status(404).send(e.toBody());
   });
-  const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
   const journal = new JournalAccess(opts.journal ?? noJournal);
   const live = new LiveStreams();
   // Open event streams would keep close() waiting: end them first.
@@ -107,8 +106,14 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     await journal.close();
     await actions.close();
   });
+  const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
   await app.register(infoRoutes, { version: opts.version, service: opts.service, journal, actions, csrfToken });
-  await app.register(actionRoutes, { actions, audit: opts.audit ?? (() => {}), hasToken: opts.token !== undefined });
+  await app.register(actionRoutes, {
+    actions,
+    audit: opts.audit ?? (() => {}),
+    hasToken: opts.token !== undefined,
+    recipes,
+  });
   await app.register(recipeRoutes, { recipes });
   await app.register(runRoutes, { journal, cwd: opts.cwd, live });
   await app.register(serviceRoutes, { service: opts.service });
@@ -142,11 +147,13 @@ const noActions: ConsoleActions = {
   cancelUnavailable: NO_ACTIONS,
   redriveUnavailable: NO_ACTIONS,
   schedulesUnavailable: NO_ACTIONS,
+  submitUnavailable: NO_ACTIONS,
   cancel: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   redrive: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   listSchedules: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   pauseSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   resumeSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  submit: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   close: () => Promise.resolve(),
 };
 

@@ -27,7 +27,7 @@ export const consoleCodes = {
     status: 405,
     errorCode: 'method_not_allowed',
     template:
-      '{method} is not allowed here: the console acts only through POST /api/runs/:id/cancel, /redrive and /api/schedules/:name/pause, /resume',
+      '{method} is not allowed here: the console acts only through POST /api/runs, /api/runs/:id/cancel, /redrive and /api/schedules/:name/pause, /resume',
   },
   K500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
   K502: { status: 502, errorCode: 'service_unreachable', template: 'the connector service: {message}' },
@@ -54,5 +54,12 @@ export const consoleCodes = {
     status: 415,
     errorCode: 'unsupported_media_type',
     template: 'an action takes a JSON body (Content-Type: application/json), got {type}',
+  },
+  // K530-K539: submitting a run from the console (POST /api/runs).
+  K530: { status: 422, errorCode: 'invalid_recipe', template: '{message}' },
+  K531: {
+    status: 422,
+    errorCode: 'recipe_outside_folder',
+    template: '{message}',
   },
 } satisfies Record<string, ConsoleCatalogEntry>;

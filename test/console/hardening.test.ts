@@ -203,6 +203,16 @@ describe('actions behind the token', () => {
     expect(existsSync(join(dir, '.recipe'))).toBe(false);
     expect(await post('/api/runs/r1/redrive', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
     expect(await post('/api/schedules/nightly/pause', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
+    // A submit goes to a fleet: on a local journal it is refused as a redrive is.
+    const submitted = await fetch(`${guarded.url}/api/runs`, {
+      method: 'POST',
+      headers: { ...bearer, ...json },
+      body: JSON.stringify({ recipe: 'recipes/count.yaml', inputs: { items: [1] } }),
+    });
+    expect([submitted.status, ((await submitted.json()) as { message: string }).message]).toEqual([
+      409,
+      'a submit goes to a fleet: start the console with --redis or --postgres',
+    ]);
   });
 });
 

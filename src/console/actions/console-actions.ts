@@ -1,5 +1,10 @@
 import type { CancelRequest } from '../../journal/index.js';
+import type { Diagnostic } from '../../errors/index.js';
 import type { ScheduleView } from '../api-types.js';
+
+/** A submit the fleet took (the run id it will run under, the recipe's path under the recipes folder), or why not. */
+export type SubmitOutcome =
+  { readonly run_id: string; readonly recipe: string } | { readonly diagnostics: readonly Diagnostic[] };
 
 /** What a redrive asks of the run beside going on: the flags of `recipe resume` a console offers. */
 export interface RedriveOptions {
@@ -21,10 +26,14 @@ export interface ConsoleActions {
   readonly redriveUnavailable: string | null;
   /** Why schedules are not offered here (no fleet, or a fleet on PostgreSQL), or null. */
   readonly schedulesUnavailable: string | null;
+  /** Why a recipe page offers no "Submit to the fleet" (no fleet), or null. */
+  readonly submitUnavailable: string | null;
   cancel(runId: string, reason: string | null): Promise<CancelRequest>;
   redrive(runId: string, options: RedriveOptions): Promise<void>;
   listSchedules(): Promise<ScheduleView[]>;
   pauseSchedule(name: string): Promise<void>;
   resumeSchedule(name: string): Promise<void>;
+  /** `recipe submit FILE` with these inputs: the recipe and inputs checked as submit checks them, then queued. */
+  submit(file: string, inputs: Readonly<Record<string, unknown>>): Promise<SubmitOutcome>;
   close(): Promise<void>;
 }
