@@ -80,7 +80,9 @@ host a token is required: --token or RECIPE_CONSOLE_TOKEN, else a random one is 
 carries it (open it once: the browser keeps the token in a cookie).
 
 Actions: a run page cancels a running run (as \`recipe cancel\`) and, on a fleet, redrives a failed or
-cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules. Each is a
+cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules; a recipe
+page submits the recipe to the fleet (as \`recipe submit\`; the first --recipes folder is taken for the
+workers' --recipes). Each is a
 POST that needs the token (when there is one), a same-origin request and the CSRF token the pages get from
 /api/info (X-Recipe-CSRF); each writes an audit line on stderr. docs/console.md says more.
 
