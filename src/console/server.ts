@@ -16,6 +16,7 @@ import { runRoutes } from './routes/runs.js';
 import { JournalAccess, type JournalSource } from './runs/journal-source.js';
 import { LiveStreams } from './runs/live.js';
 import { serviceRoutes, type ServiceSource } from './routes/service.js';
+import { submitRoutes } from './routes/submit.js';
 
 export type { ServiceSource } from './routes/service.js';
 export type { ConsoleActions } from './actions/console-actions.js';
@@ -97,6 +98,7 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     const e = new ConsoleError('K404', { message: `no page ${request.url.split('?')[0]}` });
     void reply.status(404).send(e.toBody());
   });
+  const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
   const journal = new JournalAccess(opts.journal ?? noJournal);
   const live = new LiveStreams();
   // Open event streams would keep close() waiting: end them first.
@@ -106,16 +108,17 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     await journal.close();
     await actions.close();
   });
-  const recipes = new RecipeCatalog(opts.cwd, opts.recipeFolders);
   await app.register(infoRoutes, { version: opts.version, service: opts.service, journal, actions, csrfToken });
-  await app.register(actionRoutes, {
+  await app.register(actionRoutes, { actions, audit: opts.audit ?? (() => {}), hasToken: opts.token !== undefined });
+  await app.register(recipeRoutes, { recipes });
+  await app.register(runRoutes, { journal, cwd: opts.cwd, live });
+  // POST /api/runs (submit to the fleet): an action like those above, beside the runs it adds to.
+  await app.register(submitRoutes, {
     actions,
     audit: opts.audit ?? (() => {}),
     hasToken: opts.token !== undefined,
     recipes,
   });
-  await app.register(recipeRoutes, { recipes });
-  await app.register(runRoutes, { journal, cwd: opts.cwd, live });
   await app.register(serviceRoutes, { service: opts.service });
   await app.register(pageRoutes, { assets: loadAssets(opts.assetsDir ?? defaultAssetsDir()) });
   return app;

@@ -1,10 +1,5 @@
 import type { CancelRequest } from '../../journal/index.js';
-import type { Diagnostic } from '../../errors/index.js';
 import type { ScheduleView } from '../api-types.js';
-
-/** A submit the fleet took (the run id it will run under, the recipe's path under the recipes folder), or why not. */
-export type SubmitOutcome =
-  { readonly run_id: string; readonly recipe: string } | { readonly diagnostics: readonly Diagnostic[] };
 
 /** What a redrive asks of the run beside going on: the flags of `recipe resume` a console offers. */
 export interface RedriveOptions {
@@ -37,3 +32,10 @@ export interface ConsoleActions {
   submit(file: string, inputs: Readonly<Record<string, unknown>>): Promise<SubmitOutcome>;
   close(): Promise<void>;
 }
+
+/**
+ * A submit the fleet took (the run id it will run under, the recipe's path under the recipes folder), or why
+ * not: each problem of the recipe or its inputs as `file:line:col: CODE message`.
+ */
+export type SubmitOutcome =
+  { readonly run_id: string; readonly recipe: string } | { readonly problems: readonly string[] };

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import type { Diagnostic } from '../../errors/index.js';
 import type { FleetStore } from '../../fleet/fleet-store.js';
 import type { FleetClient } from '../../fleet/queue.js';
 import type { ScheduleView } from '../api-types.js';
@@ -55,10 +56,10 @@ export function fleetActions(store: FleetStore, queue: string, label: string, re
         import('../../fleet/queue.js'),
       ]);
       const checked = await checkRecipe(file, { displayName: relative(resolve(recipesDir), file) });
-      if (!checked.recipe) return { diagnostics: checked.diagnostics };
+      if (!checked.recipe) return { problems: checked.diagnostics.map(problem) };
       const plan = checked.recipe.plan;
       const inputs = resolveInputs(plan, { ...given });
-      if (inputs.diagnostics.length > 0) return { diagnostics: inputs.diagnostics };
+      if (inputs.diagnostics.length > 0) return { problems: inputs.diagnostics.map(problem) };
       const runId = newRunId(Math.random);
       const data = await runJobData(plan, recipesDir, { inputs: inputs.values, runId });
       await submitRun(await fleet(), { ...data, run_id: runId, origin: { kind: 'submit' } });
@@ -70,4 +71,9 @@ export function fleetActions(store: FleetStore, queue: string, label: string, re
       await (await c?.catch(() => undefined))?.close();
     },
   };
+}
+
+/** A diagnostic as `recipe submit` prints its place: file:line:col, code, message. */
+function problem(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.code} ${d.message}`;
 }

@@ -1,17 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { RecipeError } from '../../errors/index.js';
-import type { ActionAnswer, CancelAnswer, ScheduleView, SubmitAnswer } from '../api-types.js';
+import type { ActionAnswer, CancelAnswer, ScheduleView } from '../api-types.js';
 import type { ConsoleActions } from '../actions/console-actions.js';
 import { ConsoleError } from '../errors.js';
-import type { RecipeCatalog } from '../recipes.js';
 
 /** A run id as the journal accepts them, and a schedule name as `recipe schedule add` does. */
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } as const;
 /** A reason is a line for `runs show` and the report, as `recipe cancel --reason`. */
 const MAX_REASON = 500;
-
-/** A submit's inputs are a JSON object of this size at most (the console's other requests: 1 KiB). */
-const SUBMIT_BODY_LIMIT = 64 * 1024;
 
 /** Who acted, for the audit line: the peer address, and whether the console's token let it in. */
 export type AuditLog = (line: string) => void;
@@ -21,16 +17,11 @@ export type AuditLog = (line: string) => void;
  * retry_failed_items?}, GET /api/schedules, POST /api/schedules/:name/pause and /resume. Access and CSRF
  * proofs are checked before a route runs (access.ts, csrf.ts); each action writes one audit line.
  */
-export const actionRoutes: FastifyPluginAsync<{
-  actions: ConsoleActions;
-  audit: AuditLog;
-  hasToken: boolean;
-  recipes: RecipeCatalog;
-}> = async (app, { actions, audit, hasToken, recipes }) => {
-  const who = (request: FastifyRequest): string =>
-    `${request.ip}${hasToken ? ' (with the console token)' : ' (loopback)'}`;
-  const note = (request: FastifyRequest, what: string): void =>
-    audit(`${new Date().toISOString()} console action: ${what} by ${who(request)}`);
+export const actionRoutes: FastifyPluginAsync<{ actions: ConsoleActions; audit: AuditLog; hasToken: boolean }> = async (
+  app,
+  { actions, audit, hasToken },
+) => {
+  const note = (request: FastifyRequest, what: string): void => auditAction(audit, hasToken, request, what);
 
   app.post<{ Params: { id: string }; Body: { reason?: string } }>(
     '/api/runs/:id/cancel',
@@ -89,44 +80,6 @@ export const actionRoutes: FastifyPluginAsync<{
     },
   );
 
-  // `recipe submit` from a recipe page: the recipe (a ref inside the console's recipe folders) and its inputs,
-  // checked as submit checks them (422 naming the file, line and field), then queued for the workers (202).
-  app.post<{ Body: { recipe: string; inputs?: Record<string, unknown> } }>(
-    '/api/runs',
-    {
-      bodyLimit: SUBMIT_BODY_LIMIT,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['recipe'],
-          properties: { recipe: { type: 'string', minLength: 1, maxLength: 1000 }, inputs: { type: 'object' } },
-          additionalProperties: false,
-        },
-      },
-    },
-    async (request, reply): Promise<SubmitAnswer> => {
-      const ref = request.body.recipe;
-      if (actions.submitUnavailable !== null) throw new ConsoleError('K506', { message: actions.submitUnavailable });
-      const file = recipes.fileOf(ref);
-      if (file === undefined)
-        throw new ConsoleError('K531', {
-          message: `recipe ${ref.slice(0, 200)}: not a recipe file (.yaml) inside the console's recipe folders (${recipes.folders.join(', ')})`,
-        });
-      const outcome = await act(() => actions.submit(file, request.body.inputs ?? {}));
-      if ('diagnostics' in outcome)
-        throw new ConsoleError('K530', {
-          message: outcome.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.code} ${d.message}`).join('\n'),
-        });
-      note(request, `submit ${outcome.recipe} as run ${outcome.run_id}`);
-      void reply.status(202);
-      return {
-        run_id: outcome.run_id,
-        recipe: outcome.recipe,
-        link: `/runs/${encodeURIComponent(outcome.run_id)}`,
-      };
-    },
-  );
-
   app.get('/api/schedules', async (): Promise<{ schedules: ScheduleView[]; source: string }> => ({
     schedules: await act(() => actions.listSchedules()),
     source: actions.label,
@@ -152,8 +105,14 @@ export const actionRoutes: FastifyPluginAsync<{
   }
 };
 
+/** Writes an action's audit line: when, what, and who (the peer address, and whether the console's token let it in). */
+export function auditAction(audit: AuditLog, hasToken: boolean, request: FastifyRequest, what: string): void {
+  const who = `${request.ip}${hasToken ? ' (with the console token)' : ' (loopback)'}`;
+  audit(`${new Date().toISOString()} console action: ${what} by ${who}`);
+}
+
 /** Runs an action; the refusals of the journal and the fleet become the console's K codes (never a 500). */
-async function act<T>(fn: () => Promise<T>): Promise<T> {
+export async function act<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
