@@ -12,9 +12,15 @@ import type { ConsoleActions } from './console-actions.js';
  * first action, and stay open for the console's life.
  *
  * A submit (POST /api/runs) is `recipe submit FILE --recipes DIR`: `recipesDir` is the workers' recipes folder as
- * this console sees it (its first --recipes folder), the one the job's recipe path is relative to.
+ * this console sees it (its first --recipes folder), the one the job's recipe path is relative to; as for
+ * `recipe submit`, the working directory when not given.
  */
-export function fleetActions(store: FleetStore, queue: string, label: string, recipesDir: string): ConsoleActions {
+export function fleetActions(
+  store: FleetStore,
+  queue: string,
+  label: string,
+  recipesDir: string = process.cwd(),
+): ConsoleActions {
   let client: Promise<FleetClient> | undefined;
   const fleet = async (): Promise<FleetClient> => {
     client ??= import('../../fleet/queue.js').then((m) => m.openFleet(store, queue));
