@@ -7,6 +7,9 @@ import { completeConnectionConfig, readConnectionConfig } from '../client/config
 import {
   ConsoleUsageError,
   fleetActions,
+  readTlsFiles,
+  TlsFileError,
+  type ConsoleTls,
   journalFileActions,
   journalFileSource,
   startConsole,
@@ -36,6 +39,8 @@ interface ConsoleFlags {
   redis?: string;
   postgres?: string;
   queue?: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** `recipe console`: the web console (runs, recipes, the service) until Ctrl-C. */
@@ -64,6 +69,8 @@ export function registerConsole(program: Command): void {
       'a folder of recipes the recipe pages may open (repeatable; default ./recipes, else .)',
       collect,
     )
+    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (chain); needs --tls-key')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .addHelpText(
       'after',
       `
@@ -73,7 +80,9 @@ host a token is required: --token or RECIPE_CONSOLE_TOKEN, else a random one is 
 carries it (open it once: the browser keeps the token in a cookie).
 
 Actions: a run page cancels a running run (as \`recipe cancel\`) and, on a fleet, redrives a failed or
-cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules. Each is a
+cancelled one (as \`recipe resume --redis\`); /schedules pauses and resumes a fleet's schedules; a recipe
+page submits the recipe to the fleet (as \`recipe submit\`; the first --recipes folder is taken for the
+workers' --recipes). Each is a
 POST that needs the token (when there is one), a same-origin request and the CSRF token the pages get from
 /api/info (X-Recipe-CSRF); each writes an audit line on stderr. docs/console.md says more.
 
@@ -84,6 +93,13 @@ Examples:
   recipe console --redis redis://127.0.0.1:6379    the runs of a fleet (docs/fleet.md)
   recipe console --postgres postgres://recipe@127.0.0.1:5432/recipe   the runs of a fleet on PostgreSQL
   RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0   reachable from other machines, with a token
+  RECIPE_CONSOLE_TOKEN=... recipe console --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem
+                                                   the same over HTTPS (the token cookie is then Secure)
+
+Off loopback, serve HTTPS: --tls-cert/--tls-key (read once at start; a missing, unreadable or mismatched
+file exits 3), or keep the console on 127.0.0.1 behind a reverse proxy that terminates TLS (nginx, Caddy;
+docs/console.md shows both). The token cookie is Secure with --tls-cert, or when the proxy sends
+X-Forwarded-Proto: https.
 
 Environment (with --queue and no --redis/--postgres):
 ${FLEET_HELP}`,
@@ -110,7 +126,7 @@ async function journalSource(flags: ConsoleFlags): Promise<{ journal: JournalSou
   const recipesDir = flags.recipes?.[0] ?? (existsSync('recipes') ? 'recipes' : '.');
   const label = `${redactUrl(store.url)} (queue ${queue})`;
   // The actions (cancel, redrive, schedules) call what `recipe cancel/resume/schedule` call, on the same fleet.
-  const actions = fleetActions(store, queue, label);
+  const actions = fleetActions(store, queue, label, resolve(recipesDir));
   if (store.kind === 'postgres') {
     const { openPostgresFleetJournal } = await import('../fleet/postgres-journal.js');
     return {
@@ -146,6 +162,21 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
   // Made up only for a non-loopback host without one; then the printed URL is the only way to learn it.
   const made = given === undefined && !loopback ? randomBytes(24).toString('base64url') : undefined;
   const token = given ?? made;
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
+    return usage(
+      `${flags.tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${flags.tlsCert === undefined ? '--tls-cert' : '--tls-key'} too`,
+    );
+  let tls: ConsoleTls | undefined;
+  if (flags.tlsCert !== undefined && flags.tlsKey !== undefined) {
+    try {
+      tls = readTlsFiles({ certFile: flags.tlsCert, keyFile: flags.tlsKey });
+    } catch (err) {
+      if (!(err instanceof TlsFileError)) throw err;
+      // A configuration error (exit 3), as a port in use is: the flags are well formed, the files are not usable.
+      process.stderr.write(`recipe console: ${new RecipeError('C001', { reason: err.message }).message}\n`);
+      return ExitCode.config;
+    }
+  }
 
   let service: ServiceSource;
   let journal: JournalSource;
@@ -173,6 +204,7 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
       audit: (line) => void process.stderr.write(`${line}\n`),
       service,
       version,
+      ...(tls !== undefined ? { tls } : {}),
     });
   } catch (err) {
     await service.close?.();

@@ -13,8 +13,14 @@ export const TOKEN_COOKIE = 'recipe_console_token';
  * request must carry it: as a bearer header, the cookie set on first visit, or `?token=` on a page URL
  * (answered with the cookie and a redirect to the same URL without the token, so it leaves the address bar).
  * The few actions (POST, csrf.ts) need all that and, beside it, proof that the console's own page sent them.
+ * `secure` (the console serves HTTPS) marks the cookie Secure, so a browser never sends it over plain HTTP.
  */
-export function installAccess(app: FastifyInstance, token: string | undefined, csrfToken: string): void {
+export function installAccess(
+  app: FastifyInstance,
+  token: string | undefined,
+  csrfToken: string,
+  secure: boolean,
+): void {
   const expected = token === undefined ? undefined : Buffer.from(token, 'utf8');
   app.addHook('onRequest', async (request, reply) => {
     const action = isAction(request.method, request.url);
@@ -27,13 +33,24 @@ export function installAccess(app: FastifyInstance, token: string | undefined, c
     } else {
       const fromQuery = action ? undefined : queryToken(request);
       if (fromQuery !== undefined && matches(fromQuery, expected)) {
-        return redirectWithCookie(request, reply, fromQuery);
+        return redirectWithCookie(request, reply, fromQuery, secure || forwardedHttps(request));
       }
       const given = bearer(request) ?? cookie(request);
       if (given === undefined || !matches(given, expected)) throw new ConsoleError('K401');
     }
     if (action) checkActionProof(request, csrfToken);
   });
+}
+
+/**
+ * True when a reverse proxy in front says the browser came over HTTPS (X-Forwarded-Proto: https, as Caddy
+ * sends by default and nginx with `proxy_set_header X-Forwarded-Proto $scheme`). Trusting it is safe here:
+ * all it can do is make the cookie Secure, which only keeps it off plain HTTP.
+ */
+function forwardedHttps(request: FastifyRequest): boolean {
+  const h = request.headers['x-forwarded-proto'];
+  const first = (Array.isArray(h) ? h[0] : h)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
 }
 
 function matches(given: string, expected: Buffer): boolean {
@@ -67,9 +84,15 @@ function cookie(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function redirectWithCookie(request: FastifyRequest, reply: FastifyReply, token: string): FastifyReply {
+function redirectWithCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  secure: boolean,
+): FastifyReply {
+  const attributes = `HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`;
   return reply
-    .header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
+    .header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; ${attributes}`)
     .header('cache-control', 'no-store')
     .redirect(sameOriginPath(request.url), 303);
 }

@@ -26,6 +26,17 @@ export interface ConsoleActionsInfo {
   readonly redrive_unavailable: string | null;
   /** Why there is no schedules page (no fleet, or a fleet on PostgreSQL), or null. */
   readonly schedules_unavailable: string | null;
+  /** Why a recipe page offers no "Submit to the fleet" (no fleet), or null. */
+  readonly submit_unavailable: string | null;
+}
+
+/** What POST /api/runs answers (202): the run the fleet will run, and its page. */
+export interface SubmitAnswer {
+  readonly run_id: string;
+  /** The recipe's path under the fleet's recipes folder, as the job carries it. */
+  readonly recipe: string;
+  /** The run's page on this console. */
+  readonly link: string;
 }
 
 /** A fleet schedule as GET /api/schedules lists it (the shape of `recipe schedule list --json`). */

@@ -6,7 +6,7 @@ import { ConsoleError } from './errors.js';
 export const CSRF_HEADER = 'x-recipe-csrf';
 
 /** The paths that act (POST); every other path answers GET and HEAD only. */
-const ACTION_PATH = /^\/api\/(runs\/[^/?]+\/(cancel|redrive)|schedules\/[^/?]+\/(pause|resume))$/;
+const ACTION_PATH = /^\/api\/(runs|runs\/[^/?]+\/(cancel|redrive)|schedules\/[^/?]+\/(pause|resume))$/;
 
 /** True for a POST to one of the console's actions. */
 export function isAction(method: string, url: string): boolean {

@@ -61,6 +61,14 @@ export class RecipeCatalog {
     return path.relative(this.cwd, abs).split(path.sep).join('/');
   }
 
+  /** The absolute path of the recipe file a ref names inside the folders, or undefined (outside, not YAML, no file). */
+  fileOf(ref: string): string | undefined {
+    if (typeof ref !== 'string' || ref === '' || ref.length > 1000 || ref.includes('\0')) return undefined;
+    if (!/\.ya?ml$/i.test(ref)) return undefined;
+    const abs = realOrSelf(path.resolve(this.cwd, ref));
+    return this.contains(abs) ? abs : undefined;
+  }
+
   /** The graph of the recipe a ref names, or undefined when the ref names no recipe the console may open. */
   async graph(ref: string): Promise<RecipeGraph | undefined> {
     if (typeof ref !== 'string' || ref === '' || ref.length > 1000 || ref.includes('\0')) return undefined;

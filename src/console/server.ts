@@ -7,6 +7,7 @@ import { newCsrfToken } from './csrf.js';
 import { ConsoleError } from './errors.js';
 import { consoleClientErrors, consoleFrameworkErrors } from './malformed.js';
 import { RecipeCatalog } from './recipes.js';
+import type { ConsoleTls } from './tls-files.js';
 import { actionRoutes, type AuditLog } from './routes/actions.js';
 import { fleetRoutes } from './routes/fleet.js';
 import { infoRoutes } from './routes/info.js';
@@ -16,12 +17,14 @@ import { runRoutes } from './routes/runs.js';
 import { JournalAccess, type JournalSource } from './runs/journal-source.js';
 import { LiveStreams } from './runs/live.js';
 import { serviceRoutes, type ServiceSource } from './routes/service.js';
+import { submitRoutes } from './routes/submit.js';
 
 export type { ServiceSource } from './routes/service.js';
 export type { ConsoleActions } from './actions/console-actions.js';
 export { fleetActions } from './actions/fleet-actions.js';
 export { journalFileActions } from './actions/journal-actions.js';
 export { journalFileSource, type JournalSource } from './runs/journal-source.js';
+export { readTlsFiles, TlsFileError, type ConsoleTls } from './tls-files.js';
 
 /** How to start the console. Only `cwd`, `recipeFolders` and `version` are required. */
 export interface ConsoleOptions {
@@ -46,11 +49,13 @@ export interface ConsoleOptions {
   readonly actions?: ConsoleActions;
   /** Where each action's audit line goes (who, what, when); default: nowhere. */
   readonly audit?: AuditLog;
+  /** Serve HTTPS with this certificate and key (tls-files.ts reads them); the token cookie is then Secure. */
+  readonly tls?: ConsoleTls;
 }
 
 /** A listening console. */
 export interface RunningConsole {
-  /** http://host:port with no trailing slash (and no token). */
+  /** http://host:port (https:// with tls) with no trailing slash (and no token). */
   readonly url: string;
   readonly app: FastifyInstance;
   close(): Promise<void>;
@@ -67,9 +72,10 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
     // Malformed requests (a bad URL, a request line Node cannot parse) answer in the console's shape too.
     frameworkErrors: consoleFrameworkErrors,
     clientErrorHandler: consoleClientErrors,
+    ...(opts.tls !== undefined ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
   });
   const csrfToken = newCsrfToken();
-  installAccess(app, opts.token, csrfToken);
+  installAccess(app, opts.token, csrfToken, opts.tls !== undefined);
   app.addHook('onSend', async (_request, reply, payload) => {
     void reply.header(
       'content-security-policy',
@@ -108,6 +114,13 @@ export async function buildConsoleApp(opts: ConsoleOptions): Promise<FastifyInst
   await app.register(fleetRoutes, { actions });
   await app.register(recipeRoutes, { recipes });
   await app.register(runRoutes, { journal, cwd: opts.cwd, live });
+  // POST /api/runs (submit to the fleet): an action like those above, beside the runs it adds to.
+  await app.register(submitRoutes, {
+    actions,
+    audit: opts.audit ?? (() => {}),
+    hasToken: opts.token !== undefined,
+    recipes,
+  });
   await app.register(serviceRoutes, { service: opts.service });
   await app.register(pageRoutes, { assets: loadAssets(opts.assetsDir ?? defaultAssetsDir()) });
   return app;
@@ -124,7 +137,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
   if (addr === null || typeof addr === 'string') throw new Error('console is not listening on a TCP port');
   const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
-    url: `http://${shown}:${addr.port}`,
+    url: `${opts.tls !== undefined ? 'https' : 'http'}://${shown}:${addr.port}`,
     app,
     async close() {
       await app.close();
@@ -139,11 +152,13 @@ const noActions: ConsoleActions = {
   cancelUnavailable: NO_ACTIONS,
   redriveUnavailable: NO_ACTIONS,
   schedulesUnavailable: NO_ACTIONS,
+  submitUnavailable: NO_ACTIONS,
   cancel: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   redrive: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   listSchedules: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   pauseSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   resumeSchedule: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
+  submit: () => Promise.reject(new ConsoleError('K506', { message: NO_ACTIONS })),
   close: () => Promise.resolve(),
 };
 

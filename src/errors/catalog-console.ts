@@ -27,7 +27,14 @@ export const consoleCodes = {
     status: 405,
     errorCode: 'method_not_allowed',
     template:
-      '{method} is not allowed here: the console acts only through POST /api/runs/:id/cancel, /redrive and /api/schedules/:name/pause, /resume',
+      '{method} is not allowed here: the console acts only through POST /api/runs, /api/runs/:id/cancel, /redrive and /api/schedules/:name/pause, /resume',
+  },
+  // K530-K539: submitting a run from the console (POST /api/runs).
+  K530: { status: 422, errorCode: 'invalid_recipe', template: '{message}' },
+  K531: {
+    status: 422,
+    errorCode: 'recipe_outside_folder',
+    template: '{message}',
   },
   K500: { status: 500, errorCode: 'internal_error', template: 'internal error' },
   K502: { status: 502, errorCode: 'service_unreachable', template: 'the connector service: {message}' },

@@ -382,6 +382,61 @@ describe.skipIf(!haveChromium)('console actions on the fleet', () => {
 });
 
 // HTTP only (no Chromium): the pages call these same endpoints, which the cases above drive on Redis.
+describe('submit from the console (POST /api/runs, issue 26)', () => {
+  const json = (csrf: string) => ({ 'content-type': 'application/json', 'x-recipe-csrf': csrf });
+  const submit = (body: unknown, headers: Record<string, string>) =>
+    fetch(`${consoleProcess.url}/api/runs`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+  it('queues a run a worker runs; bad inputs are a 422 naming the input; no CSRF proof or a recipe elsewhere is refused', async () => {
+    writeFileSync(
+      join(dir, 'recipes/greet.yaml'),
+      'version: 1\nname: greet\ninputs:\n  who: { type: string, required: true }\nsteps:\n  - id: hello\n    transform: "${ \'hello \' & $inputs.who }"\noutputs:\n  said: "${ $hello }"\n',
+    );
+    // The actions block above leaves its worker idle; alone (-t, or without Chromium) this block starts one.
+    worker ??= spawnRecipe(['worker', '--recipes', join(dir, 'recipes'), '--queue', QUEUE], env(), dir);
+    const info = (await (await fetch(`${consoleProcess.url}/api/info`)).json()) as ConsoleInfo;
+    expect(info.actions.submit_unavailable).toBeNull();
+    const csrf = info.actions.csrf_token;
+
+    const noProof = await submit(
+      { recipe: 'recipes/greet.yaml', inputs: { who: 'Ada' } },
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect([noProof.status, ((await noProof.json()) as { error_code: string }).error_code]).toEqual([
+      403,
+      'csrf_token_missing',
+    ]);
+    const bad = await submit({ recipe: 'recipes/greet.yaml', inputs: { nobody: 1 } }, json(csrf));
+    const badBody = (await bad.json()) as { message: string; error_code: string };
+    expect([bad.status, badBody.error_code]).toEqual([422, 'invalid_recipe']);
+    expect(badBody.message).toMatch(/greet\.yaml:\d+:\d+: \w\d{3} .*who/);
+    const outside = await submit({ recipe: '../../etc/passwd.yaml', inputs: {} }, json(csrf));
+    expect([outside.status, ((await outside.json()) as { error_code: string }).error_code]).toEqual([
+      422,
+      'recipe_outside_folder',
+    ]);
+
+    const ok = await submit({ recipe: 'recipes/greet.yaml', inputs: { who: 'Ada' } }, json(csrf));
+    expect(ok.status).toBe(202);
+    const answer = (await ok.json()) as { run_id: string; recipe: string; link: string };
+    expect(answer.recipe).toBe('greet.yaml');
+    expect(answer.link).toBe(`/runs/${answer.run_id}`);
+    const view = await until('the submitted run finished', 30_000, async () => {
+      const res = await fetch(`${consoleProcess.url}/api/runs/${answer.run_id}`);
+      if (res.status !== 200) return undefined;
+      const v = (await res.json()) as RunView;
+      return v.run.status === 'running' ? undefined : v;
+    });
+    expect(view.run.status).toBe('succeeded');
+    expect(view.run.origin).toMatch(/submit/);
+    expect(consoleProcess.stderr()).toMatch(
+      new RegExp(`console action: submit greet\\.yaml as run ${answer.run_id} by 127\\.0\\.0\\.1`),
+    );
+  }, 60_000);
+});
+
 describe('recipe console --postgres: schedules paused and resumed on a fleet on PostgreSQL (issue 27)', () => {
   let pgServer: PostgresServer;
   let pgConsole: ConsoleProcess | undefined;

@@ -1,5 +1,7 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -201,5 +203,105 @@ describe('actions behind the token', () => {
     expect(existsSync(join(dir, '.recipe'))).toBe(false);
     expect(await post('/api/runs/r1/redrive', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
     expect(await post('/api/schedules/nightly/pause', { ...bearer, ...json })).toEqual([409, 'action_unavailable']);
+    // A submit goes to a fleet: on a local journal it is refused as a redrive is.
+    const submitted = await fetch(`${guarded.url}/api/runs`, {
+      method: 'POST',
+      headers: { ...bearer, ...json },
+      body: JSON.stringify({ recipe: 'recipes/count.yaml', inputs: { items: [1] } }),
+    });
+    expect([submitted.status, ((await submitted.json()) as { message: string }).message]).toEqual([
+      409,
+      'a submit goes to a fleet: start the console with --redis or --postgres',
+    ]);
+  });
+});
+
+describe('HTTPS (--tls-cert, --tls-key)', () => {
+  /** One GET over HTTPS to 127.0.0.1, trusting only `ca` (the test's self-signed certificate, made for localhost). */
+  function httpsGet(base: string, path: string, ca: Buffer): Promise<{ status: number; cookie: string }> {
+    const u = new URL(base);
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest({ host: u.hostname, port: u.port, path, ca, servername: 'localhost' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie']) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it("serves the console over HTTPS with a Secure token cookie; a key that is not the certificate's exits 3", async () => {
+    const tls = join(dir, 'tls');
+    mkdirSync(tls);
+    // EC keys: made in milliseconds, where RSA 2048 takes most of a second each on a busy machine.
+    const makeCert = (name: string) =>
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+        ].concat(['-days', '1', '-keyout', join(tls, `${name}.key`), '-out', join(tls, `${name}.crt`)]),
+        { stdio: 'ignore' },
+      );
+    makeCert('a');
+    makeCert('b');
+    const secure = await startConsoleProcess(
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--token',
+        TOKEN,
+        '--tls-cert',
+        'tls/a.crt',
+        '--tls-key',
+        'tls/a.key',
+        '--base-url',
+        'http://127.0.0.1:9',
+      ],
+      { cwd: dir, env: { CONNECTOR_CLIENT_ID: 'x', CONNECTOR_CLIENT_SECRET: 'y' } },
+    );
+    try {
+      expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const res = await httpsGet(secure.url, `/recipes?token=${TOKEN}`, readFileSync(join(tls, 'a.crt')));
+      expect(res.status).toBe(303);
+      expect(res.cookie).toMatch(/^recipe_console_token=[^;]+; /);
+      for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Strict']) expect(res.cookie).toContain(attribute);
+      expect((await httpsGet(secure.url, '/api/info', readFileSync(join(tls, 'a.crt')))).status).toBe(401);
+    } finally {
+      expect(await secure.stop()).toBe(0);
+    }
+    // Plain HTTP: no Secure, unless a proxy in front says the browser came over HTTPS.
+    expect(String((await rawGet(guarded.url, `/?token=${TOKEN}`)).headers['set-cookie'])).not.toContain('Secure');
+    const proxied = await rawGet(guarded.url, `/?token=${TOKEN}`, { 'x-forwarded-proto': 'https' });
+    expect(String(proxied.headers['set-cookie'])).toContain('; Secure');
+
+    const refused = spawnSync(
+      process.execPath,
+      [
+        join(repo, 'bin/recipe.js'),
+        'console',
+        '--port',
+        '0',
+        '--token',
+        TOKEN,
+        '--tls-cert',
+        'tls/a.crt',
+        '--tls-key',
+        'tls/b.key',
+      ],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(refused.status).toBe(3);
+    expect(refused.stderr).toContain('--tls-key tls/b.key does not fit --tls-cert tls/a.crt');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -21,6 +21,8 @@ export interface ConsoleActions {
   readonly redriveUnavailable: string | null;
   /** Why schedules are not offered here (no fleet, or a fleet on PostgreSQL), or null. */
   readonly schedulesUnavailable: string | null;
+  /** Why a recipe page offers no "Submit to the fleet" (no fleet), or null. */
+  readonly submitUnavailable: string | null;
   cancel(runId: string, reason: string | null): Promise<CancelRequest>;
   redrive(runId: string, options: RedriveOptions): Promise<void>;
   listSchedules(): Promise<ScheduleView[]>;
@@ -28,5 +30,14 @@ export interface ConsoleActions {
   fleetStatus?(): Promise<FleetView>;
   pauseSchedule(name: string): Promise<void>;
   resumeSchedule(name: string): Promise<void>;
+  /** `recipe submit FILE` with these inputs: the recipe and inputs checked as submit checks them, then queued. */
+  submit(file: string, inputs: Readonly<Record<string, unknown>>): Promise<SubmitOutcome>;
   close(): Promise<void>;
 }
+
+/**
+ * A submit the fleet took (the run id it will run under, the recipe's path under the recipes folder), or why
+ * not: each problem of the recipe or its inputs as `file:line:col: CODE message`.
+ */
+export type SubmitOutcome =
+  { readonly run_id: string; readonly recipe: string } | { readonly problems: readonly string[] };

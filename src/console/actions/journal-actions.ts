@@ -17,6 +17,7 @@ export function journalFileActions(path: string): ConsoleActions {
     cancelUnavailable: null,
     redriveUnavailable,
     schedulesUnavailable,
+    submitUnavailable: schedulesUnavailable.replace('schedules belong', 'a submit goes'),
     async cancel(runId, reason) {
       // Opening a store creates its file: a console must not make a journal where there was none.
       if (!existsSync(path)) throw new RecipeError('J001', { runId, journal: displayPath(path) });
@@ -32,6 +33,10 @@ export function journalFileActions(path: string): ConsoleActions {
     listSchedules: () => Promise.reject(new ConsoleError('K506', { message: schedulesUnavailable })),
     pauseSchedule: () => Promise.reject(new ConsoleError('K506', { message: schedulesUnavailable })),
     resumeSchedule: () => Promise.reject(new ConsoleError('K506', { message: schedulesUnavailable })),
+    submit: () =>
+      Promise.reject(
+        new ConsoleError('K506', { message: 'a submit goes to a fleet: start the console with --redis or --postgres' }),
+      ),
     close: () => Promise.resolve(),
   };
 }

@@ -21,10 +21,7 @@ export const actionRoutes: FastifyPluginAsync<{ actions: ConsoleActions; audit: 
   app,
   { actions, audit, hasToken },
 ) => {
-  const who = (request: FastifyRequest): string =>
-    `${request.ip}${hasToken ? ' (with the console token)' : ' (loopback)'}`;
-  const note = (request: FastifyRequest, what: string): void =>
-    audit(`${new Date().toISOString()} console action: ${what} by ${who(request)}`);
+  const note = (request: FastifyRequest, what: string): void => auditAction(audit, hasToken, request, what);
 
   app.post<{ Params: { id: string }; Body: { reason?: string } }>(
     '/api/runs/:id/cancel',
@@ -108,8 +105,14 @@ export const actionRoutes: FastifyPluginAsync<{ actions: ConsoleActions; audit: 
   }
 };
 
+/** Writes an action's audit line: when, what, and who (the peer address, and whether the console's token let it in). */
+export function auditAction(audit: AuditLog, hasToken: boolean, request: FastifyRequest, what: string): void {
+  const who = `${request.ip}${hasToken ? ' (with the console token)' : ' (loopback)'}`;
+  audit(`${new Date().toISOString()} console action: ${what} by ${who}`);
+}
+
 /** Runs an action; the refusals of the journal and the fleet become the console's K codes (never a 500). */
-async function act<T>(fn: () => Promise<T>): Promise<T> {
+export async function act<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -126,6 +129,8 @@ async function act<T>(fn: () => Promise<T>): Promise<T> {
         throw new ConsoleError('K509', params);
       case 'F023':
         throw new ConsoleError('K510', params);
+      case 'F002':
+        throw new ConsoleError('K531', params);
       default:
         throw new ConsoleError('K511', params);
     }

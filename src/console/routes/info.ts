@@ -31,6 +31,7 @@ export const infoRoutes: FastifyPluginAsync<{
         cancel_unavailable: opts.actions.cancelUnavailable,
         redrive_unavailable: opts.actions.redriveUnavailable,
         schedules_unavailable: opts.actions.schedulesUnavailable,
+        submit_unavailable: opts.actions.submitUnavailable,
       },
     };
   });

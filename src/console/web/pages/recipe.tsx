@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { RecipeGraph } from '../../api-types.js';
 import { Graph } from '../components/graph.js';
 import { SourceView } from '../components/source-view.js';
+import { SubmitForm } from '../components/submit-form.js';
 import { useData } from '../use-data.js';
 
 /** Link to a recipe's page. */
@@ -54,6 +55,7 @@ export function RecipePage(props: { refPath: string }): JSX.Element {
           </div>
         ) : null}
       </div>
+      <SubmitForm recipe={g} />
       {g.problems.length > 0 ? (
         <div class="error-box" role="alert">
           <h2>This recipe does not compile</h2>
