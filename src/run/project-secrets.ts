@@ -80,10 +80,21 @@ export function maskProjectSecrets(
   env: Readonly<Record<string, string | undefined>>,
   root: string,
 ): ProjectSecretNames {
+  // A worker masks before its first journal record and startRun masks again: one walk per redactor and root.
+  const done = applied.get(redactor);
+  const earlier = done?.root === root && done.env === env ? done.found : undefined;
+  if (earlier) return earlier;
   const found = projectSecretNames(root);
   for (const name of found.names) redactor.add(env[name]);
+  applied.set(redactor, { root, env, found });
   return found;
 }
+
+/** What maskProjectSecrets last added to each redactor (a redactor lives as long as its run's client). */
+const applied = new WeakMap<
+  Redactor,
+  { root: string; env: Readonly<Record<string, string | undefined>>; found: ProjectSecretNames }
+>();
 
 /** False when the budget ran out before the walk ended. */
 function walk(dir: string, names: Set<string>, budget: { files: number; entries: number }): boolean {

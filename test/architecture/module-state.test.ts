@@ -21,6 +21,7 @@ const ALLOWED = new Set([
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
   'run/project-secrets.ts: byFile', // memo: a recipe file's secret names, by path (checked against size and mtime)
+  'run/project-secrets.ts: applied', // memo: what each live redactor was given, so a worker's job walks its folder once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
   // A compiled evaluation runs synchronously from first node to result, so nothing else can run meanwhile:
   // one slot per thread holds the evaluation under way (its $now() timestamp and its bound) instead of a
