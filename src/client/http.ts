@@ -1,4 +1,5 @@
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from './undici.js';
 
 /** One HTTP request as the client builds it. */
 export interface HttpRequest {

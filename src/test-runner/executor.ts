@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Agent } from 'undici';
+import { Agent } from '../client/undici.js';
 import type { ConnectionConfig } from '../client/index.js';
 import { checkCase } from './check-case.js';
 import { TestClock } from './clock.js';
