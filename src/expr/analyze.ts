@@ -17,6 +17,11 @@ export interface ExprAnalysis {
   /** Free variables, first occurrence of each name, in source order. */
   readonly refs: readonly VariableRef[];
   readonly members: readonly MemberRef[];
+  /**
+   * Every name a `variable` node holds (bound or free, built-ins too: a binding named like a built-in shadows
+   * it), so an evaluation needs only these bindings; undefined when `$eval` may read any name at run time.
+   */
+  readonly reads: readonly string[] | undefined;
 }
 
 interface AstNode {
@@ -35,9 +40,11 @@ export function analyzeAst(ast: unknown): ExprAnalysis {
   const seen: VariableRef[] = [];
   const bound = new Set<string>();
   const members: MemberRef[] = [];
+  const reads = new Set<string>();
   walk(ast, (node) => {
     if (node.type === 'variable' && typeof node.value === 'string') {
       seen.push({ name: node.value, offset: startOf(node, node.value.length + 1) });
+      reads.add(node.value);
     }
     if (node.type === 'bind') {
       const lhs = node.lhs as AstNode | undefined;
@@ -68,7 +75,11 @@ export function analyzeAst(ast: unknown): ExprAnalysis {
     names.add(ref.name);
     refs.push(ref);
   }
-  return { refs, members: members.filter((m) => !bound.has(m.root)) };
+  return {
+    refs,
+    members: members.filter((m) => !bound.has(m.root)),
+    reads: reads.has('eval') ? undefined : [...reads].filter((n) => n !== '' && n !== '$'),
+  };
 }
 
 /** jsonata records the offset just after a token; this is where the token starts. */

@@ -47,6 +47,8 @@ export class JsonataExpr implements CompiledExpr {
     readonly habits: readonly ExprHabit[],
     /** Maps an offset in `source` to a file position. */
     readonly locateOffset: (offset: number) => SourceLoc,
+    /** Every binding name an evaluation can read; undefined when it may read any (analyze.ts). */
+    readonly reads: readonly string[] | undefined,
   ) {
     this.variables = refs.map((r) => r.name);
     const reason = unsupportedReason(jsonata.ast() as Node);
@@ -173,8 +175,10 @@ export function parseExpr(
   } catch (err) {
     return { error: toSyntaxError(err, source) };
   }
-  const { refs, members } = analyzeAst(parsed.ast());
-  return { expr: new JsonataExpr(source, loc, parsed, refs, members, findHabits(parsed.ast()), locateOffset) };
+  const { refs, members, reads } = analyzeAst(parsed.ast());
+  return {
+    expr: new JsonataExpr(source, loc, parsed, refs, members, findHabits(parsed.ast()), locateOffset, reads),
+  };
 }
 
 function toSyntaxError(err: unknown, source: string): ExprSyntaxError {

@@ -40,6 +40,11 @@ export interface CompiledExpr {
   readonly loc: SourceLoc;
   /** Variable names (without $) the expression reads, for the static reference checks. */
   readonly variables: readonly string[];
+  /**
+   * The only binding names an evaluation can read (analyze.ts `reads`), so a caller may pass just those;
+   * undefined: it may read any (`$eval`), pass them all.
+   */
+  readonly reads?: readonly string[] | undefined;
   evaluate(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown>;
 }
 

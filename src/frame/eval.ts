@@ -42,7 +42,7 @@ async function evalMembers(
   value: Value,
   scope: Scope,
   extra: Readonly<Record<string, unknown>> | undefined,
-  memo: { bindings?: Record<string, unknown> },
+  memo: { bindings?: Record<string, unknown>; all?: boolean },
 ): Promise<unknown> {
   switch (value.kind) {
     case 'literal':
@@ -71,8 +71,56 @@ async function evalMembers(
     case 'template':
       break;
   }
-  memo.bindings ??= scope.bindings(extra);
-  return evalValue(value, memo.bindings, scope.limits());
+  return evalValue(value, bindingsFor(value, scope, extra, memo), scope.limits());
+}
+
+/**
+ * The bindings an expression or template can read: only the names its variables hold (a loop item's
+ * expression reads two or three names, while the scope holds the inputs, the secrets and every earlier
+ * step's output), added to the call's memo as members need them; every visible name when an expression
+ * may read any (`$eval`). Inner frames win and `extra` wins over the scope, as in Scope.bindings.
+ */
+function bindingsFor(
+  value: Value,
+  scope: Scope,
+  extra: Readonly<Record<string, unknown>> | undefined,
+  memo: { bindings?: Record<string, unknown>; all?: boolean },
+): Record<string, unknown> {
+  if (memo.all === true && memo.bindings) return memo.bindings;
+  const names = readsOf(value);
+  if (names === null) {
+    memo.all = true;
+    return (memo.bindings = scope.bindings(extra));
+  }
+  const out = (memo.bindings ??= {});
+  for (const name of names) {
+    if (Object.hasOwn(out, name)) continue;
+    if (extra !== undefined && Object.hasOwn(extra, name)) out[name] = extra[name];
+    else if (scope.has(name)) out[name] = scope.get(name);
+  }
+  return out;
+}
+
+const readsByValue = new WeakMap<Value, readonly string[] | null>();
+
+/** The names an expression or template's parts read (null: any name), remembered per plan value. */
+function readsOf(value: Value): readonly string[] | null {
+  let names = readsByValue.get(value);
+  if (names === undefined) {
+    names = unionOfReads(value.kind === 'expr' ? [value.expr] : value.kind === 'template' ? value.parts : []);
+    readsByValue.set(value, names);
+  }
+  return names;
+}
+
+function unionOfReads(parts: readonly (string | CompiledExpr)[]): readonly string[] | null {
+  const all = new Set<string>();
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if (part.reads === undefined) return null;
+    for (const name of part.reads) all.add(name);
+  }
+  return [...all];
 }
 
 const BARE_VARIABLE = /^\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*$/;

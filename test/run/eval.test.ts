@@ -23,6 +23,8 @@ const bound: Record<string, unknown> = {
   one: ['only'],
   obj: { properties: { email: 'A@B.example' }, tags: [] },
   empty: [],
+  // A binding named like a built-in shadows it, in JSONata and in the bindings an expression is given.
+  sum: 'not the built-in',
 };
 
 describe('run evaluate', () => {
@@ -46,6 +48,11 @@ describe('run evaluate', () => {
       nested: { v: '${ $arr }' },
     },
     ['${ $one }', '${ $empty }', 'id ${ $str }', 7],
+    // Only the names an expression's variables hold are bound for it, except under $eval (any name).
+    '${ $sum & "!" }',
+    '${ ($f := function($x) { $x + $num }; $f(1)) }',
+    '${ $eval("$num + 1") }',
+    'ids ${ $str } and ${ $string($num) & $sum }',
   ];
 
   for (const raw of raws) {
