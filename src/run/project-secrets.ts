@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Redactor } from '../client/index.js';
 import { parseSource } from '../source/index.js';
+import { cacheFileOf, readNamesCache, writeNamesCache, type CachedFile } from './secret-names-cache.js';
 
 /**
  * Secrets masked by value across runs: a value that reached data through one recipe (its `secrets:`) must not
@@ -13,8 +14,9 @@ import { parseSource } from '../source/index.js';
  * reports/x.yaml` from the project's folder), else the recipe's own folder. A fleet worker's project is its recipes
  * folder. The walk skips hidden entries, node_modules, test and fixture files and fixtures/ folders, and stops after MAX_YAML_FILES YAML files or
  * MAX_ENTRIES directory entries (the rest is not read: a warning says so). Each file's names are kept by path,
- * size and mtime, so a worker reads a file again only when it changed; a file is parsed only when it has a
- * top-level `secrets:` line.
+ * size and mtime, in the process and in the project's `.recipe/secret-names.json` (secret-names-cache.ts),
+ * so a run reads a file again only when it changed; a file is parsed only when it has a top-level `secrets:`
+ * line.
  */
 
 /** Beyond these, a project's walk stops (a recipe run from a home folder must not read the whole disk). */
@@ -32,6 +34,8 @@ const SECRETS_LINE = /^secrets[ \t]*:/m;
 /** `secrets: [A, B]` on one line, and `secrets:` followed by `- A` lines: how recipes write it. */
 const FLOW_LIST = /^secrets[ \t]*:[ \t]*\[([^\]\n]*)\][ \t]*(?:#.*)?$/m;
 const BLOCK_LIST = /^secrets[ \t]*:[ \t]*(?:#.*)?\n((?:[ \t]+-[ \t]*[^\n]*\n?)+)/m;
+/** `secrets: { NAME: value }`: a test file's values (a recipe lists names), so no names. */
+const FLOW_MAP = /^secrets[ \t]*:[ \t]*\{/m;
 const PLAIN_NAME = /^["']?([A-Za-z_][A-Za-z0-9_]*)["']?[ \t]*(?:#.*)?$/;
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -40,12 +44,6 @@ export interface ProjectSecretNames {
   readonly root: string;
   readonly names: readonly string[];
   readonly truncated: boolean;
-}
-
-interface CachedFile {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly names: readonly string[];
 }
 
 /** Names per file, valid while the file's size and mtime stay (a worker runs many jobs from one folder). */
@@ -67,8 +65,24 @@ export function projectRootOf(recipeFile: string, cwd: string = process.cwd()): 
 export function projectSecretNames(root: string): ProjectSecretNames {
   const names = new Set<string>();
   const budget = { files: MAX_YAML_FILES, entries: MAX_ENTRIES };
-  const truncated = !walk(resolve(root), names, budget);
+  const cacheFile = cacheFileOf(resolve(root));
+  if (cacheFile !== undefined && !loadedCaches.has(cacheFile)) {
+    loadedCaches.add(cacheFile);
+    for (const [path, entry] of readNamesCache(cacheFile)) if (!byFile.has(path)) byFile.set(path, entry);
+  }
+  const walked = { seen: new Map<string, CachedFile>(), read: 0 };
+  const truncated = !walk(resolve(root), names, budget, walked);
+  if (cacheFile !== undefined && walked.read > 0) writeNamesCache(cacheFile, walked.seen);
   return { root, names: [...names].sort(), truncated };
+}
+
+/** The cache files already read into byFile by this process. */
+const loadedCaches = new Set<string>();
+
+/** The YAML files one walk went through, and how many of them it had to read (cache misses). */
+interface Walked {
+  readonly seen: Map<string, CachedFile>;
+  read: number;
 }
 
 /**
@@ -97,31 +111,32 @@ const applied = new WeakMap<
 >();
 
 /** False when the budget ran out before the walk ended. */
-function walk(dir: string, names: Set<string>, budget: { files: number; entries: number }): boolean {
+function walk(dir: string, names: Set<string>, budget: { files: number; entries: number }, walked: Walked): boolean {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return true; // unreadable: nothing of it can run either
   }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
+  // Sorted by code unit, so a walk cut short at its limits reads the same files on every machine.
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (--budget.entries < 0) return false;
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     if (FIXTURE_FOLDERS.has(entry.name) || NOT_A_RECIPE.test(entry.name)) continue;
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!walk(full, names, budget)) return false;
+      if (!walk(full, names, budget, walked)) return false;
     } else if (entry.isFile() && YAML_FILE.test(entry.name)) {
       if (--budget.files < 0) return false;
-      for (const n of namesOf(full)) names.add(n);
+      for (const n of namesOf(full, walked)) names.add(n);
     }
   }
   return true;
 }
 
 /** The names a YAML file's top-level `secrets:` lists (none when it has none or does not parse). */
-function namesOf(file: string): readonly string[] {
+function namesOf(file: string, walked: Walked): readonly string[] {
   let info;
   try {
     info = statSync(file);
@@ -129,7 +144,11 @@ function namesOf(file: string): readonly string[] {
     return [];
   }
   const cached = byFile.get(file);
-  if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.names;
+  if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+    walked.seen.set(file, cached);
+    return cached.names;
+  }
+  walked.read++;
   let names: string[] = [];
   try {
     const text = readFileSync(file, 'utf8');
@@ -138,7 +157,9 @@ function namesOf(file: string): readonly string[] {
   } catch {
     names = [];
   }
-  byFile.set(file, { size: info.size, mtimeMs: info.mtimeMs, names });
+  const entry = { size: info.size, mtimeMs: info.mtimeMs, names };
+  byFile.set(file, entry);
+  walked.seen.set(file, entry);
   return names;
 }
 
@@ -147,6 +168,7 @@ function namesOf(file: string): readonly string[] {
  * cold start); undefined for any other form, which the parser reads.
  */
 function quickNames(text: string): string[] | undefined {
+  if (FLOW_MAP.test(text)) return [];
   const flow = FLOW_LIST.exec(text);
   const items = flow
     ? flow[1]!.split(',').filter((p) => p.trim() !== '')

@@ -18,9 +18,11 @@ const ALLOWED = new Set([
   'schema/ajv.ts: let validator', // the precompiled recipe validator, loaded once
   'schema/index.ts: let stepFields', // step field names derived from the schema, once
   'frame/eval.ts: bareNames', // memo: is a compiled expression a bare $name (keyed by the expression)
+  'frame/eval.ts: readsByValue', // memo: the binding names a plan value's expressions read (keyed by the value)
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
   'run/project-secrets.ts: byFile', // memo: a recipe file's secret names, by path (checked against size and mtime)
+  'run/project-secrets.ts: loadedCaches', // memo: the project caches (.recipe/secret-names.json) already read
   'run/project-secrets.ts: applied', // memo: what each live redactor was given, so a worker's job walks its folder once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
   // A compiled evaluation runs synchronously from first node to result, so nothing else can run meanwhile:
