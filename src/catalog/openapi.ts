@@ -1,5 +1,6 @@
 // actions.js and routes.js, not the client's index: `recipe validate` reads catalogs without loading undici.
 import { writes } from '../client/actions.js';
+import { declaresIdempotencyKey } from '../client/openapi.js';
 import { isExecuteTemplate } from '../client/routes.js';
 import { pagingOf } from './paging.js';
 import type { CatalogAction, CatalogType, ConnectorCatalog, JsonSchema } from './types.js';
@@ -37,6 +38,7 @@ export function catalogFromOpenApi(doc: Obj, source: string): ConnectorCatalog {
   return {
     source,
     complete: true,
+    idempotencyKeys: declaresIdempotencyKey(doc),
     types: [...types].map(([name, t]): CatalogType => {
       const entities = [...new Set(t.actions.map((a) => a.entity))].map((e) => ({
         name: e,

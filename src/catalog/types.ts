@@ -16,6 +16,11 @@ export interface ConnectorCatalog {
    * offer more types, so a recipe naming one is not checked.
    */
   readonly complete: boolean;
+  /**
+   * Read from a service: whether its OpenAPI document declares the Idempotency-Key header on execute (what a
+   * journaled run's client would otherwise fetch the document again to learn). Absent for the embedded catalog.
+   */
+  readonly idempotencyKeys?: boolean;
   readonly types: readonly CatalogType[];
 }
 

@@ -281,6 +281,11 @@ export class ConnectorClient {
    * (Idempotent-Replayed on an answer), else when its OpenAPI document (GET /api/v1/openapi.json)
    * declares the header on the execute operation. False when it cannot tell (no document, no header).
    */
+  /** What the service's OpenAPI document said of Idempotency-Key, read once already (its catalog). */
+  knowIdempotencyKeys(declared: boolean): void {
+    this.idempotencyProbe ??= Promise.resolve(declared);
+  }
+
   async probeIdempotencyKeys(opts: CallOptions = {}): Promise<boolean> {
     if (this.idempotencyHonoured) return true;
     this.idempotencyProbe ??= this.getJson(openapiPath(), {}, 'openapi', opts).then(

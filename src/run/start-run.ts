@@ -177,6 +177,9 @@ export async function startRun(recipe: CheckedRecipe, options: StartRunOptions):
       // The token exchange and the lookups a run makes wait out an outage as its steps do.
       retry: runRetryPolicy(undefined, retryForMs),
     });
+  const catalog = options.catalog ?? recipe.catalog;
+  // The catalog was read from the service's OpenAPI document: a journaled run need not fetch it again.
+  if (catalog?.idempotencyKeys !== undefined) client.knowIdempotencyKeys(catalog.idempotencyKeys);
   const redactor = options.redactor ?? client.redactor;
   // Before anything is journaled or reported: the secrets of every recipe of the project, not only this one's.
   const project = maskProjectSecrets(redactor, env, options.projectDir ?? projectRootOf(plan.file, options.cwd));
@@ -187,7 +190,6 @@ export async function startRun(recipe: CheckedRecipe, options: StartRunOptions):
     );
   try {
     const prepared = options.prepare ? await options.prepare(client, env) : await newRun(plan, client, env, options);
-    const catalog = options.catalog ?? recipe.catalog;
     // Every other option (clock, signal, logs, guardrails...) goes to runPlan as given.
     return await runPlan(plan, {
       ...options,
