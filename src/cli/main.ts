@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './pipes.js';
@@ -33,6 +34,16 @@ const commands: Record<string, () => Promise<(program: Command) => void>> = {
 };
 
 endQuietlyOnClosedPipes();
+
+/**
+ * Commands that end when their work ends. undici parses HTTP with llhttp compiled to WebAssembly, and V8
+ * recompiles its hot parser function with TurboFan on a background thread (~250 ms of CPU); a process that
+ * makes one request then waits for that compile before it can exit: 140-180 ms of every short `recipe run`
+ * (bench/README.md, issue 29). Baseline (Liftoff) code is enough for a CLI's parsing (streaming 100,000
+ * contacts measured no slower); long-lived commands keep the optimizing tier.
+ */
+const LONG_LIVED = new Set(['serve', 'worker', 'console', 'triggers', 'mcp']);
+if (!LONG_LIVED.has(process.argv[2] ?? '')) setFlagsFromString('--liftoff-only');
 
 /** The `recipe` program: parses arguments and hands over to the library; exit codes live in exit-codes.ts. */
 const program = new Command('recipe')
