@@ -11,7 +11,8 @@ export const RECIPE_SCHEMA_URL = new URL('../../schemas/recipe.schema.json', imp
  * module in dist/. Compiling the schema with ajv took 250–450 ms of every run; loading the generated code does not.
  * Running from src/ (tests) it is absent, and the schema is compiled at first use with the same options.
  */
-const PRECOMPILED_URL = new URL('./recipe-validator.js', import.meta.url);
+// Through ../schema/, so that the CLI's bundle (dist/bin/, scripts/build-cli-bundle.mjs) finds it too.
+const PRECOMPILED_URL = new URL('../schema/recipe-validator.js', import.meta.url);
 
 let schemaText: string | undefined;
 let validator: ValidateFunction | undefined = await loadPrecompiled();

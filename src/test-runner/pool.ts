@@ -6,7 +6,8 @@ import type { WorkUnit } from './executor.js';
 import type { CaseResult } from './results.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker.js';
 
-const WORKER = new URL('./worker.js', import.meta.url);
+// Through ../test-runner/, so that the CLI's bundle (dist/bin/) starts the compiled worker too.
+const WORKER = new URL('../test-runner/worker.js', import.meta.url);
 
 /** True where worker threads can run (built JavaScript; not when the runner runs from TypeScript sources). */
 export function canUseWorkers(): boolean {

@@ -1,19 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectorSchemaDir } from '../schema-dir.js';
 import type { ActionDescriptor } from '../../core/connector-type.js';
 import { buildCrmActionSpecs, schemaFileName } from './params-schemas.js';
 
-/** Finds schemas/connectors/crm by walking up from this module (works from src/, dist/ and an installed package). */
+/** schemas/connectors/crm (see connectorSchemaDir). */
 export function crmSchemaDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'schemas', 'connectors', 'crm');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('schemas/connectors/crm not found above the CRM connector module');
-    dir = parent;
-  }
+  return connectorSchemaDir('crm');
 }
 
 function readSchema(dir: string, name: string): Record<string, unknown> {

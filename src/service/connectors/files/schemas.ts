@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectorSchemaDir } from '../schema-dir.js';
 
 /**
- * Reads this connector's JSON Schemas from schemas/connectors/files/. The same files validate execute,
- * generate the skills docs and the OpenAPI document. The path is four levels up from both src/ and dist/.
+ * Reads this connector's JSON Schemas from schemas/connectors/files/ (connectorSchemaDir). The same files
+ * validate execute, generate the skills docs and the OpenAPI document.
  */
-const schemaDir = new URL('../../../../schemas/connectors/files/', import.meta.url);
+const schemaDir = connectorSchemaDir('files');
 
 /** Loads one schema file by its base name, e.g. "files.list.params". */
 export function loadFilesSchema(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`${name}.json`, schemaDir), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(schemaDir, `${name}.json`), 'utf8')) as Record<string, unknown>;
 }
 
 export const folderRecordSchema = loadFilesSchema('folder.record');
