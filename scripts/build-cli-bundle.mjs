@@ -40,6 +40,6 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-const files = Object.keys(result.metafile.outputs);
-const bytes = files.reduce((sum, f) => sum + result.metafile.outputs[f].bytes, 0);
-console.log(`cli: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB in dist/bin`);
+const outputs = Object.values(result.metafile.outputs);
+const bytes = outputs.reduce((sum, o) => sum + o.bytes, 0);
+console.log(`cli: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB in dist/bin`);

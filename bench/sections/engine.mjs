@@ -74,6 +74,16 @@ export async function benchStreaming({ server, figures, log, runs }, count, sect
     value: res.recipe.wallMs,
     comparison: res.script.wallMs,
     comparisonName: 'script',
+    // Issue 29: streaming within 15 % of the hand-written script.
+    target: { of: 'ratio', op: '<=', limit: 1.15 },
+  });
+  figures.add({
+    section,
+    name: `${label}, work time (no process start)`,
+    unit: 'ms',
+    value: res.recipe.workMs,
+    comparison: res.script.workMs,
+    comparisonName: 'script',
   });
   figures.add({
     section,
@@ -128,7 +138,8 @@ export async function benchFanOut({ server, figures, log, runs, tmp }, n = 2000)
     value: res.recipe.wallMs,
     comparison: res.script.wallMs,
     comparisonName: 'script',
-    target: { of: 'ratio', op: '<=', limit: 1.1 },
+    // Issue 29: the fan-out within 15 % of the hand-written script (paging: 10 %).
+    target: { of: 'ratio', op: '<=', limit: 1.15 },
   });
   figures.add({
     section: '2 fan-out',
@@ -194,7 +205,8 @@ export async function benchJournal({ server, figures, log, runs, tmp }, count) {
       value: wall(on),
       comparison: wall(off),
       comparisonName: '--no-journal',
-      target: { of: 'ratio', op: '<=', limit: 1.15 },
+      // Issue 29: the journal at most 1.10 × --no-journal (issue 9 asked 1.15).
+      target: { of: 'ratio', op: '<=', limit: 1.1 },
     });
     figures.add({
       section: pair.section,
