@@ -56,3 +56,16 @@ export interface GrantInForce {
   readonly to: string;
   readonly counter: { writes: number };
 }
+
+/**
+ * The state of item `index` of a loop (foreach, streaming paginate) whose step path is `path`: its own frame in
+ * call keys (`notes[3]`), its place in `loop`, its trace span. Once per item, so built without spreading arrays.
+ */
+export function itemState(nested: RunState, path: string, index: number, span: TraceSpan | undefined): RunState {
+  return {
+    ...nested,
+    loop: nested.loop === undefined ? [index] : nested.loop.concat(index),
+    frame: `${path}[${index}]`,
+    span,
+  };
+}

@@ -4,6 +4,7 @@ import { distributeForeach } from './distribute/distribute.js';
 import { atStep, errorOutput, isInterrupt } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
+import { itemState } from '../calls/run-state.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
 import { spanOutcome } from './visit/step-trace.js';
 import type { Scope } from '../frame/scope.js';
@@ -53,12 +54,7 @@ export async function runItems(
     const span = stepCtx.iterationSpan(index);
     try {
       // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
-      const last = await runSteps(step.steps, frame, {
-        ...nested,
-        loop: [...(nested.loop ?? []), index],
-        frame: `${stepCtx.path}[${index}]`,
-        span,
-      });
+      const last = await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
       results[at] = step.collect ? await evaluate(step.collect, frame) : last;
       span?.end({ status: 'ok' });
     } catch (err) {

@@ -5,6 +5,7 @@ import { waitForContextStore } from '../calls/context-store-wait.js';
 import { locationOf } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
 import { runSteps } from './interpret.js';
+import { itemState } from '../calls/run-state.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
 import { autoNext, itemsOf } from '../client/page-keys.js';
 import { asParams, describeType, sendExecute } from '../calls/execute-request.js';
@@ -78,12 +79,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
         // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
         const index = count - page.length + i;
         const span = stepCtx.iterationSpan(index);
-        await runSteps(step.steps, frame, {
-          ...nested,
-          loop: [...(nested.loop ?? []), index],
-          frame: `${stepCtx.path}[${index}]`,
-          span,
-        }).catch((err: unknown) => {
+        await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span)).catch((err: unknown) => {
           span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
           throw err;
         });
