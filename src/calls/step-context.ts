@@ -117,8 +117,8 @@ export class StepContext {
 
   /** Tells the caller this step (and its enclosing steps) moved. */
   progress(): void {
-    for (const s of [...this.state.chain, this.stats])
-      this.state.tracker.event({ type: 'step-progress', step: s.progress() });
+    for (const s of this.state.chain) this.state.tracker.stepEvent('step-progress', s);
+    this.state.tracker.stepEvent('step-progress', this.stats);
   }
 
   /** Where this visit sits, for a --dry-run write: its step, file, line and column, and each enclosing loop's index. */

@@ -157,7 +157,14 @@ export class Tracker {
   requests = 0;
   retries = 0;
 
-  constructor(private readonly emit: (e: RunEvent) => void) {}
+  /**
+   * @param maxDepth the deepest step depth whose events `emit` wants: the CLI draws top-level steps only, and a
+   * streamed record's steps would otherwise build two events per record that nobody reads.
+   */
+  constructor(
+    private readonly emit: (e: RunEvent) => void,
+    private readonly maxDepth: number = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Registers every step of a list (and nested lists) so never-reached steps still appear as not_run. */
   register(steps: readonly Step[], depth: number, file: string): void {
@@ -179,8 +186,16 @@ export class Tracker {
     return s;
   }
 
-  event(e: RunEvent): void {
-    this.emit(e);
+  /** A step started, moved or ended: told when its depth is wanted (the event is built only then). */
+  stepEvent(type: 'step-start' | 'step-progress', stats: StepStats): void;
+  stepEvent(type: 'step-end', stats: StepStats, status: string): void;
+  stepEvent(type: RunEvent['type'], stats: StepStats, status?: string): void {
+    if (stats.depth > this.maxDepth) return;
+    this.emit(
+      type === 'step-end'
+        ? { type, step: stats.progress(), status: status ?? stats.status }
+        : { type, step: stats.progress() },
+    );
   }
 
   reports(): StepReport[] {

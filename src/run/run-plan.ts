@@ -46,6 +46,8 @@ export interface RunOptions {
   /** Whether `log` wants debug lines (default: yes when there is a `log`); without, per-request lines are not made. */
   readonly debug?: boolean;
   readonly onEvent?: (event: RunEvent) => void;
+  /** The deepest step depth whose events onEvent wants (0: top-level steps only); default every depth. */
+  readonly eventDepth?: number;
   /** The run's id ($run.id, the report's run_id); default a random one. */
   readonly runId?: string;
   /** Journal the run (and replay a resume): set up by beginRun/resumeRun in journal-session.ts. */
@@ -116,7 +118,7 @@ export async function runPlan(plan: Plan, options: RunOptions): Promise<RunRepor
     // Which variables were read, never their values (they are secrets).
     ...(journal ? { onEnvRead: (name: string) => journal.effect(`env:${name}`, { read: true }) } : {}),
   };
-  const tracker = new Tracker((e) => ctx.onEvent?.(e));
+  const tracker = new Tracker((e) => ctx.onEvent?.(e), options.eventDepth);
   tracker.register(plan.steps, 0, plan.file);
   const expressions = logEngines(plan, ctx);
   const dryRun = new DryRunLog(options.catalog);

@@ -73,7 +73,7 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
   if (step.when !== undefined && !truthy(await evaluate(step.when, scope))) {
     stats.skippedRuns++;
     if (stats.status === 'not_run') stats.status = 'skipped';
-    state.tracker.event({ type: 'step-end', step: stats.progress(), status: 'skipped' });
+    state.tracker.stepEvent('step-end', stats, 'skipped');
     recordStep(state, step, 'skipped', ctx.now(), 0);
     traceStep(state, step)?.end({ status: 'skipped' });
     return undefined;
@@ -83,7 +83,7 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
   // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
   const endDeadline =
     step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
-  state.tracker.event({ type: 'step-start', step: stats.progress() });
+  state.tracker.stepEvent('step-start', stats);
   recordStep(state, step, 'running', started, null);
   let visit = 'ok';
   let errorCode: string | null = null;
@@ -150,7 +150,7 @@ export async function runStep(step: Step, scope: Scope, state: RunState): Promis
     }
     const duration = ctx.now() - started;
     stats.durationMs += duration;
-    state.tracker.event({ type: 'step-end', step: stats.progress(), status: stats.status });
+    state.tracker.stepEvent('step-end', stats, stats.status);
     recordStep(state, step, visit, started, duration, errorCode);
     span?.end(spanOutcome(visit, failure));
   }

@@ -252,6 +252,8 @@ export async function connectAndRun(
       log: (level, message) => view.log(level, message),
       debug: flags.verbose === true && flags.quiet !== true,
       onEvent: (e) => view.onEvent(e),
+      // The view draws top-level steps only (run-output.ts).
+      eventDepth: 0,
       ...(flags.retryFor !== undefined ? { retryForMs: flags.retryFor } : {}),
     });
     // Read answers (contact emails, note bodies) are kept only while the run may still be resumed.
