@@ -162,4 +162,29 @@ describe('context store readiness', () => {
       .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
   });
+
+  it('builds an entity that is not yet searchable before continuing one already at Preview', async () => {
+    // Steps 300 ms apart: the state is read straight after B turns Preview, long before A's next step.
+    svc = await createPeopleService({ hold: 'Preview', batchSize: 10, previewSize: 20, batchDelayMs: 300 });
+    const a = await svc.createConnector('people');
+    await insertPeople(svc, a, people(25));
+    await waitForStatus(svc, a, 'Preview');
+    const resume = svc.app.contextStore.pauseBuilds();
+    svc.app.contextStore.setHold(null);
+    const b = await svc.createConnector('people');
+    await insertPeople(svc, b, people(25));
+    await waitForStatus(svc, b, 'Loading');
+    resume();
+    const states = () =>
+      csDb(svc.store.db).selectFrom('cs_state').select(['connector_id', 'status', 'scanned']).execute();
+    const atPreview = await waitFor('B at Preview', async () => {
+      const rows = await states();
+      return rows.find((r) => r.connector_id === b)?.status === 'Preview' ? rows : null;
+    });
+    // Round robin over both would have stepped A between B's two steps.
+    expect(atPreview?.find((r) => r.connector_id === a)).toMatchObject({ status: 'Preview', scanned: 20 });
+    await waitForStatus(svc, a, 'Ready');
+    await waitForStatus(svc, b, 'Ready');
+    expect((await searchIds(svc, b, { query: {} })).ids).toHaveLength(25);
+  });
 });
