@@ -76,7 +76,8 @@ async function redisHolds(redis: Redis, text: string): Promise<boolean> {
     else if (type === 'zset') values = await redis.zrange(key, 0, -1);
     else if (type === 'list') values = await redis.lrange(key, 0, -1);
     else if (type === 'stream') values = await redis.xrange(key, '-', '+');
-    if (JSON.stringify(values).includes(text)) return true;
+    // A key that expired or was deleted since KEYS (a lock, a worker's heartbeat) has type `none`: nothing to read.
+    if (values !== undefined && values !== null && JSON.stringify(values).includes(text)) return true;
   }
   return false;
 }
