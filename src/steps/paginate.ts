@@ -11,6 +11,7 @@ import { autoNext, itemsOf } from '../client/page-keys.js';
 import { asParams, describeType, sendExecute } from '../calls/execute-request.js';
 import { connectorActions, stepConnectorId } from '../calls/call-kinds.js';
 import type { Scope } from '../frame/scope.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { spanOutcome } from './visit/step-trace.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -34,13 +35,35 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
   for (const key of PAGING_KEYS) if (key in params) sent.add(`${key}=${JSON.stringify(params[key])}`);
   if (step.next) sent.add(`next=${JSON.stringify(params)}`);
 
+  const limitReached = (pagesRead: number, itemsRead: number): boolean =>
+    pagesRead >= maxPages || (step.maxItems !== undefined && itemsRead >= step.maxItems);
+  // Each item of a page through the steps, in a frame of its own; `first` is the page's first item's index.
+  const runItems = async (page: readonly unknown[], first: number): Promise<void> => {
+    if (!nested || !step.steps || !step.as) return;
+    for (let i = 0; i < page.length; i++) {
+      const frame = scope.child();
+      frame.set(step.as, page[i]);
+      // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
+      const index = first + i;
+      const span = stepCtx.iterationSpan(index);
+      await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span)).catch((err: unknown) => {
+        span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
+        throw err;
+      });
+      span?.end({ status: 'ok' });
+      stepCtx.stats.done++;
+    }
+  };
+
   let pages = 0;
   let count = 0;
   let truncated = false;
   let previousPage: string | null = null;
   let last: Envelope | undefined;
+  let ahead: Promise<Envelope> | undefined;
   for (;;) {
-    const envelope = await sendExecute(stepCtx, connectorId, step.entity, step.action, params);
+    const envelope = await (ahead ?? sendExecute(stepCtx, connectorId, step.entity, step.action, params));
+    ahead = undefined;
     last = envelope;
     pages++;
     const items = itemsOf(envelope.result);
@@ -72,19 +95,27 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
     if (page.length < items.length) truncated = true;
     count += page.length;
     stepCtx.stats.records += page.length;
-    if (streaming && nested && step.steps && step.as) {
-      for (const [i, item] of page.entries()) {
-        const frame = scope.child();
-        frame.set(step.as, item);
-        // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
-        const index = count - page.length + i;
-        const span = stepCtx.iterationSpan(index);
-        await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span)).catch((err: unknown) => {
-          span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
-          throw err;
-        });
-        span?.end({ status: 'ok' });
-        stepCtx.stats.done++;
+    // Streaming reads one page ahead: the request the loop would send after this page's items is sent before
+    // they run, so the service answers it while they do (the next page never depends on them). Its `next` is
+    // worked out now; an error in it is thrown where it was before, after the items.
+    const upcoming =
+      streaming && !truncated
+        ? await settled(nextParams(stepCtx, connectorId, step, scope, params, envelope, items.length))
+        : undefined;
+    if (upcoming?.next && !sent.has(upcoming.next.signature) && !limitReached(pages, count)) {
+      ahead = sendExecute(stepCtx, connectorId, step.entity, step.action, upcoming.next.params);
+      // Awaited by the next turn, or settled below when an item fails; never an unhandled rejection.
+      ahead.catch(() => undefined);
+      // undici writes a request from a setImmediate callback: let it go out before the items hold the thread.
+      await yieldToEventLoop();
+    }
+    if (streaming) {
+      try {
+        await runItems(page, count - page.length);
+      } catch (err) {
+        // The step ends only once the page read ahead is answered or failed: nothing of it runs on after.
+        await ahead?.catch(() => undefined);
+        throw err;
       }
     } else {
       for (const item of page) collected.push(item);
@@ -92,7 +123,9 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
     stepCtx.progress();
     if (truncated) break;
 
-    const next = await nextParams(stepCtx, connectorId, step, scope, params, envelope, items.length);
+    const next = upcoming
+      ? upcoming.unwrap()
+      : await nextParams(stepCtx, connectorId, step, scope, params, envelope, items.length);
     if (!next) break;
     if (sent.has(next.signature)) {
       throw new RecipeError(
@@ -108,7 +141,7 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
       );
     }
     sent.add(next.signature);
-    if (pages >= maxPages || (step.maxItems !== undefined && count >= step.maxItems)) {
+    if (limitReached(pages, count)) {
       truncated = true;
       break;
     }
@@ -196,4 +229,19 @@ function pagingKeyOf(params: Record<string, unknown>): string {
 function short(signature: string): string {
   const value = signature.slice(signature.indexOf('=') + 1);
   return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}
+
+/** A promise's outcome held until asked for: `unwrap` gives the value or throws the error then. */
+async function settled<T>(work: Promise<T>): Promise<{ readonly next: T | undefined; unwrap(): T }> {
+  try {
+    const value = await work;
+    return { next: value, unwrap: () => value };
+  } catch (err) {
+    return {
+      next: undefined,
+      unwrap: () => {
+        throw err;
+      },
+    };
+  }
 }

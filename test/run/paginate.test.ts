@@ -199,4 +199,59 @@ outputs:
     expect(recs[24]).toBe('info: rec 24');
     expect(report.steps.find((s) => s.kind === 'log')).toMatchObject({ runs: 25, depth: 1 });
   });
+  const streamWith = (itemSteps: string, next = '') => `version: 1
+name: stream
+connector: { id: c-1 }
+steps:
+  - id: s
+    paginate: { entity: things, action: list${next} }
+    as: rec
+    steps:
+${itemSteps}
+`;
+  const actionOf = (s: Seen) => (s.body as { action: string }).action;
+
+  it('asks for the next page before the items of this one run (read ahead), in the same order of pages', async () => {
+    serve('cursor');
+    const { report } = await runYaml(
+      tempDir(),
+      streamWith('      - execute: { entity: things, action: get, params: { id: "${ $rec.id }" } }'),
+      client,
+    );
+    expect(report.status).toBe('ok');
+    const seen = executes(server);
+    const lists = seen.flatMap((s, i) => (actionOf(s) === 'list' ? [i] : []));
+    // Three pages in order (the third says there is no next one).
+    expect(lists.map((i) => params(seen[i] as Seen).cursor)).toEqual([undefined, '10', '20']);
+    // Page 2 was asked for before the last item of page 1 made its call (without read-ahead: after it).
+    const lastGetOfPage1 = seen.findIndex((s) => actionOf(s) === 'get' && params(s).id === '9');
+    expect(lists[1]).toBeLessThan(lastGetOfPage1);
+    expect(seen.filter((s) => actionOf(s) === 'get')).toHaveLength(25);
+  });
+
+  it('an item that fails stops the step once the page read ahead is answered; nothing after it is asked', async () => {
+    serve('cursor');
+    const { report } = await runYaml(
+      tempDir(),
+      streamWith('      - when: "${ $rec.id = \'3\' }"\n        fail: "record ${ $rec.id } is bad"'),
+      client,
+    );
+    expect(report.status).toBe('failed');
+    expect(report.error?.message).toContain('record 3 is bad');
+    // Page 1, and page 2 read ahead while page 1's items ran; never page 3.
+    expect(executes(server).map((s) => params(s).cursor)).toEqual([undefined, '10']);
+  });
+
+  it('an error in `next` is raised after the items of the page it follows, as without read-ahead', async () => {
+    serve('cursor');
+    const { report, logs } = await runYaml(
+      tempDir(),
+      streamWith('      - log: "rec ${ $rec.id }"', ', next: "${ $number(\'not a number\') }"'),
+      client,
+    );
+    expect(report.status).toBe('failed');
+    expect(report.error?.code).toBe('X008');
+    expect(logs.filter((l) => l.startsWith('info: rec '))).toHaveLength(10);
+    expect(executes(server)).toHaveLength(1);
+  });
 });
