@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
 import { distributeForeach } from './distribute/distribute.js';
@@ -39,6 +40,9 @@ export async function runItems(
   stepCtx: StepContext,
 ): Promise<unknown[]> {
   const cancel = new AbortController();
+  // Every item in flight listens on this signal (its request, its rate wait, its retry sleep) and lets go
+  // when that ends: up to 64 items × 3, not a leak. Node's warning past 10 listeners would only be noise.
+  setMaxListeners(0, cancel.signal);
   const onAbort = (): void => cancel.abort();
   stepCtx.signal.addEventListener('abort', onAbort, { once: true });
   const nested = stepCtx.nested(cancel.signal);

@@ -58,6 +58,38 @@ outputs:
     expect(report.steps[0]).toMatchObject({ id: 'got', requests: 6 });
     expect(report.steps[1]).toMatchObject({ id: 'c', runs: 6, depth: 1 });
   });
+
+  it('32 items in flight print no listener-leak warning (each request listens for the cancel, then lets go)', async () => {
+    server.handle = async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 20));
+      json(res, 200, envelope({ id: 'x' }));
+    };
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const { report } = await runYaml(
+        tempDir(),
+        `version: 1
+name: wide
+connector: { id: c-1 }
+steps:
+  - id: got
+    foreach: "\${ [1..64] }"
+    concurrency: 32
+    steps:
+      - execute: { entity: contacts, action: get, params: { contactId: "\${ $string($item) }" } }
+`,
+        client,
+      );
+      expect(report.status).toBe('ok');
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
 });
 
 describe('download', () => {
