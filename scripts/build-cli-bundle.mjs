@@ -16,10 +16,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist/bin');
 /** Plain JavaScript with no files of its own to find at run time: safe to inline. */
 const BUNDLED = new Set(['commander', 'yaml', 'semver', 'ignore']);
+/**
+ * undici's dispatchers, from their own files (src/client/undici.ts; nothing of ours imports its index at
+ * run time): ~100 CommonJS files that Node's loader would resolve, read and wrap one by one. Its llhttp
+ * WebAssembly is a JavaScript file holding the bytes, so nothing is looked for on disk.
+ */
+const BUNDLED_FILES = ['undici/lib/'];
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+// esbuild takes a package's name as every path inside it too.
 const external = Object.keys(pkg.dependencies)
-  .filter((name) => !BUNDLED.has(name))
+  .filter((name) => !BUNDLED.has(name) && !BUNDLED_FILES.some((f) => f.startsWith(`${name}/`)))
   .flatMap((name) => [name, `${name}/*`]);
 
 rmSync(out, { recursive: true, force: true });

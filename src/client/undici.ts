@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import type { Agent as AgentClass, Dispatcher, Pool as PoolClass } from 'undici';
-
 /**
  * undici's Pool and Agent, loaded from their own files. `import { Pool } from 'undici'` runs undici's index,
  * which also loads fetch, WebSocket, cookies, the mock agent and the cache store: 140–190 ms of every CLI
@@ -8,12 +5,14 @@ import type { Agent as AgentClass, Dispatcher, Pool as PoolClass } from 'undici'
  * issue 29). undici 7 publishes no `exports` map, so these files are part of what it ships; the types stay
  * undici's. What its index does to make `dispatcher.request()` exist is done here the same way.
  */
-const require = createRequire(import.meta.url);
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import requestApi from 'undici/lib/api/index.js';
+import PoolClass from 'undici/lib/dispatcher/pool.js';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
 
-const dispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: Dispatcher };
-Object.assign(dispatcherClass.prototype, require('undici/lib/api/index.js') as Partial<Dispatcher>);
+Object.assign(DispatcherClass.prototype, requestApi);
 
-export const Pool = require('undici/lib/dispatcher/pool.js') as typeof PoolClass;
-export type Pool = PoolClass;
-export const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentClass;
-export type Agent = AgentClass;
+export const Pool = PoolClass;
+export type Pool = InstanceType<typeof PoolClass>;
+export const Agent = AgentClass;
+export type Agent = InstanceType<typeof AgentClass>;
