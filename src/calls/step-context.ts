@@ -95,6 +95,8 @@ export class StepContext {
             },
       // Each exchange (a retry is another) is a client span under this visit's span, when the run is traced.
       exchange: this.span ? (info) => this.span?.exchange(info) : undefined,
+      // The answer's JSON text as it came, for the journal (which would otherwise serialise it again).
+      answer: extra?.answer,
       retry: (info) => {
         extra?.retry?.(info);
         this.state.tracker.retries++;

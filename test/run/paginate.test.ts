@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, executes, json, startFaultServer, type FaultServer, type Seen } from '../client/fault-server.js';
 import type { ConnectorClient } from '../../src/client/index.js';
-import { runYaml, tempDir, testClient } from './helpers.js';
+import { join } from 'node:path';
+import { openJournal } from '../../src/journal/index.js';
+import { beginRun, runPlan } from '../../src/run/index.js';
+import { compile, runYaml, tempDir, testClient, writeFiles } from './helpers.js';
 
 let server: FaultServer;
 let client: ConnectorClient;
@@ -253,5 +256,47 @@ ${itemSteps}
     expect(report.error?.code).toBe('X008');
     expect(logs.filter((l) => l.startsWith('info: rec '))).toHaveLength(10);
     expect(executes(server)).toHaveLength(1);
+  });
+});
+
+describe('paginate: the journal', () => {
+  it('keeps each page as the service sent its text (not serialised again from the parsed answer)', async () => {
+    const sent: string[] = [];
+    server.handle = (req, res) => {
+      const start = Number(params(req).cursor ?? 0);
+      const more = start === 0;
+      // Spaces and key order JSON.stringify of the parsed answer would not give back.
+      const text = `{ "connector_metadata" : { "has_next_page": ${more}, "end_cursor": ${more ? '"2"' : 'null'} },  "result": ${JSON.stringify(records(start, 2))} }`;
+      sent.push(text);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const dir = tempDir();
+    writeFiles(dir, { 'main.yaml': recipe('{ entity: things, action: list }') });
+    const plan = await compile(join(dir, 'main.yaml'));
+    const store = openJournal(join(dir, 'runs.db'));
+    try {
+      const durable = await beginRun({
+        store,
+        plan,
+        inputs: {},
+        runId: 'raw',
+        dryRun: false,
+        redactor: client.redactor,
+        env: {},
+      });
+      const report = await runPlan(plan, {
+        client,
+        redactor: client.redactor,
+        inputs: {},
+        sleep: async () => undefined,
+        durable,
+      });
+      expect(report.outputs.n).toBe(4);
+      const answers = (await store.listExchanges('raw')).filter((x) => x.kind === 'execute').map((x) => x.answer);
+      expect(answers).toEqual(sent);
+    } finally {
+      await store.close();
+    }
   });
 });
