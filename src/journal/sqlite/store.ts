@@ -40,7 +40,7 @@ import {
 } from './run-journal.js';
 import { RunLocks, type RunLock } from './locks.js';
 import { isCurrent, migrate } from './schema.js';
-import { InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
+import { HandOverSink, InThreadSink, WorkerSink, type WriteSink } from './write-sink.js';
 
 /**
  * A run's counters are its attempts' sums, plus its parts' (holdPart); correlated, so only the rows a listing
@@ -417,9 +417,12 @@ export class SqliteJournalStore implements JournalStore {
 
   private owner(): HeldRunOwner {
     this.reader ??= prepareReader(this.db);
-    // A file journal is written by a worker thread; an in-memory one can only be written on this connection.
+    // An in-memory journal can only be written on this connection; a file journal starts there and moves to
+    // a worker thread once it has written enough to be worth one (write-sink.ts, HandOverSink).
     this.sink ??=
-      this.path === ':memory:' ? new InThreadSink(this.db) : new WorkerSink(this.path, SQLITE_BUSY_TIMEOUT_MS);
+      this.path === ':memory:'
+        ? new InThreadSink(this.db)
+        : new HandOverSink(this.db, () => new WorkerSink(this.path, SQLITE_BUSY_TIMEOUT_MS));
     return {
       reader: this.reader,
       sink: this.sink,

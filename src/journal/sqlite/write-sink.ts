@@ -54,6 +54,54 @@ export class InThreadSink implements WriteSink {
   async close(): Promise<void> {}
 }
 
+/**
+ * How much a file journal writes on the store's own connection before its writer thread takes over. A
+ * worker thread costs ~100 ms of CPU to start (Node bootstraps a second runtime) and a run's end waits for
+ * it: more than a short run's whole journal (a run of 2,000 calls writes ~3 MB, in ~20 ms here), and
+ * bench/README.md's journaled one-call run paid it as ~100 ms of wall time. A run that writes more hands
+ * over while it runs, so a long one still keeps SQLite's work off the interpreter's thread.
+ */
+const IN_THREAD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes on the store's connection (InThreadSink) until IN_THREAD_BYTES, then hands over to the writer
+ * thread (WorkerSink): every batch before the hand-over is committed when `write` returns, so the thread's
+ * batches come after them, in order.
+ */
+export class HandOverSink implements WriteSink {
+  private readonly first: InThreadSink;
+  private thread: WorkerSink | null = null;
+  private written = 0;
+
+  constructor(
+    db: Database.Database,
+    private readonly startThread: () => WorkerSink,
+  ) {
+    this.first = new InThreadSink(db);
+  }
+
+  write(batch: readonly Append[], bytes: number): void {
+    if (this.thread) return this.thread.write(batch, bytes);
+    this.first.write(batch);
+    this.written += bytes;
+    if (this.written >= IN_THREAD_BYTES) this.thread = this.startThread();
+  }
+
+  async sync(): Promise<void> {
+    // A batch that failed on this thread fails every later sync, as the writer thread's failures do.
+    await this.first.sync();
+    await this.thread?.sync();
+  }
+
+  backlog(): Promise<void> | undefined {
+    return this.thread?.backlog();
+  }
+
+  async close(): Promise<void> {
+    await this.thread?.close();
+  }
+}
+
 function prepareAll(db: Database.Database): Record<AppendName, Database.Statement> {
   const out = {} as Record<AppendName, Database.Statement>;
   for (const name of Object.keys(APPEND_SQL) as AppendName[]) out[name] = db.prepare(APPEND_SQL[name]);
