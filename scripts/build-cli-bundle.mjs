@@ -29,6 +29,36 @@ const external = Object.keys(pkg.dependencies)
   .filter((name) => !BUNDLED.has(name) && !BUNDLED_FILES.some((f) => f.startsWith(`${name}/`)))
   .flatMap((name) => [name, `${name}/*`]);
 
+/**
+ * Node modules a bundled library loads at its start for a feature the CLI never uses, each answered inside
+ * the bundle by what the library itself falls back to without it: undici's HTTP/2 client (src/client never
+ * sets `allowH2`; undici takes `{ constants: {} }` when node:http2 cannot be loaded) and commander's
+ * executable subcommands (child_process: the CLI registers none). Loading node:http2 and node:child_process
+ * cost ~20–40 ms of every CLI start in a CPU profile (bench/README.md, issue 29).
+ */
+const UNUSED_BUILTINS = [
+  {
+    builtin: 'node:http2',
+    importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    stub: 'module.exports = { constants: {} };',
+  },
+  { builtin: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, stub: 'module.exports = {};' },
+];
+/** @type {import('esbuild').Plugin} */
+const unusedBuiltins = {
+  name: 'unused-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(http2|child_process)$/ }, (args) => {
+      const i = UNUSED_BUILTINS.findIndex((u) => u.builtin === args.path && u.importer.test(args.importer));
+      return i < 0 ? undefined : { path: String(i), namespace: 'unused-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'unused-builtin' }, (args) => ({
+      contents: UNUSED_BUILTINS[Number(args.path)]?.stub ?? '',
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 const result = await build({
   entryPoints: { main: path.join(root, 'dist/cli/main.js') },
@@ -43,6 +73,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __recipeCreateRequire } from 'node:module'; const require = __recipeCreateRequire(import.meta.url);",
   },
+  plugins: [unusedBuiltins],
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
