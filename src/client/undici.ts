@@ -4,6 +4,8 @@
  * start on this project's machine against ~65 ms for the dispatchers and their request API (bench/README.md,
  * issue 29). undici 7 publishes no `exports` map, so these files are part of what it ships; the types stay
  * undici's. What its index does to make `dispatcher.request()` exist is done here the same way.
+ * HTTP/1.1 only: the CLI bundle answers undici's `node:http2` with its own fallback (scripts/build-cli-bundle.mjs),
+ * so a Pool here must never be given `allowH2`.
  */
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import requestApi from 'undici/lib/api/index.js';
