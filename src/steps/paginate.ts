@@ -46,10 +46,12 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
       // The item's position in the whole stream names its frame in call keys: `contacts[1234]`.
       const index = first + i;
       const span = stepCtx.iterationSpan(index);
-      await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span)).catch((err: unknown) => {
+      try {
+        await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
+      } catch (err) {
         span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
         throw err;
-      });
+      }
       span?.end({ status: 'ok' });
       stepCtx.stats.done++;
     }
@@ -102,8 +104,8 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
       streaming && !truncated
         ? await settled(nextParams(stepCtx, connectorId, step, scope, params, envelope, items.length))
         : undefined;
-    if (upcoming?.next && !sent.has(upcoming.next.signature) && !limitReached(pages, count)) {
-      ahead = sendExecute(stepCtx, connectorId, step.entity, step.action, upcoming.next.params);
+    if (upcoming?.value && !sent.has(upcoming.value.signature) && !limitReached(pages, count)) {
+      ahead = sendExecute(stepCtx, connectorId, step.entity, step.action, upcoming.value.params);
       // Awaited by the next turn, or settled below when an item fails; never an unhandled rejection.
       ahead.catch(() => undefined);
       // undici writes a request from a setImmediate callback: let it go out before the items hold the thread.
@@ -232,13 +234,13 @@ function short(signature: string): string {
 }
 
 /** A promise's outcome held until asked for: `unwrap` gives the value or throws the error then. */
-async function settled<T>(work: Promise<T>): Promise<{ readonly next: T | undefined; unwrap(): T }> {
+async function settled<T>(work: Promise<T>): Promise<{ readonly value: T | undefined; unwrap(): T }> {
   try {
     const value = await work;
-    return { next: value, unwrap: () => value };
+    return { value, unwrap: () => value };
   } catch (err) {
     return {
-      next: undefined,
+      value: undefined,
       unwrap: () => {
         throw err;
       },
