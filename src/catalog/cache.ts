@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConnectorCatalog } from './types.js';
 
@@ -10,20 +10,64 @@ export function catalogCacheFile(recipeDir: string, serviceUrl: string): string 
   return join(recipeDir, 'catalogs', `${url.hostname}-${url.port || url.protocol.replace(':', '')}-${key}.json`);
 }
 
-/** Writes a catalog to its cache file (atomically: a reader never sees half a file). */
-export function writeCachedCatalog(file: string, catalog: ConnectorCatalog): void {
+/**
+ * How this code derives a catalog from a document (openapi.ts). A cached catalog is reused on a 304 only when
+ * it was derived the same way: raise this when catalogFromOpenApi or ConnectorCatalog changes what it keeps.
+ */
+const DERIVATION = 1;
+
+/** A catalog as cached: the document's ETag (when the service sent one) and how it was derived. */
+interface CacheFile {
+  readonly derivation: number;
+  readonly etag?: string;
+  readonly catalog: ConnectorCatalog;
+}
+
+/** A cached catalog, when its document was last read or confirmed, and the ETag to ask with. */
+export interface CachedCatalog {
+  readonly catalog: ConnectorCatalog;
+  readonly fetchedAt: Date;
+  /** Absent when the service sent none, or the catalog was derived by other code (then it is read in full). */
+  readonly etag?: string;
+}
+
+/**
+ * Writes a catalog to its cache file (atomically: a reader never sees half a file), with the ETag of the
+ * document it was derived from.
+ */
+export function writeCachedCatalog(file: string, catalog: ConnectorCatalog, etag?: string): void {
   mkdirSync(join(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(catalog)}\n`);
+  const content: CacheFile = { derivation: DERIVATION, ...(etag !== undefined && { etag }), catalog };
+  writeFileSync(tmp, `${JSON.stringify(content)}\n`);
   renameSync(tmp, file);
 }
 
-/** The cached catalog and when it was fetched, or undefined when there is none (or it is unreadable). */
-export function readCachedCatalog(file: string): { catalog: ConnectorCatalog; fetchedAt: Date } | undefined {
+/**
+ * Marks a cached catalog confirmed now (the service answered 304), so that its time says when it was last
+ * known current. Best effort: a read-only folder keeps the older time.
+ */
+export function touchCachedCatalog(file: string): void {
+  const now = new Date();
   try {
-    const catalog = JSON.parse(readFileSync(file, 'utf8')) as ConnectorCatalog;
+    utimesSync(file, now, now);
+  } catch {
+    // the time only dates a later fallback's note
+  }
+}
+
+/**
+ * The cached catalog, or undefined when there is none (or it is unreadable). A file of an earlier release
+ * (the catalog alone) is still a fallback, with no ETag.
+ */
+export function readCachedCatalog(file: string): CachedCatalog | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile> & Partial<ConnectorCatalog>;
+    const fromFile = parsed.catalog !== undefined;
+    const catalog = (fromFile ? parsed.catalog : parsed) as ConnectorCatalog;
     if (!Array.isArray(catalog.types) || typeof catalog.source !== 'string') return undefined;
-    return { catalog, fetchedAt: statSync(file).mtime };
+    const etag = fromFile && parsed.derivation === DERIVATION ? parsed.etag : undefined;
+    return { catalog, fetchedAt: statSync(file).mtime, ...(typeof etag === 'string' && { etag }) };
   } catch {
     return undefined;
   }

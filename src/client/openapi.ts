@@ -3,16 +3,22 @@ import { HttpTransport, TransportError } from './http.js';
 import { asObject } from './envelope.js';
 import { apiUrl, isExecuteTemplate, openapiPath } from './routes.js';
 
+/** The service's OpenAPI document and its ETag (when it sends one), or `notModified` (answered 304). */
+export type OpenApiAnswer =
+  | { readonly notModified: false; readonly doc: Record<string, unknown>; readonly etag?: string }
+  | { readonly notModified: true };
+
 /**
  * GET <base>/api/v1/openapi.json (routes.ts): the service's OpenAPI document (public, no token), whose execute body
  * lists every connector type's entities, actions and params schemas. One exchange, no retry: `recipe
- * validate --against` falls back to its cached copy when the service cannot be reached.
+ * validate --against` falls back to its cached copy when the service cannot be reached. With `ifNoneMatch`
+ * (the ETag of a kept copy) a service that still has that document answers 304 with no body.
  * Throws C012 when the service cannot be reached, C010 when the answer is not a JSON document.
  */
 export async function fetchOpenApiDocument(
   baseUrl: string,
-  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<Record<string, unknown>> {
+  opts: { timeoutMs?: number; signal?: AbortSignal; ifNoneMatch?: string } = {},
+): Promise<OpenApiAnswer> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   const url = apiUrl(base, openapiPath());
   const transport = new HttpTransport();
@@ -20,10 +26,15 @@ export async function fetchOpenApiDocument(
     const res = await transport.send({
       method: 'GET',
       url,
-      headers: { accept: 'application/json', 'user-agent': 'recipe' },
+      headers: {
+        accept: 'application/json',
+        'user-agent': 'recipe',
+        ...(opts.ifNoneMatch !== undefined && { 'if-none-match': opts.ifNoneMatch }),
+      },
       timeoutMs: opts.timeoutMs ?? 10_000,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    if (res.status === 304 && opts.ifNoneMatch !== undefined) return { notModified: true };
     if (res.status !== 200)
       throw new RecipeError('C010', {
         entity: 'openapi',
@@ -33,7 +44,8 @@ export async function fetchOpenApiDocument(
     const doc: unknown = JSON.parse(res.body.toString('utf8'));
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
       throw new RecipeError('C010', { entity: 'openapi', action: 'get', reason: 'the answer is not a JSON object' });
-    return doc as Record<string, unknown>;
+    const etag = res.headers.etag;
+    return { notModified: false, doc: doc as Record<string, unknown>, ...(etag !== undefined && { etag }) };
   } catch (err) {
     if (err instanceof TransportError) throw new RecipeError('C012', { origin: base.origin, reason: err.reason });
     if (err instanceof SyntaxError)

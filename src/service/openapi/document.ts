@@ -80,6 +80,21 @@ const RETRY_AFTER = {
   },
 };
 
+/** The document's validator (routes/openapi.ts): a client that keeps the document sends it back. */
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The validator of this version of the document: send it back as If-None-Match.',
+    schema: { type: 'string' },
+  },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The ETag of a copy the client keeps: answered 304 with no body while the document is the same.',
+};
+
 /** Sent on every answer of a route behind the token when the service runs with --rate-limit. */
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': {
@@ -175,7 +190,12 @@ function responsesOf(route: RegisteredRoute, key: string, hasBody: boolean, resu
   const limited = route.public
     ? success
     : { ...success, headers: { ...(success.headers as Schema), ...RATE_LIMIT_HEADERS } };
-  const responses: Schema = { [status]: limited };
+  const responses: Schema = isDocument
+    ? {
+        [status]: { ...success, headers: ETAG_HEADER },
+        '304': { description: 'Not modified: If-None-Match names the current ETag (no body).', headers: ETAG_HEADER },
+      }
+    : { [status]: limited };
   for (const code of Object.keys(errors).sort()) responses[code] = errors[Number(code)];
   return responses;
 }
@@ -193,7 +213,7 @@ function operation(route: RegisteredRoute, types: readonly ConnectorType[], resu
     parameters: [
       ...parameters(route),
       ...(key === EXECUTE ? [IDEMPOTENCY_KEY] : []),
-      ...(route.url.endsWith('/openapi.json') ? [] : [ORGANIZATION_HEADER]),
+      ...(route.url.endsWith('/openapi.json') ? [IF_NONE_MATCH] : [ORGANIZATION_HEADER]),
     ],
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
     responses: responsesOf(route, key, body !== undefined, results),

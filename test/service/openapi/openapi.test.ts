@@ -48,6 +48,35 @@ describe('GET /api/v1/openapi.json', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
+  it('sends an ETag, and answers 304 with no body to an If-None-Match that names it', async () => {
+    const first = await svc.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await svc.app.inject({
+        method: 'GET',
+        url: '/api/v1/openapi.json',
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      expect(res.statusCode, ifNoneMatch).toBe(304);
+      expect(res.body).toBe('');
+      expect(res.headers.etag).toBe(etag);
+    }
+    const stale = await svc.app.inject({
+      method: 'GET',
+      url: '/api/v1/openapi.json',
+      headers: { 'if-none-match': '"an-older-document"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(first.body);
+    // documented: the header it reads, the 304 and the ETag it sends
+    const op = doc.paths['/api/v1/openapi.json'].get;
+    expect(op.parameters.map((p: { name: string }) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(op.responses)).toContain('304');
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag']);
+  });
+
   it('documents every route the server registers', () => {
     const routes = registeredRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(15);
