@@ -2,7 +2,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Redactor } from '../client/index.js';
 import { parseSource } from '../source/index.js';
-import { cacheFileOf, readNamesCache, writeNamesCache, type CachedFile } from './secret-names-cache.js';
+import {
+  cacheFileOf,
+  readNamesCache,
+  writeNamesCache,
+  type CachedFile,
+  type CachedListing,
+  type ListedEntry,
+} from './secret-names-cache.js';
 
 /**
  * Secrets masked by value across runs: a value that reached data through one recipe (its `secrets:`) must not
@@ -14,9 +21,9 @@ import { cacheFileOf, readNamesCache, writeNamesCache, type CachedFile } from '.
  * reports/x.yaml` from the project's folder), else the recipe's own folder. A fleet worker's project is its recipes
  * folder. The walk skips hidden entries, node_modules, test and fixture files and fixtures/ folders, and stops after MAX_YAML_FILES YAML files or
  * MAX_ENTRIES directory entries (the rest is not read: a warning says so). Each file's names are kept by path,
- * size and mtime, in the process and in the project's `.recipe/secret-names.json` (secret-names-cache.ts),
- * so a run reads a file again only when it changed; a file is parsed only when it has a top-level `secrets:`
- * line.
+ * size and mtime, and each folder's entries by its mtime, in the process and in the project's
+ * `.recipe/secret-names.json` (secret-names-cache.ts), so a run reads a file or lists a folder again only when
+ * it changed; a file is parsed only when it has a top-level `secrets:` line.
  */
 
 /** Beyond these, a project's walk stops (a recipe run from a home folder must not read the whole disk). */
@@ -25,6 +32,9 @@ const MAX_ENTRIES = 20_000;
 
 /** What marks a project's root folder. */
 const ROOT_MARKERS = ['.recipe', '.git', 'recipe.lock'];
+
+/** How long ago a folder must have changed for its listing to be kept. */
+const SETTLED_MS = 2000;
 
 const YAML_FILE = /\.ya?ml$/i;
 /** Test and fixture files (as `recipe validate DIR` skips them): their `secrets:` are test values, not names. */
@@ -48,6 +58,8 @@ export interface ProjectSecretNames {
 
 /** Names per file, valid while the file's size and mtime stay (a worker runs many jobs from one folder). */
 const byFile = new Map<string, CachedFile>();
+/** The entries the walk looks into per folder, valid while the folder's mtime stays. */
+const byDir = new Map<string, CachedListing>();
 
 /** The folder whose recipes make a recipe file's project (see above). */
 export function projectRootOf(recipeFile: string, cwd: string = process.cwd()): string {
@@ -68,20 +80,23 @@ export function projectSecretNames(root: string): ProjectSecretNames {
   const cacheFile = cacheFileOf(resolve(root));
   if (cacheFile !== undefined && !loadedCaches.has(cacheFile)) {
     loadedCaches.add(cacheFile);
-    for (const [path, entry] of readNamesCache(cacheFile)) if (!byFile.has(path)) byFile.set(path, entry);
+    const kept = readNamesCache(cacheFile);
+    for (const [path, entry] of kept.files) if (!byFile.has(path)) byFile.set(path, entry);
+    for (const [path, listing] of kept.dirs) if (!byDir.has(path)) byDir.set(path, listing);
   }
-  const walked = { seen: new Map<string, CachedFile>(), read: 0 };
+  const walked: Walked = { seen: new Map(), dirs: new Map(), read: 0 };
   const truncated = !walk(resolve(root), names, budget, walked);
-  if (cacheFile !== undefined && walked.read > 0) writeNamesCache(cacheFile, walked.seen);
+  if (cacheFile !== undefined && walked.read > 0) writeNamesCache(cacheFile, walked);
   return { root, names: [...names].sort(), truncated };
 }
 
 /** The cache files already read into byFile by this process. */
 const loadedCaches = new Set<string>();
 
-/** The YAML files one walk went through, and how many of them it had to read (cache misses). */
+/** The folders and YAML files one walk went through, and how many it had to read (cache misses). */
 interface Walked {
   readonly seen: Map<string, CachedFile>;
+  readonly dirs: Map<string, CachedListing>;
   read: number;
 }
 
@@ -112,27 +127,69 @@ const applied = new WeakMap<
 
 /** False when the budget ran out before the walk ended. */
 function walk(dir: string, names: Set<string>, budget: { files: number; entries: number }, walked: Walked): boolean {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return true; // unreadable: nothing of it can run either
-  }
-  // Sorted by code unit, so a walk cut short at its limits reads the same files on every machine.
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    if (--budget.entries < 0) return false;
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    if (FIXTURE_FOLDERS.has(entry.name) || NOT_A_RECIPE.test(entry.name)) continue;
+  const listing = listingOf(dir, walked);
+  if (listing === undefined) return true; // unreadable: nothing of it can run either
+  // The budget counts every entry, in sorted order, as if each were looked at: a walk cut short at its
+  // limits reads the same files whether a folder's listing came from the cache or from the disk.
+  let counted = 0;
+  for (const entry of listing.entries) {
+    budget.entries -= entry.index + 1 - counted;
+    counted = entry.index + 1;
+    if (budget.entries < 0) return false;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) {
+    if (entry.folder) {
       if (!walk(full, names, budget, walked)) return false;
-    } else if (entry.isFile() && YAML_FILE.test(entry.name)) {
+    } else {
       if (--budget.files < 0) return false;
       for (const n of namesOf(full, walked)) names.add(n);
     }
   }
-  return true;
+  budget.entries -= listing.count - counted;
+  return budget.entries >= 0;
+}
+
+/**
+ * The entries of a folder the walk looks into (sub-folders and YAML files, not hidden, not node_modules, not
+ * fixtures), from the cache while the folder's mtime stays (an entry added, removed or renamed changes it),
+ * else read from the disk; undefined when it cannot be read.
+ */
+function listingOf(dir: string, walked: Walked): CachedListing | undefined {
+  let mtimeMs;
+  try {
+    mtimeMs = statSync(dir).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const cached = byDir.get(dir);
+  if (cached && cached.mtimeMs === mtimeMs) {
+    walked.dirs.set(dir, cached);
+    return cached;
+  }
+  let all;
+  try {
+    all = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  walked.read++;
+  // Sorted by code unit, so a walk cut short at its limits reads the same files on every machine.
+  all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries: ListedEntry[] = [];
+  all.forEach((entry, index) => {
+    const { name } = entry;
+    if (name.startsWith('.') || name === 'node_modules' || FIXTURE_FOLDERS.has(name) || NOT_A_RECIPE.test(name))
+      return;
+    if (entry.isDirectory()) entries.push({ name, index, folder: true });
+    else if (entry.isFile() && YAML_FILE.test(name)) entries.push({ name, index, folder: false });
+  });
+  const listing = { mtimeMs, count: all.length, entries };
+  // A folder changed in the last moments may change again within the same clock tick (file times come from a
+  // coarse clock) and keep its mtime: its listing is kept only once it has settled, as git does with racy entries.
+  if (Date.now() - mtimeMs >= SETTLED_MS) {
+    byDir.set(dir, listing);
+    walked.dirs.set(dir, listing);
+  }
+  return listing;
 }
 
 /** The names a YAML file's top-level `secrets:` lists (none when it has none or does not parse). */

@@ -22,6 +22,7 @@ const ALLOWED = new Set([
   'catalog/embedded.ts: let embedded', // the embedded service's connector catalog, read once
   'schema/test-schema.ts: let validator', // the recipe test file validator, compiled once
   'run/project-secrets.ts: byFile', // memo: a recipe file's secret names, by path (checked against size and mtime)
+  'run/project-secrets.ts: byDir', // memo: a folder's entries the walk looks into, by path (checked against its mtime)
   'run/project-secrets.ts: loadedCaches', // memo: the project caches (.recipe/secret-names.json) already read
   'run/project-secrets.ts: applied', // memo: what each live redactor was given, so a worker's job walks its folder once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
