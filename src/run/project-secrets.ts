@@ -177,8 +177,7 @@ function listingOf(dir: string, walked: Walked): CachedListing | undefined {
   const entries: ListedEntry[] = [];
   all.forEach((entry, index) => {
     const { name } = entry;
-    if (name.startsWith('.') || name === 'node_modules' || FIXTURE_FOLDERS.has(name) || NOT_A_RECIPE.test(name))
-      return;
+    if (name.startsWith('.') || name === 'node_modules' || FIXTURE_FOLDERS.has(name) || NOT_A_RECIPE.test(name)) return;
     if (entry.isDirectory()) entries.push({ name, index, folder: true });
     else if (entry.isFile() && YAML_FILE.test(name)) entries.push({ name, index, folder: false });
   });

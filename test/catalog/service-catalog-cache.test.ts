@@ -7,7 +7,12 @@ import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogCacheFile, readCachedCatalog, writeCachedCatalog, type ConnectorCatalog } from '../../src/catalog/index.js';
+import {
+  catalogCacheFile,
+  readCachedCatalog,
+  writeCachedCatalog,
+  type ConnectorCatalog,
+} from '../../src/catalog/index.js';
 import { serviceCatalog } from '../../src/catalog/service-catalog.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 

@@ -46,7 +46,7 @@ describe('secret names kept between runs', () => {
     expect(projectSecretNames(other.root).names).toEqual(['B_TOKEN', 'C_TOKEN']);
   });
 
-  it("lists a folder again only when its mtime changed (an entry added, removed or renamed)", () => {
+  it('lists a folder again only when its mtime changed (an entry added, removed or renamed)', () => {
     const { root } = project(true, '[TOP_TOKEN]');
     const sub = join(root, 'reports');
     mkdirSync(sub);
