@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { ConnectorCatalog } from './types.js';
 
@@ -41,6 +50,39 @@ export function writeCachedCatalog(file: string, catalog: ConnectorCatalog, etag
   const content: CacheFile = { derivation: DERIVATION, ...(etag !== undefined && { etag }), catalog };
   writeFileSync(tmp, `${JSON.stringify(content)}\n`);
   renameSync(tmp, file);
+  pruneCachedCatalogs(join(file, '..'));
+}
+
+/**
+ * How many services' catalogs a project keeps. A service on a new port at each start (tests, `recipe serve
+ * --port 0`) would otherwise add a ~100 KB file for ever.
+ */
+const KEEP = 32;
+
+/** Removes all but the KEEP most recently read or confirmed catalogs of a cache folder (best effort). */
+function pruneCachedCatalogs(folder: string): void {
+  let names;
+  try {
+    names = readdirSync(folder).filter((n) => n.endsWith('.json'));
+  } catch {
+    return;
+  }
+  if (names.length <= KEEP) return;
+  const dated = names.map((name) => {
+    try {
+      return { name, at: statSync(join(folder, name)).mtimeMs };
+    } catch {
+      return { name, at: -Infinity };
+    }
+  });
+  dated.sort((a, b) => b.at - a.at);
+  for (const { name } of dated.slice(KEEP)) {
+    try {
+      unlinkSync(join(folder, name));
+    } catch {
+      // removed by another run meanwhile, or read-only: the next write tries again
+    }
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * asked about with If-None-Match against the real embedded service, reused on its 304, read again when the
  * document changed, and an earlier release's cache file (the catalog alone) still read as a fallback.
  */
-import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +65,22 @@ describe('serviceCatalog and its cache', () => {
     // no ETag to ask with: the document is read in full and the file rewritten in the new form
     expect(await serviceCatalog(service.url, dir, () => {})).toEqual(full);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ etag: await etagOf(), catalog: full });
+  });
+
+  it('keeps the 32 most recently read or confirmed catalogs of a project', () => {
+    const folder = join(dir, '.recipe', 'catalogs');
+    for (let i = 0; i < 40; i++) {
+      const old = join(folder, `127.0.0.1-${10_000 + i}-old.json`);
+      writeFileSync(old, '{}\n');
+      const at = new Date(Date.UTC(2026, 0, 1, 0, i)); // the higher i, the more recent
+      utimesSync(old, at, at);
+    }
+    writeCachedCatalog(file, full, '"x"');
+    const left = readdirSync(folder).sort();
+    expect(left).toHaveLength(32);
+    expect(left).toContain(file.split('/').pop());
+    // the 31 most recent of the others stay: 9 through 39
+    expect(left).not.toContain('127.0.0.1-10008-old.json');
+    expect(left).toContain('127.0.0.1-10009-old.json');
   });
 });
