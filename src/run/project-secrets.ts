@@ -90,7 +90,7 @@ export function projectSecretNames(root: string): ProjectSecretNames {
   return { root, names: [...names].sort(), truncated };
 }
 
-/** The cache files already read into byFile by this process. */
+/** The cache files already read into byFile and byDir by this process. */
 const loadedCaches = new Set<string>();
 
 /** The folders and YAML files one walk went through, and how many it had to read (cache misses). */

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { ConnectorClient, type ClientOptions } from '../../src/client/index.js';
 import { loadRecipe, resolveInputs } from '../../src/compile/index.js';
 import type { Plan } from '../../src/compile/plan.js';
-import { runPlan, type RunOptions, type RunReport } from '../../src/run/index.js';
+import type { JournalStore } from '../../src/journal/index.js';
+import { beginRun, runPlan, type RunOptions, type RunReport } from '../../src/run/index.js';
 
 /** A temp folder to write recipes into. */
 export function tempDir(): string {
@@ -72,4 +73,32 @@ export async function runYaml(
     inputs: values,
   });
   return { report, logs };
+}
+
+/** Begins a run of `plan` in `store` (as `recipe run` does) and runs it, journaled; sleeps are instant. */
+export async function runJournaled(
+  plan: Plan,
+  store: JournalStore,
+  client: ConnectorClient,
+  opts: { runId?: string } & Partial<RunOptions> = {},
+): Promise<RunReport> {
+  const { inputs = {}, env = {}, runId, ...extra } = opts;
+  const durable = await beginRun({
+    store,
+    plan,
+    inputs,
+    ...(runId ? { runId } : {}),
+    dryRun: false,
+    redactor: client.redactor,
+    env,
+  });
+  return runPlan(plan, {
+    client,
+    redactor: client.redactor,
+    inputs,
+    env,
+    sleep: async () => undefined,
+    durable,
+    ...extra,
+  });
 }

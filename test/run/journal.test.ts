@@ -6,16 +6,9 @@ import type { ConnectorClient } from '../../src/client/index.js';
 import { resolveInputs } from '../../src/compile/index.js';
 import type { Plan } from '../../src/compile/plan.js';
 import { openJournal, type JournalStore } from '../../src/journal/index.js';
-import {
-  beginRun,
-  resumeRun,
-  runPlan,
-  type ResumeFlags,
-  type RunOptions,
-  type RunReport,
-} from '../../src/run/index.js';
+import { resumeRun, runPlan, type ResumeFlags, type RunOptions, type RunReport } from '../../src/run/index.js';
 import { startService, type RunningService } from '../../src/service/start.js';
-import { compile, tempDir, testClient, writeFiles } from './helpers.js';
+import { compile, runJournaled, tempDir, testClient, writeFiles } from './helpers.js';
 import { startWebhookServer } from './webhook-server.js';
 
 /** The journal through the real interpreter, a real service (in-process, over HTTP) and a real SQLite file. */
@@ -89,23 +82,10 @@ async function firstRun(
   extra: Partial<RunOptions> = {},
   runId?: string,
 ): Promise<RunReport> {
-  const inputs = inputsOf(s.plan, given);
-  const durable = await beginRun({
-    store: s.store,
-    plan: s.plan,
-    inputs,
+  return runJournaled(s.plan, s.store, client, {
+    inputs: inputsOf(s.plan, given),
+    env,
     ...(runId ? { runId } : {}),
-    dryRun: false,
-    redactor: client.redactor,
-    env,
-  });
-  return runPlan(s.plan, {
-    client,
-    redactor: client.redactor,
-    inputs,
-    env,
-    sleep: async () => undefined,
-    durable,
     ...extra,
   });
 }

@@ -3,8 +3,7 @@ import { envelope, executes, json, startFaultServer, type FaultServer, type Seen
 import type { ConnectorClient } from '../../src/client/index.js';
 import { join } from 'node:path';
 import { openJournal } from '../../src/journal/index.js';
-import { beginRun, runPlan } from '../../src/run/index.js';
-import { compile, runYaml, tempDir, testClient, writeFiles } from './helpers.js';
+import { compile, runJournaled, runYaml, tempDir, testClient, writeFiles } from './helpers.js';
 
 let server: FaultServer;
 let client: ConnectorClient;
@@ -276,22 +275,7 @@ describe('paginate: the journal', () => {
     const plan = await compile(join(dir, 'main.yaml'));
     const store = openJournal(join(dir, 'runs.db'));
     try {
-      const durable = await beginRun({
-        store,
-        plan,
-        inputs: {},
-        runId: 'raw',
-        dryRun: false,
-        redactor: client.redactor,
-        env: {},
-      });
-      const report = await runPlan(plan, {
-        client,
-        redactor: client.redactor,
-        inputs: {},
-        sleep: async () => undefined,
-        durable,
-      });
+      const report = await runJournaled(plan, store, client, { runId: 'raw' });
       expect(report.outputs.n).toBe(4);
       const answers = (await store.listExchanges('raw')).filter((x) => x.kind === 'execute').map((x) => x.answer);
       expect(answers).toEqual(sent);
