@@ -4,6 +4,7 @@ import { ftsMatch } from './sqlite-fts.js';
 import { LIKE_FIELDS_PER_DOC, likeCandidates } from './sqlite-like.js';
 import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
+import { fidOf, type FieldIds } from './field-ids.js';
 
 type Expr = RawBuilder<unknown>;
 
@@ -11,6 +12,8 @@ type Expr = RawBuilder<unknown>;
 export interface SqlScope {
   connectorId: string;
   entity: string;
+  /** The entity's field numbers: value rows name their field by it (field-ids.ts). */
+  fids: FieldIds;
   element?: { field: string };
   /**
    * How a document-level condition reaches the value tables: 'in' collects the matching ids first
@@ -40,7 +43,7 @@ interface Cols {
 const INDEXED: Cols = { kind: sql`v.kind`, num: sql`v.num`, text: sql`v.text` };
 /**
  * The same columns wrapped so no index can serve them: when probing one document, the planner must take
- * the per-document index (connector, entity, id, field) rather than scan a value index for each document.
+ * the per-document key (doc, fid) rather than scan a value index for each document.
  */
 const PROBED: Cols = { kind: sql`(v.kind + 0)`, num: sql`(v.num + 0)`, text: sql`(v.text || '')` };
 
@@ -108,15 +111,25 @@ function likePredicate(value: string, c: Cols = INDEXED): Expr {
 /** The columns predicates use in this scope: probed (index-proof) when testing one known document. */
 const colsFor = (scope: Scope): Cols => (scope.mode === 'exists' && !scope.element ? PROBED : INDEXED);
 
+/**
+ * The ids of the documents with a value row of field `fid` matching the predicate. As ids (each value row's
+ * document looked up by rowid), so that the page is read through the documents' id index, in id order, and
+ * stops after a page: a list of rowids would make SQLite read every document of the entity instead.
+ */
+function matchingIds(fid: number, predicate: Expr): Expr {
+  return sql`SELECT m.id FROM cs_values v JOIN cs_docs m ON m.rowid = v.doc WHERE v.fid = ${fid} AND ${predicate}`;
+}
+
 /** Rows of the value table that belong to this field in this scope (a doc's scalar field, or one element's key). */
 function valueRows(scope: Scope, field: string, predicate: Expr): Expr {
   if (scope.element) {
     return sql`EXISTS (SELECT 1 FROM cs_array_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${scope.element.field} AND v.id = e.id AND v.pos = e.pos AND v.subfield = ${field} AND ${predicate})`;
   }
+  const fid = fidOf(scope.fids, field);
   if (scope.mode === 'exists') {
-    return sql`EXISTS (SELECT 1 FROM cs_values v WHERE v.connector_id = d.connector_id AND v.entity = d.entity AND v.id = d.id AND v.field = ${field} AND ${predicate})`;
+    return sql`EXISTS (SELECT 1 FROM cs_values v WHERE v.doc = d.rowid AND v.fid = ${fid} AND ${predicate})`;
   }
-  return sql`d.id IN (SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${predicate})`;
+  return sql`d.id IN (${matchingIds(fid, predicate)})`;
 }
 
 /** Bounds of a comparison or range leaf, or null for other leaves. */
@@ -162,11 +175,11 @@ function anyBranch(scope: Scope, field: string, branches: Expr[]): Expr {
     return valueRows(scope, field, sql`(${sql.join(branches, sql` OR `)})`);
   }
   // One id list from all branches, so the planner can still drive the page from it.
-  const selects = branches.map(
-    (b) =>
-      sql`SELECT v.id FROM cs_values v WHERE v.connector_id = ${scope.connectorId} AND v.entity = ${scope.entity} AND v.field = ${field} AND ${b}`,
-  );
-  return sql`d.id IN (${sql.join(selects, sql` UNION ALL `)})`;
+  const fid = fidOf(scope.fids, field);
+  return sql`d.id IN (${sql.join(
+    branches.map((b) => matchingIds(fid, b)),
+    sql` UNION ALL `,
+  )})`;
 }
 
 /**

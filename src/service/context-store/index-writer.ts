@@ -1,10 +1,11 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { IndexDoc } from '../core/connector-type.js';
-import { textFields, type FieldCatalog } from './fields.js';
+import { scalarFields, textFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
 import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
 import { insertJsonRows } from './sqlite-bulk.js';
 import { docRows, searchableDoc } from './values.js';
+import { fidOf, numberFields } from './field-ids.js';
 import { fieldTokens } from './words.js';
 import type { CoreTables } from '../core/tables.js';
 import { csDb } from './tables.js';
@@ -39,9 +40,10 @@ export async function deleteDocs(
   if (ids.length === 0) return;
   const rowids = await docRowids(trx, connectorId, entity, ids);
   await deleteFtsRows(trx, [...rowids.values()]);
+  await deleteValueRows(trx, [...rowids.values()]);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    for (const table of ['cs_values', 'cs_array_values', 'cs_docs'] as const) {
+    for (const table of ['cs_array_values', 'cs_docs'] as const) {
       await csDb(trx)
         .deleteFrom(table)
         .where('connector_id', '=', connectorId)
@@ -66,16 +68,17 @@ export async function upsertDocs(
   const existing = await docRowids(trx, connectorId, entity, ids);
   // Replace the derived rows of documents already indexed; a first build has none, so nothing to delete.
   const known = ids.filter((id) => existing.has(id));
+  await deleteValueRows(
+    trx,
+    known.map((id) => existing.get(id) as number),
+  );
   for (let i = 0; i < known.length; i += 500) {
-    const part = known.slice(i, i + 500);
-    for (const table of ['cs_values', 'cs_array_values'] as const) {
-      await csDb(trx)
-        .deleteFrom(table)
-        .where('connector_id', '=', connectorId)
-        .where('entity', '=', entity)
-        .where('id', 'in', part)
-        .execute();
-    }
+    await csDb(trx)
+      .deleteFrom('cs_array_values')
+      .where('connector_id', '=', connectorId)
+      .where('entity', '=', entity)
+      .where('id', 'in', known.slice(i, i + 500))
+      .execute();
   }
   const json = new Map(
     unique.map((d) => [d.id, JSON.stringify(searchableDoc(catalog, d as unknown as Record<string, unknown>))]),
@@ -107,11 +110,12 @@ export async function upsertDocs(
   const likePosition = new Map(likeFields.map((f, i) => [f, i]));
   const like: [number, number, string, string][] = [];
   const tokens = fieldTokens(connectorId, entity, likeFields);
+  const fids = await numberFields(trx, connectorId, entity, scalarFields(catalog));
   for (const doc of unique) {
     const rows = docRows(catalog, doc as unknown as Record<string, unknown>, tokens);
     const rowid = existing.get(doc.id) as number;
     for (const v of rows.values) {
-      values.push([v.field, doc.id, v.kind, v.num, v.text]);
+      values.push([rowid, fidOf(fids, v.field), v.kind, v.num, v.text]);
       const pos = likePosition.get(v.field);
       if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
         like.push([rowid, pos, tokens.get(v.field) as string, v.text]);
@@ -123,11 +127,11 @@ export async function upsertDocs(
     { column: 'connector_id', value: connectorId },
     { column: 'entity', value: entity },
   ];
-  // In the order of the value index (field, kind, num, text, id): each field's new keys then land on that
+  // In the order of the value index (fid, kind, num, text, doc): each field's new keys then land on that
   // index's pages in one forward pass instead of one random page each (a build step of 2,000 contacts adds
   // 24,000 keys to an index of up to 1,200,000): at 100,000 contacts the value inserts took 14 s instead of 22 s.
   values.sort(byValueIndexKey);
-  await insertJsonRows(trx, 'cs_values', scope, ['field', 'id', 'kind', 'num', 'text'], values);
+  await insertJsonRows(trx, 'cs_values', [], ['doc', 'fid', 'kind', 'num', 'text'], values);
   await insertJsonRows(
     trx,
     'cs_array_values',
@@ -146,15 +150,24 @@ export async function upsertDocs(
 const order = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Value rows ([field, id, kind, num, text]) in cs_values_sort's key order. Only a speed matter: JavaScript
+ * Value rows ([doc, fid, kind, num, text]) in cs_values_sort's key order. Only a speed matter: JavaScript
  * compares strings by UTF-16 code unit where SQLite compares UTF-8 bytes, so a few rows may land out of order.
  */
 function byValueIndexKey(a: readonly unknown[], b: readonly unknown[]): number {
   return (
-    order(a[0] as string, b[0] as string) ||
+    order(a[1] as number, b[1] as number) ||
     order(a[2] as number, b[2] as number) ||
     order(a[3] as number, b[3] as number) ||
     order(a[4] as string, b[4] as string) ||
-    order(a[1] as string, b[1] as string)
+    order(a[0] as number, b[0] as number)
   );
+}
+
+/** Removes the value rows of documents (by cs_docs rowid) before they are written again or deleted. */
+async function deleteValueRows(trx: Kysely<CoreTables>, docRowids: readonly number[]): Promise<void> {
+  for (let i = 0; i < docRowids.length; i += 500)
+    await csDb(trx)
+      .deleteFrom('cs_values')
+      .where('doc', 'in', docRowids.slice(i, i + 500))
+      .execute();
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
 import type { Cond } from './filter-ast.js';
+import { fidOf, type FieldIds } from './field-ids.js';
 
 /** Values of a field read to judge how common each trigram is. */
 const SAMPLE = 400;
@@ -18,6 +19,7 @@ export async function planLikes(
   db: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
+  fids: FieldIds,
   filter: Cond | null,
   indexed: readonly string[],
 ): Promise<Map<Cond, string | null>> {
@@ -33,9 +35,10 @@ export async function planLikes(
   for (const like of likes) {
     let sample = samples.get(like.field);
     if (!sample) {
+      // CROSS JOIN keeps the documents as the outer loop: the first values in record order, not in value order.
       const rows = await sql<{
         text: string;
-      }>`SELECT v.text AS text FROM cs_docs d JOIN cs_values v ON v.connector_id = d.connector_id AND v.entity = d.entity AND v.id = d.id AND v.field = ${like.field} WHERE d.connector_id = ${connectorId} AND d.entity = ${entity} AND v.kind <> 2 LIMIT ${SAMPLE}`.execute(
+      }>`SELECT v.text AS text FROM cs_docs d CROSS JOIN cs_values v ON v.doc = d.rowid AND v.fid = ${fidOf(fids, like.field)} WHERE d.connector_id = ${connectorId} AND d.entity = ${entity} AND v.kind <> 2 LIMIT ${SAMPLE}`.execute(
         db,
       );
       sample = rows.rows.map((r) => r.text.toLowerCase());

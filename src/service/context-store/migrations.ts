@@ -4,7 +4,7 @@ import { createLikeTable, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
 import { fieldToken } from './words.js';
 import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
-import { createValuesTable } from './sqlite-values.js';
+import { createValuesTable, createValuesTableV2 } from './sqlite-values.js';
 import type { ContextStoreTables } from './tables.js';
 
 /**
@@ -120,7 +120,7 @@ export const contextStoreMigrations: readonly Migration[] = [
     name: '034-context-store-compact-values',
     async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropTable('cs_values').execute();
-      await createValuesTable(db);
+      await createValuesTableV2(db);
       const cs = db.withTables<ContextStoreTables>();
       await cs.deleteFrom('cs_array_values').execute();
       await cs.deleteFrom('cs_docs').execute();
@@ -166,6 +166,25 @@ export const contextStoreMigrations: readonly Migration[] = [
           );
         }
       }
+    },
+  },
+  {
+    // Value rows keyed by integers (sqlite-values.ts). Indexes are derived data: every entity is rebuilt from
+    // its connector on the next start, as in 034.
+    name: '037-context-store-integer-value-keys',
+    async up(db: Kysely<object>): Promise<void> {
+      await db.schema.dropTable('cs_values').execute();
+      await createValuesTable(db);
+      const cs = db.withTables<ContextStoreTables>();
+      await cs.deleteFrom('cs_array_values').execute();
+      await sql`DELETE FROM cs_like`.execute(db);
+      await cs.deleteFrom('cs_docs').execute();
+      await db.schema.dropTable('cs_fts').execute();
+      await createFtsTable(db);
+      await cs
+        .updateTable('cs_state')
+        .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
+        .execute();
     },
   },
 ];

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Cond } from './filter-ast.js';
 import { leafPredicates } from './filter-sql.js';
+import { fidOf, type FieldIds } from './field-ids.js';
 import type { CoreTables } from '../core/tables.js';
 
 /**
@@ -10,13 +11,7 @@ import type { CoreTables } from '../core/tables.js';
  */
 const MIN_BROAD = 5000;
 
-async function leafRows(
-  db: Kysely<CoreTables>,
-  connectorId: string,
-  entity: string,
-  cond: Cond,
-  BROAD: number,
-): Promise<number> {
+async function leafRows(db: Kysely<CoreTables>, fids: FieldIds, cond: Cond, BROAD: number): Promise<number> {
   const leaf = leafPredicates(cond);
   if (!leaf) return 0;
   let total = 0;
@@ -24,7 +19,7 @@ async function leafRows(
     // Bounded count: never reads more than BROAD + 1 index entries per branch.
     const r = await sql<{
       n: number;
-    }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.connector_id = ${connectorId} AND v.entity = ${entity} AND v.field = ${leaf.field} AND ${predicate} LIMIT ${BROAD + 1})`.execute(
+    }>`SELECT count(*) AS n FROM (SELECT 1 FROM cs_values v WHERE v.fid = ${fidOf(fids, leaf.field)} AND ${predicate} LIMIT ${BROAD + 1})`.execute(
       db,
     );
     total += Number(r.rows[0]?.n ?? 0);
@@ -33,31 +28,25 @@ async function leafRows(
 }
 
 /** An upper estimate of the documents a condition matches (capped just above the broad threshold). */
-async function estimate(
-  db: Kysely<CoreTables>,
-  connectorId: string,
-  entity: string,
-  cond: Cond,
-  BROAD: number,
-): Promise<number> {
+async function estimate(db: Kysely<CoreTables>, fids: FieldIds, cond: Cond, BROAD: number): Promise<number> {
   switch (cond.kind) {
     case 'and': {
       let best = BROAD + 1;
-      for (const c of cond.items) best = Math.min(best, await estimate(db, connectorId, entity, c, BROAD));
+      for (const c of cond.items) best = Math.min(best, await estimate(db, fids, c, BROAD));
       return best;
     }
     case 'or': {
       let sum = 0;
-      for (const c of cond.items) sum += await estimate(db, connectorId, entity, c, BROAD);
+      for (const c of cond.items) sum += await estimate(db, fids, c, BROAD);
       return Math.min(sum, BROAD + 1);
     }
     case 'not':
       return BROAD + 1;
     case 'compare':
-      return cond.op === 'neq' ? BROAD + 1 : leafRows(db, connectorId, entity, cond, BROAD);
+      return cond.op === 'neq' ? BROAD + 1 : leafRows(db, fids, cond, BROAD);
     case 'in':
     case 'range':
-      return leafRows(db, connectorId, entity, cond, BROAD);
+      return leafRows(db, fids, cond, BROAD);
     default:
       // like scans anyway; fuzzy/keyword/contains/any go through their own indexes: collect ids first.
       return 0;
@@ -67,12 +56,11 @@ async function estimate(
 /** Chooses how the filter is joined: collect matching ids ('in') for narrow filters, probe in order ('exists') for broad ones. */
 export async function chooseMode(
   db: Kysely<CoreTables>,
-  connectorId: string,
-  entity: string,
+  fids: FieldIds,
   cond: Cond | null,
   indexed: number,
 ): Promise<'in' | 'exists'> {
   if (!cond) return 'in';
   const broad = Math.max(MIN_BROAD, Math.floor(indexed / 4));
-  return (await estimate(db, connectorId, entity, cond, broad)) > broad ? 'exists' : 'in';
+  return (await estimate(db, fids, cond, broad)) > broad ? 'exists' : 'in';
 }

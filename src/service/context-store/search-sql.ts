@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Cond, SortKey } from './filter-ast.js';
 import { condToSql, rangeBranchesOn, type SqlScope } from './filter-sql.js';
 import { afterPosition, orderBy, orderColumns, type CursorPosition } from './sort-cursor.js';
+import { fidOf } from './field-ids.js';
 
 /** One row of a search page: the document and, per sort key i, its sort values k<i>, n<i>, t<i>. */
 export interface SearchRow {
@@ -32,10 +33,7 @@ export function searchSql(
   const split = first ? splitOnField(filter, first.field) : null;
   if (first && split) return sortDrivenSql(scope, split, sortKeys, position, rows);
   const cols = orderColumns(sortKeys, position);
-  const joins = sortKeys.map((k, i) => {
-    const s = sql.raw(`s${i}`);
-    return sql`JOIN cs_values ${s} ON ${s}.connector_id = d.connector_id AND ${s}.entity = d.entity AND ${s}.id = d.id AND ${s}.field = ${k.field}`;
-  });
+  const joins = sortKeys.map((k, i) => sortJoin(scope, k, i));
   const sortSelect = sortKeys.map(
     (_, i) => sql`, ${sql.raw(`s${i}.kind AS k${i}, s${i}.num AS n${i}, s${i}.text AS t${i}`)}`,
   );
@@ -85,29 +83,22 @@ function sortDrivenSql(
 ): RawBuilder<SearchRow> {
   const first = sortKeys[0] as SortKey;
   // Probing per document: the driver is the sort index, not a list of matching ids.
-  const probe: SqlScope = { connectorId: scope.connectorId, entity: scope.entity, mode: 'exists' };
-  const cols = orderColumns(sortKeys, position).map((c, i, all) =>
-    // s0.id equals d.id (the join) and lets the index give the tie order too.
-    i === all.length - 1 ? { ...c, expr: sql`s0.id` } : c,
-  );
-  const joins = sortKeys.slice(1).map((k, j) => {
-    const s = sql.raw(`s${j + 1}`);
-    return sql`JOIN cs_values ${s} ON ${s}.connector_id = d.connector_id AND ${s}.entity = d.entity AND ${s}.id = d.id AND ${s}.field = ${k.field}`;
-  });
+  const probe: SqlScope = { connectorId: scope.connectorId, entity: scope.entity, fids: scope.fids, mode: 'exists' };
+  // The index gives (kind, num, text) in order; records with equal values are put in id order by SQLite
+  // (a sort of each run of equal values, which is short unless many records share the value).
+  const cols = orderColumns(sortKeys, position);
+  const joins = sortKeys.slice(1).map((k, j) => sortJoin(scope, k, j + 1));
   const select = sortKeys.map(
     (_, i) => sql`, ${sql.raw(`s${i}.kind AS k${i}, s${i}.num AS n${i}, s${i}.text AS t${i}`)}`,
   );
   const branches = split.range ? (rangeBranchesOn(split.range, 's0') ?? []) : [null];
   const parts = branches.map((branch) => {
-    const where = [
-      sql`s0.connector_id = ${scope.connectorId}`,
-      sql`s0.entity = ${scope.entity}`,
-      sql`s0.field = ${first.field}`,
-    ];
+    // The field's number names the connector and entity too.
+    const where = [sql`s0.fid = ${fidOf(scope.fids, first.field)}`];
     if (branch) where.push(branch);
     if (split.rest) where.push(condToSql(split.rest, probe));
     if (position) where.push(afterPosition(cols));
-    return sql`SELECT * FROM (SELECT d.id AS id, d.doc AS doc${sql.join(select, sql``)} FROM cs_values s0 JOIN cs_docs d ON d.connector_id = s0.connector_id AND d.entity = s0.entity AND d.id = s0.id ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy(cols)} LIMIT ${rows})`;
+    return sql`SELECT * FROM (SELECT d.id AS id, d.doc AS doc${sql.join(select, sql``)} FROM cs_values s0 JOIN cs_docs d ON d.rowid = s0.doc ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy(cols)} LIMIT ${rows})`;
   });
   if (parts.length === 1) return sql<SearchRow>`${parts[0]}`;
   // The outer order names the result columns (k0, n0, t0, ..., id).
@@ -116,4 +107,10 @@ function sortDrivenSql(
     return [sql`${sql.raw(`k${i}`)} ${dir}`, sql`${sql.raw(`n${i}`)} ${dir}`, sql`${sql.raw(`t${i}`)} ${dir}`];
   });
   return sql<SearchRow>`${sql.join(parts, sql` UNION ALL `)} ORDER BY ${sql.join([...outer, sql`id ASC`])} LIMIT ${rows}`;
+}
+
+/** The value row (alias s<i>) of sort key i of document d. */
+function sortJoin(scope: SqlScope, key: SortKey, i: number): RawBuilder<unknown> {
+  const s = sql.raw(`s${i}`);
+  return sql`JOIN cs_values ${s} ON ${s}.doc = d.rowid AND ${s}.fid = ${fidOf(scope.fids, key.field)}`;
 }

@@ -5,6 +5,7 @@ import type { Cond } from './filter-ast.js';
 import { textFields } from './fields.js';
 import { parseFilter } from './filter-parse.js';
 import { planLikes } from './like-plan.js';
+import { readFieldIds } from './field-ids.js';
 import { normalizeFilter } from './normalize.js';
 import { chooseMode } from './plan.js';
 import { parseFields, project } from './projection.js';
@@ -97,15 +98,17 @@ export async function contextStoreSearch(
 
   const normalized = filter && normalizeFilter(filter);
   const likeFields = textFields(state.catalog);
+  const fids = await readFieldIds(db, ctx.connector.id, entity);
   const scope = {
     connectorId: ctx.connector.id,
     entity,
+    fids,
     likeFields,
-    likePlans: await planLikes(db, ctx.connector.id, entity, normalized, likeFields),
+    likePlans: await planLikes(db, ctx.connector.id, entity, fids, normalized, likeFields),
     // Counting a filter's matches to choose the mode costs as much as a sorted page: skipped when unused.
     mode: isSortDriven(normalized, sortKeys)
       ? ('exists' as const)
-      : await chooseMode(db, ctx.connector.id, entity, normalized, state.scanned),
+      : await chooseMode(db, fids, normalized, state.scanned),
   };
   const pageSize = limit as number;
   const result = await searchSql(scope, normalized, sortKeys, position, pageSize + 1).execute(db);

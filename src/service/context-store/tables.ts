@@ -16,11 +16,12 @@ export type ContextStoreTables = {
     ready_at: string | null;
   };
   cs_docs: { rowid: Generated<number>; connector_id: string; entity: string; id: string; doc: string };
+  /** One number per (connector, entity, field) with values: cs_values names its field by it. */
+  cs_fields: { fid: Generated<number>; connector_id: string; entity: string; field: string };
+  /** `doc` is the document's cs_docs rowid, `fid` its field's cs_fields number (sqlite-values.ts). */
   cs_values: {
-    connector_id: string;
-    entity: string;
-    id: string;
-    field: string;
+    doc: number;
+    fid: number;
     kind: number;
     num: number;
     text: string;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cond } from '../../../src/service/context-store/filter-ast.js';
 import { likeWindow } from '../../../src/service/context-store/like-plan.js';
 import { searchSql } from '../../../src/service/context-store/search-sql.js';
+import { readFieldIds } from '../../../src/service/context-store/field-ids.js';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, searchIds, waitFor, waitForStatus } from './support/harness.js';
 import { insertPeople } from './support/people-connector.js';
@@ -80,6 +81,7 @@ describe('like through the trigram index', () => {
       {
         connectorId: id,
         entity: 'people',
+        fids: await readFieldIds(svc.store.db, id, 'people'),
         mode: 'in',
         likeFields: ['id', 'properties.email'],
         likePlans: new Map([[like, 'xampl']]),

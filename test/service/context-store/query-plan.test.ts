@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cond } from '../../../src/service/context-store/filter-ast.js';
 import { searchSql } from '../../../src/service/context-store/search-sql.js';
+import { readFieldIds } from '../../../src/service/context-store/field-ids.js';
 import type { TestService } from '../helpers.js';
 import { createPeopleService, waitForStatus } from './support/harness.js';
 import { insertPeople } from './support/people-connector.js';
@@ -27,7 +28,8 @@ async function plan(
   mode: 'in' | 'exists',
   sort: { field: string; dir: 'asc' | 'desc' }[] = [],
 ): Promise<string[]> {
-  const q = searchSql({ connectorId: id, entity: 'people', mode }, filter, sort, null, 1001);
+  const fids = await readFieldIds(svc.store.db, id, 'people');
+  const q = searchSql({ connectorId: id, entity: 'people', fids, mode }, filter, sort, null, 1001);
   const res = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${q}`.execute(svc.store.db);
   return res.rows.map((r) => r.detail);
 }
@@ -40,7 +42,7 @@ describe('search query plans', () => {
     ] as Cond[]) {
       const detail = await plan(filter, 'in');
       expect(detail.join('\n')).toMatch(
-        /SEARCH v USING COVERING INDEX cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text=\?\)/,
+        /SEARCH v USING COVERING INDEX cs_values_sort \(fid=\? AND kind=\? AND num=\? AND text=\?\)/,
       );
       expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX/);
       expect(detail.some((d) => /^SCAN (d|v|cs_docs|cs_values)\b/.test(d))).toBe(false);
@@ -49,9 +51,7 @@ describe('search query plans', () => {
 
   it("probes documents in order through the value table's primary key for broad filters", async () => {
     const detail = await plan({ kind: 'compare', op: 'eq', field: 'archived', value: false }, 'exists');
-    expect(detail.join('\n')).toMatch(
-      /SEARCH v (EXISTS )?USING PRIMARY KEY \(connector_id=\? AND entity=\? AND id=\? AND field=\?\)/,
-    );
+    expect(detail.join('\n')).toMatch(/SEARCH v (EXISTS )?USING PRIMARY KEY \(doc=\? AND fid=\?\)/);
     expect(detail.some((d) => /^SCAN (v|cs_values)\b/.test(d))).toBe(false);
   });
 
@@ -67,9 +67,7 @@ describe('search query plans', () => {
       },
       'in',
     );
-    expect(detail.join('\n')).toMatch(
-      /cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/,
-    );
+    expect(detail.join('\n')).toMatch(/cs_values_sort \(fid=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/);
     expect(detail.join('\n')).toMatch(/SEARCH d USING INDEX \S+ \(connector_id=\? AND entity=\? AND id=\?\)/);
   });
 
@@ -85,7 +83,7 @@ describe('search query plans', () => {
     for (const dir of ['asc', 'desc'] as const) {
       const detail = (await plan(range, 'in', [{ field: 'createdAt', dir }])).join('\n');
       expect(detail).toMatch(
-        /SEARCH s0 USING COVERING INDEX cs_values_sort \(connector_id=\? AND entity=\? AND field=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/,
+        /SEARCH s0 USING COVERING INDEX cs_values_sort \(fid=\? AND kind=\? AND num=\? AND text>\? AND text<\?\)/,
       );
       // Inside each branch the index gives the order (at most ties by id are sorted); only the merge of
       // the branches' pages sorts whole rows.

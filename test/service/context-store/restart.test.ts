@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,5 +127,56 @@ describe('context store across restarts', () => {
     const ids = (await searchAll(second, id)).json().result.data.map((d: any) => d.id);
     expect(ids).toHaveLength(75);
     expect(new Set(ids).size).toBe(75);
+  });
+
+  it("rebuilds the index of a database whose value rows are in the previous release's form", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
+    dirs.push(dir);
+    const db = join(dir, 'service.db');
+    const first = await start(db, { batchSize: 20 });
+    const created = await first.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers: await auth(first),
+      payload: { workspace_name: 'default', connector_type: 'people' },
+    });
+    const id = created.json().id as string;
+    await insertPeople(
+      first,
+      id,
+      Array.from({ length: 30 }, (_, i) => ({ properties: { firstname: `U${i}` } })),
+    );
+    await waitFor('Ready', async () => (await status(first, id)).context_store_status === 'Ready');
+    await closeLast(first);
+
+    // What migration 034 left, with its rows: value rows keyed by connector, entity, id and field name.
+    const raw = new Database(db);
+    raw.exec(`DROP TABLE cs_values; DROP TABLE cs_fields;
+      CREATE TABLE cs_values (connector_id TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE,
+        entity TEXT NOT NULL, id TEXT NOT NULL, field TEXT NOT NULL, kind INTEGER NOT NULL, num REAL NOT NULL,
+        text TEXT NOT NULL, PRIMARY KEY (connector_id, entity, id, field)) WITHOUT ROWID;
+      CREATE INDEX cs_values_sort ON cs_values (connector_id, entity, field, kind, num, text, id);
+      INSERT INTO cs_values SELECT connector_id, entity, id, 'properties.firstname', 1, 0, doc->>'$.properties.firstname' FROM cs_docs;
+      DELETE FROM schema_migrations WHERE name = '037-context-store-integer-value-keys';`);
+    raw.close();
+
+    const second = await start(db, { batchSize: 20 });
+    await waitFor('Ready', async () => (await status(second, id)).context_store_status === 'Ready');
+    const res = await second.app.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${id}/execute`,
+      headers: await auth(second),
+      payload: {
+        entity: 'people',
+        action: 'context_store_search',
+        params: {
+          query: { filter: { eq: { 'properties.firstname': 'U7' } }, sort: [{ 'properties.firstname': 'desc' }] },
+        },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.data.map((d: any) => d.properties.firstname)).toEqual(['U7']);
+    const all = (await searchAll(second, id)).json().result.data.map((d: any) => d.id);
+    expect(new Set(all).size).toBe(30);
   });
 });
