@@ -8,6 +8,20 @@ import { createValuesTable, createValuesTableV2 } from './sqlite-values.js';
 import type { ContextStoreTables } from './tables.js';
 
 /**
+ * Empties the derived tables of every entity (documents, array values, full text) and sets every entity back
+ * to Loading: each is rebuilt from its connector on the next start. For a migration that changes the layout
+ * of the value table, after it recreated that table.
+ */
+async function rebuildEveryEntity(db: Kysely<object>): Promise<void> {
+  const cs = db.withTables<ContextStoreTables>();
+  await cs.deleteFrom('cs_array_values').execute();
+  await cs.deleteFrom('cs_docs').execute();
+  await db.schema.dropTable('cs_fts').execute();
+  await createFtsTable(db);
+  await cs.updateTable('cs_state').set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null }).execute();
+}
+
+/**
  * The context store's own tables: readiness per (connector, entity), the indexed documents, a key/value
  * table for eq/in/range/sort on scalar fields, one for array elements, and the full-text index.
  */
@@ -121,15 +135,7 @@ export const contextStoreMigrations: readonly Migration[] = [
     async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropTable('cs_values').execute();
       await createValuesTableV2(db);
-      const cs = db.withTables<ContextStoreTables>();
-      await cs.deleteFrom('cs_array_values').execute();
-      await cs.deleteFrom('cs_docs').execute();
-      await db.schema.dropTable('cs_fts').execute();
-      await createFtsTable(db);
-      await cs
-        .updateTable('cs_state')
-        .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
-        .execute();
+      await rebuildEveryEntity(db);
     },
   },
   {
@@ -175,16 +181,9 @@ export const contextStoreMigrations: readonly Migration[] = [
     async up(db: Kysely<object>): Promise<void> {
       await db.schema.dropTable('cs_values').execute();
       await createValuesTable(db);
-      const cs = db.withTables<ContextStoreTables>();
-      await cs.deleteFrom('cs_array_values').execute();
+      // Emptied first: deleting the documents then finds no trigram rows to remove one by one.
       await sql`DELETE FROM cs_like`.execute(db);
-      await cs.deleteFrom('cs_docs').execute();
-      await db.schema.dropTable('cs_fts').execute();
-      await createFtsTable(db);
-      await cs
-        .updateTable('cs_state')
-        .set({ status: 'Loading', scan_after: null, scanned: 0, ready_at: null })
-        .execute();
+      await rebuildEveryEntity(db);
     },
   },
 ];

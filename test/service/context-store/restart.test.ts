@@ -63,25 +63,41 @@ async function closeLast(r: RunningService) {
   await r.close();
 }
 
+/** A database file in a folder of its own, removed after the test. */
+function newDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
+  dirs.push(dir);
+  return join(dir, 'service.db');
+}
+
+/** Creates a people connector; its id. */
+async function createPeople(r: RunningService): Promise<string> {
+  const created = await r.app.inject({
+    method: 'POST',
+    url: '/api/v1/integrations/connectors',
+    headers: await auth(r),
+    payload: { workspace_name: 'default', connector_type: 'people' },
+  });
+  return created.json().id as string;
+}
+
+/** A people connector with `count` records (first names prefix0, prefix1, ...), its index Ready; its id. */
+async function readyPeople(r: RunningService, count: number, prefix: string): Promise<string> {
+  const id = await createPeople(r);
+  await insertPeople(
+    r,
+    id,
+    Array.from({ length: count }, (_, i) => ({ properties: { firstname: `${prefix}${i}` } })),
+  );
+  await waitFor('Ready', async () => (await status(r, id)).context_store_status === 'Ready');
+  return id;
+}
+
 describe('context store across restarts', () => {
   it('keeps readiness and the index: a Ready store answers at once after reopening', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
-    dirs.push(dir);
-    const db = join(dir, 'service.db');
+    const db = newDb();
     const first = await start(db, { batchSize: 20 });
-    const created = await first.app.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      headers: await auth(first),
-      payload: { workspace_name: 'default', connector_type: 'people' },
-    });
-    const id = created.json().id as string;
-    await insertPeople(
-      first,
-      id,
-      Array.from({ length: 50 }, (_, i) => ({ properties: { firstname: `R${i}` } })),
-    );
-    await waitFor('Ready', async () => (await status(first, id)).context_store_status === 'Ready');
+    const id = await readyPeople(first, 50, 'R');
     // A write just before closing is applied on close (queued changes are flushed).
     await first.app.inject({
       method: 'POST',
@@ -102,17 +118,9 @@ describe('context store across restarts', () => {
   });
 
   it('resumes an unfinished build after a restart without duplicating records', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
-    dirs.push(dir);
-    const db = join(dir, 'service.db');
+    const db = newDb();
     const first = await start(db, { batchSize: 10, previewSize: 20, hold: 'Preview' });
-    const created = await first.app.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      headers: await auth(first),
-      payload: { workspace_name: 'default', connector_type: 'people' },
-    });
-    const id = created.json().id as string;
+    const id = await createPeople(first);
     await insertPeople(
       first,
       id,
@@ -130,23 +138,9 @@ describe('context store across restarts', () => {
   });
 
   it("rebuilds the index of a database whose value rows are in the previous release's form", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cs-restart-'));
-    dirs.push(dir);
-    const db = join(dir, 'service.db');
+    const db = newDb();
     const first = await start(db, { batchSize: 20 });
-    const created = await first.app.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      headers: await auth(first),
-      payload: { workspace_name: 'default', connector_type: 'people' },
-    });
-    const id = created.json().id as string;
-    await insertPeople(
-      first,
-      id,
-      Array.from({ length: 30 }, (_, i) => ({ properties: { firstname: `U${i}` } })),
-    );
-    await waitFor('Ready', async () => (await status(first, id)).context_store_status === 'Ready');
+    const id = await readyPeople(first, 30, 'U');
     await closeLast(first);
 
     // What migration 034 left, with its rows: value rows keyed by connector, entity, id and field name.
