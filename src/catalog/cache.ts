@@ -9,7 +9,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ConnectorCatalog } from './types.js';
 
 /** Where catalogs read from services are kept: one file per service, under the project's .recipe/. */
@@ -50,7 +50,7 @@ export function writeCachedCatalog(file: string, catalog: ConnectorCatalog, etag
   const content: CacheFile = { derivation: DERIVATION, ...(etag !== undefined && { etag }), catalog };
   writeFileSync(tmp, `${JSON.stringify(content)}\n`);
   renameSync(tmp, file);
-  pruneCachedCatalogs(join(file, '..'));
+  pruneCachedCatalogs(dirname(file));
 }
 
 /**

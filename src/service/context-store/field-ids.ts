@@ -24,18 +24,23 @@ export async function readFieldIds(db: Kysely<CoreTables>, connectorId: string, 
   return new Map(rows.map((r) => [r.field, r.fid]));
 }
 
-/** The numbers of `fields` (with every other field of the entity), numbering those seen for the first time. */
+/**
+ * The numbers of `fields` (with every other field of the entity), numbering those seen for the first time.
+ * Every build step and every applied change asks, so the usual answer (all numbered) is one read.
+ */
 export async function numberFields(
   trx: Kysely<CoreTables>,
   connectorId: string,
   entity: string,
   fields: readonly string[],
 ): Promise<FieldIds> {
-  if (fields.length > 0)
-    await csDb(trx)
-      .insertInto('cs_fields')
-      .values(fields.map((field) => ({ connector_id: connectorId, entity, field })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  const known = await readFieldIds(trx, connectorId, entity);
+  const missing = fields.filter((field) => !known.has(field));
+  if (missing.length === 0) return known;
+  await csDb(trx)
+    .insertInto('cs_fields')
+    .values(missing.map((field) => ({ connector_id: connectorId, entity, field })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   return readFieldIds(trx, connectorId, entity);
 }

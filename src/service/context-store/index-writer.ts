@@ -40,7 +40,7 @@ export async function deleteDocs(
   if (ids.length === 0) return;
   const rowids = await docRowids(trx, connectorId, entity, ids);
   await deleteFtsRows(trx, [...rowids.values()]);
-  await deleteValueRows(trx, [...rowids.values()]);
+  // Value rows and trigram rows go with their document (foreign key, trigger: sqlite-values.ts, sqlite-like.ts).
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     for (const table of ['cs_array_values', 'cs_docs'] as const) {
@@ -163,7 +163,7 @@ function byValueIndexKey(a: readonly unknown[], b: readonly unknown[]): number {
   );
 }
 
-/** Removes the value rows of documents (by cs_docs rowid) before they are written again or deleted. */
+/** Removes the value rows of documents (by cs_docs rowid) before they are written again. */
 async function deleteValueRows(trx: Kysely<CoreTables>, docRowids: readonly number[]): Promise<void> {
   for (let i = 0; i < docRowids.length; i += 500)
     await csDb(trx)
