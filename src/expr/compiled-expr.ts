@@ -7,7 +7,7 @@ import { jsonataNativesLoaded } from './functions/jsonata-natives.js';
 import { evaluateWithJsonata, loadJsonataNatives, parseJsonata, type JsonataExpression } from './jsonata-engine.js';
 import { BailOut, ExprError } from './runtime/errors.js';
 import { withEvaluation } from './runtime/guard.js';
-import type { CompiledExpr, EvalLimits, SourceLoc } from './types.js';
+import { LATER, type CompiledExpr, type EvalLimits, type SourceLoc } from './types.js';
 // Loaded for its effect: regexes fall back to a linear-time engine instead of backtracking for ever.
 import './linear-regex.js';
 
@@ -77,10 +77,27 @@ export class JsonataExpr implements CompiledExpr {
     return this.evaluateWith(undefined, bindings, limits);
   }
 
+  /**
+   * The compiled form's value, synchronously, or LATER when only evaluate() can answer: the expression is
+   * outside the compiled subset, jsonata's natives are not loaded yet, or the compiled form hands back (then
+   * evaluate() runs it once more and counts the hand-back). A loop's per-item expressions take this path, so
+   * a step need not await them.
+   */
+  evaluateNow(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown {
+    const program = this.program();
+    if (program === undefined || (program.usesJsonataNatives && !jsonataNativesLoaded())) return LATER;
+    try {
+      return withEvaluation(limits, () => program.run(undefined, bindings));
+    } catch (err) {
+      if (err instanceof BailOut || isStackExhausted(err)) return LATER;
+      throw err instanceof ExprError ? err.populate() : err;
+    }
+  }
+
   /** Evaluates against a context value `input` (`$`), as `recipe eval --input` does. */
   evaluateWith(input: unknown, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown> {
     const program = this.program();
-    // The compiled form runs synchronously: no async function on the way (this is per item of a loop).
+    // The compiled form runs synchronously: no async function on the way.
     if (program !== undefined && (!program.usesJsonataNatives || jsonataNativesLoaded())) {
       try {
         return Promise.resolve(withEvaluation(limits, () => program.run(input, bindings)));

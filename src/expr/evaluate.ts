@@ -1,6 +1,6 @@
 import { JsonataExpr } from './compiled-expr.js';
 import { toRecipeError } from './expr-errors.js';
-import type { CompiledExpr, EvalLimits, Value } from './types.js';
+import { LATER, type CompiledExpr, type EvalLimits, type Value } from './types.js';
 
 /**
  * Evaluates a plan Value with `bindings` as JSONata variables (keys without $), within `limits`.
@@ -49,6 +49,60 @@ async function evalExpr(
 ): Promise<unknown> {
   try {
     return await expr.evaluate(bindings, limits);
+  } catch (err) {
+    throw toRecipeError(err, expr instanceof JsonataExpr ? expr : undefined, expr.loc);
+  }
+}
+
+/**
+ * evalValue synchronously: the value, or LATER as soon as one expression can only be evaluated
+ * asynchronously (CompiledExpr.evaluateNow); then call evalValue, which evaluates the whole value again
+ * (expressions are pure: `$now()` and `$random()` read their step visit's journaled clock and seed). Errors
+ * are evalValue's.
+ */
+export function evalValueNow(value: Value, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown {
+  switch (value.kind) {
+    case 'literal':
+      return value.value;
+    case 'expr':
+      return evalExprNow(value.expr, bindings, limits);
+    case 'template': {
+      let text = '';
+      for (const part of value.parts) {
+        if (typeof part === 'string') {
+          text += part;
+          continue;
+        }
+        const v = evalExprNow(part, bindings, limits);
+        if (v === LATER) return LATER;
+        text += stringifyPart(v);
+      }
+      return text;
+    }
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const key of Object.keys(value.entries)) {
+        const evaluated = evalValueNow(value.entries[key] as Value, bindings, limits);
+        if (evaluated === LATER) return LATER;
+        if (evaluated !== undefined) result[key] = evaluated;
+      }
+      return result;
+    }
+    case 'array': {
+      const result: unknown[] = [];
+      for (const item of value.items) {
+        const evaluated = evalValueNow(item, bindings, limits);
+        if (evaluated === LATER) return LATER;
+        result.push(evaluated);
+      }
+      return result;
+    }
+  }
+}
+
+function evalExprNow(expr: CompiledExpr, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown {
+  try {
+    return expr.evaluateNow(bindings, limits);
   } catch (err) {
     throw toRecipeError(err, expr instanceof JsonataExpr ? expr : undefined, expr.loc);
   }

@@ -1,6 +1,6 @@
 /** expr/: `${ }` templates and JSONata, compiled once with positions. The only user of `jsonata`. */
 export { compileValue, escapePointer, type CompiledValue } from './value.js';
-export { evalValue } from './evaluate.js';
+export { evalValue, evalValueNow } from './evaluate.js';
 export { collectExpressions, describeEngine, describeHandBack } from './describe.js';
 export { toRecipeError } from './expr-errors.js';
 export { evaluateExpression, lineAndColumn, type EvaluateExpressionOptions } from './evaluate-expression.js';
@@ -10,3 +10,4 @@ export { scanTemplate, type Segment, type ScanResult } from './scan.js';
 export type { VariableRef, MemberRef } from './analyze.js';
 export type { ExprHabit } from './habits.js';
 export type { Position, ValueSite, SourceLoc, CompiledExpr, Value, EvalLimits } from './types.js';
+export { LATER } from './types.js';

@@ -46,7 +46,15 @@ export interface CompiledExpr {
    */
   readonly reads?: readonly string[] | undefined;
   evaluate(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): Promise<unknown>;
+  /** The value when it can be had synchronously, else LATER (then call evaluate). */
+  evaluateNow(bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown;
 }
+
+/**
+ * What a synchronous evaluation answers when only the asynchronous one can (see CompiledExpr.evaluateNow):
+ * never a value an expression gives.
+ */
+export const LATER: unique symbol = Symbol('evaluate later');
 
 /**
  * A value as written in YAML after `${ }` analysis:

@@ -1,6 +1,6 @@
 import type { CompiledExpr, SourceLoc, Value } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { evalValue } from '../expr/index.js';
+import { evalValue, evalValueNow, LATER } from '../expr/index.js';
 import { locationOf } from './step-errors.js';
 import type { Scope } from './scope.js';
 
@@ -13,22 +13,36 @@ export async function evaluate(
   scope: Scope,
   extra?: Readonly<Record<string, unknown>>,
 ): Promise<unknown> {
+  const now = evaluateNow(value, scope, extra);
+  if (now !== LATER) return now;
+  try {
+    return normalise(await evalValue(value, bindingsFor(value, scope, extra, {}), scope.limits()));
+  } catch (err) {
+    throw asEvalError(err, value);
+  }
+}
+
+/**
+ * evaluate() synchronously when every expression in the value can be (expr/'s evalValueNow): the value,
+ * or LATER, and then evaluate() answers. Per item of a loop this is the whole evaluation: no promise.
+ */
+export function evaluateNow(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): unknown {
   if (value.kind === 'literal') return value.value;
   try {
-    return normalise(await evalMembers(value, scope, extra, {}));
+    const v = evalMembersNow(value, scope, extra, {});
+    return v === LATER ? LATER : normalise(v);
   } catch (err) {
-    // expr/ reports evaluation errors from the catalog already (X008, X018, X019, X005 at the expression).
-    if (err instanceof RecipeError) throw err;
-    const loc = firstExprLoc(value);
-    throw new RecipeError(
-      'X008',
-      { reason: String((err as Error)?.message ?? err) },
-      loc ? locationOf(loc) : undefined,
-      {
-        cause: err,
-      },
-    );
+    throw asEvalError(err, value);
   }
+}
+
+/** expr/ reports evaluation errors from the catalog already (X008, X018, X019, X005 at the expression). */
+function asEvalError(err: unknown, value: Value): RecipeError {
+  if (err instanceof RecipeError) return err;
+  const loc = firstExprLoc(value);
+  return new RecipeError('X008', { reason: String((err as Error)?.message ?? err) }, loc ? locationOf(loc) : undefined, {
+    cause: err,
+  });
 }
 
 /**
@@ -36,14 +50,14 @@ export async function evaluate(
  * `{ contactId: "${ $cid }" }`): those are answered from the scope directly, without flattening the scope into
  * bindings and running JSONata (which would give the very same value: a bound variable evaluates to itself).
  * Containers are walked member by member as expr/'s evalValue does (undefined object members left out); any
- * other expression goes to JSONata with the bindings built once per call.
+ * other expression is evaluated with the bindings built once per call. LATER as soon as one member is.
  */
-async function evalMembers(
+function evalMembersNow(
   value: Value,
   scope: Scope,
   extra: Readonly<Record<string, unknown>> | undefined,
   memo: { bindings?: Record<string, unknown>; all?: boolean },
-): Promise<unknown> {
+): unknown {
   switch (value.kind) {
     case 'literal':
       return value.value;
@@ -58,20 +72,25 @@ async function evalMembers(
     case 'object': {
       const result: Record<string, unknown> = {};
       for (const key of Object.keys(value.entries)) {
-        const evaluated = await evalMembers(value.entries[key] as Value, scope, extra, memo);
+        const evaluated = evalMembersNow(value.entries[key] as Value, scope, extra, memo);
+        if (evaluated === LATER) return LATER;
         if (evaluated !== undefined) result[key] = evaluated;
       }
       return result;
     }
     case 'array': {
       const result: unknown[] = [];
-      for (const item of value.items) result.push(await evalMembers(item, scope, extra, memo));
+      for (const item of value.items) {
+        const evaluated = evalMembersNow(item, scope, extra, memo);
+        if (evaluated === LATER) return LATER;
+        result.push(evaluated);
+      }
       return result;
     }
     case 'template':
       break;
   }
-  return evalValue(value, bindingsFor(value, scope, extra, memo), scope.limits());
+  return evalValueNow(value, bindingsFor(value, scope, extra, memo), scope.limits());
 }
 
 /**
@@ -103,14 +122,29 @@ function bindingsFor(
 
 const readsByValue = new WeakMap<Value, readonly string[] | null>();
 
-/** The names an expression or template's parts read (null: any name), remembered per plan value. */
+/** The names a value's expressions read, in containers too (null: any name), remembered per plan value. */
 function readsOf(value: Value): readonly string[] | null {
   let names = readsByValue.get(value);
   if (names === undefined) {
-    names = unionOfReads(value.kind === 'expr' ? [value.expr] : value.kind === 'template' ? value.parts : []);
+    names = unionOfReads(partsOf(value));
     readsByValue.set(value, names);
   }
   return names;
+}
+
+function partsOf(value: Value): (string | CompiledExpr)[] {
+  switch (value.kind) {
+    case 'literal':
+      return [];
+    case 'expr':
+      return [value.expr];
+    case 'template':
+      return [...value.parts];
+    case 'object':
+      return Object.values(value.entries).flatMap(partsOf);
+    case 'array':
+      return value.items.flatMap(partsOf);
+  }
 }
 
 function unionOfReads(parts: readonly (string | CompiledExpr)[]): readonly string[] | null {

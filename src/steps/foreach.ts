@@ -58,7 +58,8 @@ export async function runItems(
     const span = stepCtx.iterationSpan(index);
     try {
       // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
-      const last = await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
+      const ran = runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
+      const last = ran instanceof Promise ? await ran : ran;
       results[at] = step.collect ? await evaluate(step.collect, frame) : last;
       span?.end({ status: 'ok' });
     } catch (err) {

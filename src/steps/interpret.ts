@@ -3,8 +3,10 @@ import { RecipeError } from '../errors/index.js';
 import { runAssert } from './assert.js';
 import { runCall } from './call.js';
 import { runDownload } from './download.js';
-import { atStep, errorOutput, isInterrupt, locationOf } from '../frame/step-errors.js';
-import { evaluate, truthy } from '../frame/eval.js';
+import { isInterrupt, locationOf } from '../frame/step-errors.js';
+import { evaluate, evaluateNow, truthy } from '../frame/eval.js';
+import { LATER } from '../expr/index.js';
+import type { StepStats } from '../frame/report.js';
 import { runExecute } from './execute.js';
 import { stepPathOf, type RunState } from '../calls/run-state.js';
 import { StepContext, type StepOutcome } from '../calls/step-context.js';
@@ -16,18 +18,38 @@ import { runPaginate } from './paginate.js';
 import { runSet } from './set.js';
 import type { Scope } from '../frame/scope.js';
 import { recordStep } from './visit/step-events.js';
-import { spanOutcome, traceStep } from './visit/step-trace.js';
+import { traceStep } from './visit/step-trace.js';
+import { StepVisit } from './visit/step-visit.js';
 import { runTransform } from './transform.js';
 
-/** Runs a list of steps in order in `scope`; returns the last step's output. */
-export async function runSteps(steps: readonly Step[], scope: Scope, state: RunState): Promise<unknown> {
+/**
+ * Runs a list of steps in order in `scope`; returns the last step's output, or a promise of it once a step
+ * has to wait (see runStep): a loop's body of transforms and sets runs without a promise per item.
+ */
+export function runSteps(steps: readonly Step[], scope: Scope, state: RunState): unknown {
   let last: unknown;
-  for (const step of steps) last = await runStep(step, scope, state);
+  for (let i = 0; i < steps.length; i++) {
+    const out = runStep(steps[i] as Step, scope, state);
+    if (out instanceof Promise) return finishSteps(out, steps, i + 1, scope, state);
+    last = out;
+  }
+  return last;
+}
+
+async function finishSteps(
+  pending: Promise<unknown>,
+  steps: readonly Step[],
+  from: number,
+  scope: Scope,
+  state: RunState,
+): Promise<unknown> {
+  let last = await pending;
+  for (let i = from; i < steps.length; i++) last = await runStep(steps[i] as Step, scope, state);
   return last;
 }
 
 /** The one dispatch over step kinds; adding a kind without a case here fails to compile. */
-function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepOutcome> {
+function dispatch(step: Step, scope: Scope, stepCtx: StepContext): StepOutcome | Promise<StepOutcome> {
   switch (step.kind) {
     case 'execute':
       return runExecute(step, scope, stepCtx);
@@ -63,95 +85,106 @@ function dispatch(step: Step, scope: Scope, stepCtx: StepContext): Promise<StepO
  * expressions read the visit's clock for `$now()`/`$millis()` (read once, when first called, and journaled
  * under the step path, so a resume replays it and `--now` pins it) and its seeded chance for `$random()` and
  * `$shuffle()` (the seed journaled the same way).
+ *
+ * Answers the output, or a promise of it: a transform or set (no timeout, no assign) whose expressions
+ * the compiler evaluates synchronously runs to its end here, with the same bookkeeping (StepVisit) as a
+ * step that waits. A throw is a failure either way (callers await the answer).
  */
-export async function runStep(step: Step, scope: Scope, state: RunState): Promise<unknown> {
+export function runStep(step: Step, scope: Scope, state: RunState): unknown {
   if (state.signal.aborted) throw new RecipeError('X009', {}, locationOf(step.loc));
   scope.enterVisit(state.recorder.visit(() => stepPathOf(state, step), state.ctx));
-  const ctx = state.ctx;
   const stats = state.tracker.statsFor(step, state.depth, state.plan.file);
   stats.runs++;
-  if (step.when !== undefined && !truthy(await evaluate(step.when, scope))) {
-    stats.skippedRuns++;
-    if (stats.status === 'not_run') stats.status = 'skipped';
-    state.tracker.stepEvent('step-end', stats, 'skipped');
-    recordStep(state, step, 'skipped', ctx.now(), 0);
-    traceStep(state, step)?.end({ status: 'skipped' });
-    return undefined;
-  }
+  if (step.when === undefined) return runBody(step, scope, state, stats);
+  const when = evaluateNow(step.when, scope);
+  if (when === LATER)
+    return evaluate(step.when, scope).then((w) =>
+      truthy(w) ? runBody(step, scope, state, stats) : skip(step, state, stats),
+    );
+  return truthy(when) ? runBody(step, scope, state, stats) : skip(step, state, stats);
+}
 
-  const started = ctx.now();
-  // A runaway expression cannot be stopped by the timer below (it never yields): it checks this itself.
-  const endDeadline =
-    step.timeoutMs !== undefined ? scope.pushDeadline(started + step.timeoutMs, step.timeoutMs) : undefined;
-  state.tracker.stepEvent('step-start', stats);
-  recordStep(state, step, 'running', started, null);
-  let visit = 'ok';
-  let errorCode: string | null = null;
-  // Only a step with timeout_ms needs its own signal and timer; the others use the run's signal, so a
-  // streaming paginate or a foreach does not create (and abort) two AbortControllers per item.
-  const deadline = step.timeoutMs !== undefined ? new AbortController() : undefined;
-  const onParentAbort = (): void => deadline?.abort();
-  if (deadline) state.signal.addEventListener('abort', onParentAbort, { once: true });
-  let timedOut = false;
-  const timer = deadline ? new AbortController() : undefined;
-  const span = traceStep(state, step);
-  let failure: RecipeError | undefined;
-  const stepCtx = new StepContext(state, step, stats, deadline?.signal ?? state.signal, span);
+function skip(step: Step, state: RunState, stats: StepStats): undefined {
+  stats.skippedRuns++;
+  if (stats.status === 'not_run') stats.status = 'skipped';
+  state.tracker.stepEvent('step-end', stats, 'skipped');
+  recordStep(state, step, 'skipped', state.ctx.now(), 0);
+  traceStep(state, step)?.end({ status: 'skipped' });
+  return undefined;
+}
+
+function runBody(step: Step, scope: Scope, state: RunState, stats: StepStats): unknown {
+  const visit = new StepVisit(step, scope, state, stats);
+  let outcome: StepOutcome | Promise<StepOutcome>;
   try {
-    let work = dispatch(step, scope, stepCtx);
-    if (step.timeoutMs !== undefined && deadline && timer) {
-      const timeoutMs = step.timeoutMs;
-      const expiry = ctx.sleep(timeoutMs, timer.signal).then(
-        () => {
-          timedOut = true;
-          deadline.abort();
-          throw new RecipeError('X005', { timeoutMs }, locationOf(step.loc));
-        },
-        () => new Promise<never>(() => undefined),
-      );
-      work = Promise.race([work, expiry]);
-    }
-    let outcome: StepOutcome;
+    outcome =
+      step.timeoutMs !== undefined
+        ? underTimeout(visit, step.timeoutMs)
+        : dispatch(step, scope, new StepContext(state, step, stats, state.signal, visit.span));
+  } catch (err) {
     try {
-      outcome = await work;
-    } catch (err) {
-      // Cancelled by the step's own deadline: say it timed out (a more specific error, e.g. X006, wins).
-      if (timedOut && isInterrupt(err) && !state.signal.aborted)
-        throw new RecipeError('X005', { timeoutMs: step.timeoutMs }, locationOf(step.loc));
-      throw err;
+      return visit.failed(err);
+    } finally {
+      visit.end();
     }
-    if (step.id !== undefined) scope.set(step.id, outcome.output);
+  }
+  if (outcome instanceof Promise || step.assign !== undefined) return settle(visit, outcome);
+  try {
+    return visit.succeeded(outcome.output);
+  } finally {
+    visit.end();
+  }
+}
+
+/** A step that waits: its outcome awaited, then `assign`. */
+async function settle(visit: StepVisit, outcome: StepOutcome | Promise<StepOutcome>): Promise<unknown> {
+  const { step, scope } = visit;
+  try {
+    const done = await outcome;
+    const output = visit.succeeded(done.output);
     if (step.assign) {
-      const extra = { result: outcome.output, response: outcome.response };
+      const extra = { result: done.output, response: done.response };
       for (const [name, value] of Object.entries(step.assign)) scope.set(name, await evaluate(value, scope, extra));
     }
-    if (stats.status === 'not_run' || stats.status === 'skipped') stats.status = 'ok';
-    return outcome.output;
-  } catch (err) {
-    const e = atStep(err, step.loc);
-    errorCode = e.code;
-    failure = e;
-    if (isInterrupt(e) || state.signal.aborted || step.onError === 'fail') {
-      stats.status = 'failed';
-      visit = 'failed';
-      throw e;
-    }
-    stats.status = 'continued';
-    visit = 'continued';
-    const output = errorOutput(e, (s) => ctx.redactor.redact(s));
-    ctx.log('warn', ctx.redactor.redact(`${stats.id}: ${e.message} (on_error: continue)`));
-    if (step.id !== undefined) scope.set(step.id, output);
     return output;
+  } catch (err) {
+    return visit.failed(err);
   } finally {
-    endDeadline?.();
-    if (deadline) {
-      timer?.abort();
-      state.signal.removeEventListener('abort', onParentAbort);
-    }
-    const duration = ctx.now() - started;
-    stats.durationMs += duration;
-    state.tracker.stepEvent('step-end', stats, stats.status);
-    recordStep(state, step, visit, started, duration, errorCode);
-    span?.end(spanOutcome(visit, failure));
+    visit.end();
+  }
+}
+
+/**
+ * The step's kind under timeout_ms: its own signal, aborted by the run's or by the timer. Only such a step
+ * gets them; the others use the run's signal, so a streaming paginate or a foreach does not create (and
+ * abort) two AbortControllers per item.
+ */
+async function underTimeout(visit: StepVisit, timeoutMs: number): Promise<StepOutcome> {
+  const { step, scope, state, stats } = visit;
+  const deadline = new AbortController();
+  const timer = new AbortController();
+  const onParentAbort = (): void => deadline.abort();
+  state.signal.addEventListener('abort', onParentAbort, { once: true });
+  let timedOut = false;
+  try {
+    // The kind first: one that fails synchronously starts no timer (whose expiry nobody would await).
+    const work = dispatch(step, scope, new StepContext(state, step, stats, deadline.signal, visit.span));
+    const expiry = state.ctx.sleep(timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        deadline.abort();
+        throw new RecipeError('X005', { timeoutMs }, locationOf(step.loc));
+      },
+      () => new Promise<never>(() => undefined),
+    );
+    return await Promise.race([work, expiry]);
+  } catch (err) {
+    // Cancelled by the step's own deadline: say it timed out (a more specific error, e.g. X006, wins).
+    if (timedOut && isInterrupt(err) && !state.signal.aborted)
+      throw new RecipeError('X005', { timeoutMs }, locationOf(step.loc));
+    throw err;
+  } finally {
+    timer.abort();
+    state.signal.removeEventListener('abort', onParentAbort);
   }
 }

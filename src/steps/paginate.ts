@@ -47,7 +47,8 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
       const index = first + i;
       const span = stepCtx.iterationSpan(index);
       try {
-        await runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
+        const done = runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
+        if (done instanceof Promise) await done;
       } catch (err) {
         span?.end(spanOutcome('failed', err instanceof RecipeError ? err : undefined));
         throw err;

@@ -1,15 +1,34 @@
-import type { SetStep } from '../compile/plan.js';
-import { evaluate } from '../frame/eval.js';
+import type { SetStep, Value } from '../compile/plan.js';
+import { evaluate, evaluateNow } from '../frame/eval.js';
+import { LATER } from '../expr/index.js';
 import type { StepOutcome } from '../calls/step-context.js';
 import type { Scope } from '../frame/scope.js';
 
 /**
  * set: binds several names in the current frame. Values are evaluated in order, each seeing the names
- * bound before it; the step's output is the map of them.
+ * bound before it; the step's output is the map of them. Synchronously while the compiler evaluates them,
+ * from the first that must be awaited on as a promise (each value evaluated once either way).
  */
-export async function runSet(step: SetStep, scope: Scope): Promise<StepOutcome> {
+export function runSet(step: SetStep, scope: Scope): StepOutcome | Promise<StepOutcome> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(step.values)) {
+  const entries = Object.entries(step.values);
+  for (let i = 0; i < entries.length; i++) {
+    const [name, value] = entries[i] as [string, Value];
+    const v = evaluateNow(value, scope);
+    if (v === LATER) return finishSet(entries, i, out, scope);
+    out[name] = v;
+    scope.set(name, v);
+  }
+  return { output: out };
+}
+
+async function finishSet(
+  entries: readonly [string, Value][],
+  from: number,
+  out: Record<string, unknown>,
+  scope: Scope,
+): Promise<StepOutcome> {
+  for (const [name, value] of entries.slice(from)) {
     out[name] = await evaluate(value, scope);
     scope.set(name, out[name]);
   }
