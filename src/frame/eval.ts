@@ -40,9 +40,14 @@ export function evaluateNow(value: Value, scope: Scope, extra?: Readonly<Record<
 function asEvalError(err: unknown, value: Value): RecipeError {
   if (err instanceof RecipeError) return err;
   const loc = firstExprLoc(value);
-  return new RecipeError('X008', { reason: String((err as Error)?.message ?? err) }, loc ? locationOf(loc) : undefined, {
-    cause: err,
-  });
+  return new RecipeError(
+    'X008',
+    { reason: String((err as Error)?.message ?? err) },
+    loc ? locationOf(loc) : undefined,
+    {
+      cause: err,
+    },
+  );
 }
 
 /**
