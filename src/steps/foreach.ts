@@ -3,7 +3,8 @@ import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
 import { distributeForeach } from './distribute/distribute.js';
 import { atStep, errorOutput, isInterrupt } from '../frame/step-errors.js';
-import { evaluate } from '../frame/eval.js';
+import { evaluate, evaluateNow } from '../frame/eval.js';
+import { LATER } from '../expr/index.js';
 import { runSteps } from './interpret.js';
 import { itemState } from '../calls/run-state.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
@@ -60,7 +61,8 @@ export async function runItems(
       // Each item has its own frame in call keys (`notes[3]`), whatever order the items run in.
       const ran = runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
       const last = ran instanceof Promise ? await ran : ran;
-      results[at] = step.collect ? await evaluate(step.collect, frame) : last;
+      const collected = step.collect ? evaluateNow(step.collect, frame) : last;
+      results[at] = collected === LATER && step.collect ? await evaluate(step.collect, frame) : collected;
       span?.end({ status: 'ok' });
     } catch (err) {
       const e = atStep(err, step.loc);
