@@ -61,6 +61,39 @@ async function evalExpr(
  * are evalValue's.
  */
 export function evalValueNow(value: Value, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown {
+  return mapLeavesNow(value, (leaf) => leafNow(leaf, bindings, limits));
+}
+
+/**
+ * A value's containers walked synchronously as evalValue walks them (object members whose value is undefined
+ * left out), each leaf (literal, expression, template) answered by `leaf`; LATER as soon as one leaf is.
+ */
+export function mapLeavesNow(value: Value, leaf: (value: Value) => unknown): unknown {
+  switch (value.kind) {
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const key of Object.keys(value.entries)) {
+        const evaluated = mapLeavesNow(value.entries[key] as Value, leaf);
+        if (evaluated === LATER) return LATER;
+        if (evaluated !== undefined) result[key] = evaluated;
+      }
+      return result;
+    }
+    case 'array': {
+      const result: unknown[] = [];
+      for (const item of value.items) {
+        const evaluated = mapLeavesNow(item, leaf);
+        if (evaluated === LATER) return LATER;
+        result.push(evaluated);
+      }
+      return result;
+    }
+    default:
+      return leaf(value);
+  }
+}
+
+function leafNow(value: Value, bindings: Readonly<Record<string, unknown>>, limits: EvalLimits | undefined): unknown {
   switch (value.kind) {
     case 'literal':
       return value.value;
@@ -79,24 +112,8 @@ export function evalValueNow(value: Value, bindings: Readonly<Record<string, unk
       }
       return text;
     }
-    case 'object': {
-      const result: Record<string, unknown> = {};
-      for (const key of Object.keys(value.entries)) {
-        const evaluated = evalValueNow(value.entries[key] as Value, bindings, limits);
-        if (evaluated === LATER) return LATER;
-        if (evaluated !== undefined) result[key] = evaluated;
-      }
-      return result;
-    }
-    case 'array': {
-      const result: unknown[] = [];
-      for (const item of value.items) {
-        const evaluated = evalValueNow(item, bindings, limits);
-        if (evaluated === LATER) return LATER;
-        result.push(evaluated);
-      }
-      return result;
-    }
+    default:
+      return evalValueNow(value, bindings, limits);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CompiledExpr, SourceLoc, Value } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { evalValue, evalValueNow, LATER } from '../expr/index.js';
+import { evalValue, evalValueNow, LATER, mapLeavesNow } from '../expr/index.js';
 import { locationOf } from './step-errors.js';
 import type { Scope } from './scope.js';
 
@@ -29,7 +29,7 @@ export async function evaluate(
 export function evaluateNow(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): unknown {
   if (value.kind === 'literal') return value.value;
   try {
-    const v = evalMembersNow(value, scope, extra, {});
+    const v = evalMembersNow(value, scope, extra);
     return v === LATER ? LATER : normalise(v);
   } catch (err) {
     throw asEvalError(err, value);
@@ -54,48 +54,21 @@ function asEvalError(err: unknown, value: Value): RecipeError {
  * Per item of a foreach or a page, most Values are constant or a bare `${ $name }` (params such as
  * `{ contactId: "${ $cid }" }`): those are answered from the scope directly, without flattening the scope into
  * bindings and running JSONata (which would give the very same value: a bound variable evaluates to itself).
- * Containers are walked member by member as expr/'s evalValue does (undefined object members left out); any
- * other expression is evaluated with the bindings built once per call. LATER as soon as one member is.
+ * Containers are walked as expr/'s evalValue walks them; any other expression is evaluated with the bindings
+ * built once per call. LATER as soon as one member is.
  */
-function evalMembersNow(
-  value: Value,
-  scope: Scope,
-  extra: Readonly<Record<string, unknown>> | undefined,
-  memo: { bindings?: Record<string, unknown>; all?: boolean },
-): unknown {
-  switch (value.kind) {
-    case 'literal':
-      return value.value;
-    case 'expr': {
-      const name = bareVariable(value.expr);
+function evalMembersNow(value: Value, scope: Scope, extra: Readonly<Record<string, unknown>> | undefined): unknown {
+  const memo: { bindings?: Record<string, unknown>; all?: boolean } = {};
+  return mapLeavesNow(value, (leaf) => {
+    if (leaf.kind === 'expr') {
+      const name = bareVariable(leaf.expr);
       if (name !== undefined) {
         if (extra !== undefined && Object.hasOwn(extra, name)) return extra[name];
         if (scope.has(name)) return scope.get(name);
       }
-      break;
     }
-    case 'object': {
-      const result: Record<string, unknown> = {};
-      for (const key of Object.keys(value.entries)) {
-        const evaluated = evalMembersNow(value.entries[key] as Value, scope, extra, memo);
-        if (evaluated === LATER) return LATER;
-        if (evaluated !== undefined) result[key] = evaluated;
-      }
-      return result;
-    }
-    case 'array': {
-      const result: unknown[] = [];
-      for (const item of value.items) {
-        const evaluated = evalMembersNow(item, scope, extra, memo);
-        if (evaluated === LATER) return LATER;
-        result.push(evaluated);
-      }
-      return result;
-    }
-    case 'template':
-      break;
-  }
-  return evalValueNow(value, bindingsFor(value, scope, extra, memo), scope.limits());
+    return evalValueNow(leaf, bindingsFor(leaf, scope, extra, memo), scope.limits());
+  });
 }
 
 /**
