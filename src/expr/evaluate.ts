@@ -68,7 +68,7 @@ export function evalValueNow(value: Value, bindings: Readonly<Record<string, unk
  * A value's containers walked synchronously as evalValue walks them (object members whose value is undefined
  * left out), each leaf (literal, expression, template) answered by `leaf`; LATER as soon as one leaf is.
  */
-export function mapLeavesNow(value: Value, leaf: (value: Value) => unknown): unknown {
+export function mapLeavesNow(value: Value, leaf: (value: LeafValue) => unknown): unknown {
   switch (value.kind) {
     case 'object': {
       const result: Record<string, unknown> = {};
@@ -93,7 +93,14 @@ export function mapLeavesNow(value: Value, leaf: (value: Value) => unknown): unk
   }
 }
 
-function leafNow(value: Value, bindings: Readonly<Record<string, unknown>>, limits: EvalLimits | undefined): unknown {
+/** A value that is not a container: a literal, an expression or a template. */
+type LeafValue = Exclude<Value, { readonly kind: 'object' | 'array' }>;
+
+function leafNow(
+  value: LeafValue,
+  bindings: Readonly<Record<string, unknown>>,
+  limits: EvalLimits | undefined,
+): unknown {
   switch (value.kind) {
     case 'literal':
       return value.value;
@@ -112,8 +119,6 @@ function leafNow(value: Value, bindings: Readonly<Record<string, unknown>>, limi
       }
       return text;
     }
-    default:
-      return evalValueNow(value, bindings, limits);
   }
 }
 

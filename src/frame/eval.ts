@@ -14,7 +14,18 @@ export async function evaluate(
   extra?: Readonly<Record<string, unknown>>,
 ): Promise<unknown> {
   const now = evaluateNow(value, scope, extra);
-  if (now !== LATER) return now;
+  return now === LATER ? evaluateLater(value, scope, extra) : now;
+}
+
+/**
+ * evaluate() without trying evaluateNow first: for a caller that just got LATER from it, so the value's
+ * synchronous part is not walked again.
+ */
+export async function evaluateLater(
+  value: Value,
+  scope: Scope,
+  extra?: Readonly<Record<string, unknown>>,
+): Promise<unknown> {
   try {
     return normalise(await evalValue(value, bindingsFor(value, scope, extra, {}), scope.limits()));
   } catch (err) {
@@ -24,7 +35,7 @@ export async function evaluate(
 
 /**
  * evaluate() synchronously when every expression in the value can be (expr/'s evalValueNow): the value,
- * or LATER, and then evaluate() answers. Per item of a loop this is the whole evaluation: no promise.
+ * or LATER, and then evaluateLater() answers. Per item of a loop this is the whole evaluation: no promise.
  */
 export function evaluateNow(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): unknown {
   if (value.kind === 'literal') return value.value;

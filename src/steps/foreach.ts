@@ -3,7 +3,7 @@ import type { ForeachStep } from '../compile/plan.js';
 import type { RecipeError } from '../errors/index.js';
 import { distributeForeach } from './distribute/distribute.js';
 import { atStep, errorOutput, isInterrupt } from '../frame/step-errors.js';
-import { evaluate, evaluateNow } from '../frame/eval.js';
+import { evaluate, evaluateLater, evaluateNow } from '../frame/eval.js';
 import { LATER } from '../expr/index.js';
 import { runSteps } from './interpret.js';
 import { itemState } from '../calls/run-state.js';
@@ -62,7 +62,7 @@ export async function runItems(
       const ran = runSteps(step.steps, frame, itemState(nested, stepCtx.path, index, span));
       const last = ran instanceof Promise ? await ran : ran;
       const collected = step.collect ? evaluateNow(step.collect, frame) : last;
-      results[at] = collected === LATER && step.collect ? await evaluate(step.collect, frame) : collected;
+      results[at] = collected === LATER && step.collect ? await evaluateLater(step.collect, frame) : collected;
       span?.end({ status: 'ok' });
     } catch (err) {
       const e = atStep(err, step.loc);

@@ -4,7 +4,7 @@ import { runAssert } from './assert.js';
 import { runCall } from './call.js';
 import { runDownload } from './download.js';
 import { isInterrupt, locationOf } from '../frame/step-errors.js';
-import { evaluate, evaluateNow, truthy } from '../frame/eval.js';
+import { evaluate, evaluateLater, evaluateNow, truthy } from '../frame/eval.js';
 import { LATER } from '../expr/index.js';
 import type { StepStats } from '../frame/report.js';
 import { runExecute } from './execute.js';
@@ -98,7 +98,7 @@ export function runStep(step: Step, scope: Scope, state: RunState): unknown {
   if (step.when === undefined) return runBody(step, scope, state, stats);
   const when = evaluateNow(step.when, scope);
   if (when === LATER)
-    return evaluate(step.when, scope).then((w) =>
+    return evaluateLater(step.when, scope).then((w) =>
       truthy(w) ? runBody(step, scope, state, stats) : skip(step, state, stats),
     );
   return truthy(when) ? runBody(step, scope, state, stats) : skip(step, state, stats);

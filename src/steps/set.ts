@@ -1,5 +1,5 @@
 import type { SetStep, Value } from '../compile/plan.js';
-import { evaluate, evaluateNow } from '../frame/eval.js';
+import { evaluate, evaluateLater, evaluateNow } from '../frame/eval.js';
 import { LATER } from '../expr/index.js';
 import type { StepOutcome } from '../calls/step-context.js';
 import type { Scope } from '../frame/scope.js';
@@ -28,8 +28,10 @@ async function finishSet(
   out: Record<string, unknown>,
   scope: Scope,
 ): Promise<StepOutcome> {
-  for (const [name, value] of entries.slice(from)) {
-    out[name] = await evaluate(value, scope);
+  for (let i = from; i < entries.length; i++) {
+    const [name, value] = entries[i] as [string, Value];
+    // The first was just tried synchronously (LATER); the others have not been.
+    out[name] = await (i === from ? evaluateLater(value, scope) : evaluate(value, scope));
     scope.set(name, out[name]);
   }
   return { output: out };

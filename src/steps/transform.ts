@@ -1,5 +1,5 @@
 import type { TransformStep } from '../compile/plan.js';
-import { evaluate, evaluateNow } from '../frame/eval.js';
+import { evaluateLater, evaluateNow } from '../frame/eval.js';
 import { LATER } from '../expr/index.js';
 import type { StepOutcome } from '../calls/step-context.js';
 import type { Scope } from '../frame/scope.js';
@@ -11,5 +11,5 @@ import type { Scope } from '../frame/scope.js';
 export function runTransform(step: TransformStep, scope: Scope): StepOutcome | Promise<StepOutcome> {
   const output = evaluateNow(step.value, scope);
   if (output !== LATER) return { output };
-  return evaluate(step.value, scope).then((value) => ({ output: value }));
+  return evaluateLater(step.value, scope).then((value) => ({ output: value }));
 }
