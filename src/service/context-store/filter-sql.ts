@@ -215,11 +215,14 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
     case 'like': {
       const pos = scope.likeFields?.indexOf(cond.field) ?? -1;
       const window = scope.likePlans?.get(cond);
-      if (!scope.element && scope.mode !== 'exists' && pos >= 0 && pos < LIKE_FIELDS_PER_DOC && window) {
+      const candidates =
+        !scope.element && scope.mode !== 'exists' && pos >= 0 && pos < LIKE_FIELDS_PER_DOC && window
+          ? likeCandidates(window, pos)
+          : null;
+      if (candidates) {
         // Candidates from the trigram index, then the exact test on each candidate's value.
         const exact = valueRows({ ...scope, mode: 'exists' }, cond.field, likePredicate(cond.value, PROBED));
-        const token = fieldToken(scope.connectorId, scope.entity, cond.field);
-        return sql`(${likeCandidates(window, token, pos)} AND ${exact})`;
+        return sql`(${candidates} AND ${exact})`;
       }
       return valueRows(scope, cond.field, likePredicate(cond.value, colsFor(scope)));
     }

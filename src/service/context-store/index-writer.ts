@@ -108,7 +108,7 @@ export async function upsertDocs(
   const fts: { rowid: number; body: string }[] = [];
   const likeFields = textFields(catalog);
   const likePosition = new Map(likeFields.map((f, i) => [f, i]));
-  const like: [number, number, string, string][] = [];
+  const like: [number, number, string][] = [];
   const tokens = fieldTokens(connectorId, entity, likeFields);
   const fids = await numberFields(trx, connectorId, entity, scalarFields(catalog));
   for (const doc of unique) {
@@ -118,7 +118,7 @@ export async function upsertDocs(
       values.push([rowid, fidOf(fids, v.field), v.kind, v.num, v.text]);
       const pos = likePosition.get(v.field);
       if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
-        like.push([rowid, pos, tokens.get(v.field) as string, v.text]);
+        like.push([rowid, pos, v.text]);
     }
     for (const a of rows.arrays) arrays.push([a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });

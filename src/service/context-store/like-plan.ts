@@ -10,7 +10,7 @@ const TOO_COMMON = 0.2;
 
 /**
  * How each `like` of a filter reaches the trigram index: the literal window (3 to 5 characters of one of
- * its literal runs) to look up as an FTS phrase, or null to read the field's values instead. Reading a
+ * its literal runs) to look up as its trigrams, or null to read the field's values instead. Reading a
  * trigram's posting list costs in proportion to how many values hold it (~35 ms for one in every value of
  * a million), so the window is made of trigrams that are rare in a sample of the field's values:
  * "%@co12.example" looks up "o12." (a few thousand values), never "exam" (every email).
@@ -63,13 +63,15 @@ export function likeWindow(value: string, sample: readonly string[]): string | n
   let best: { window: string; cost: number } | null = null;
   // A NUL cannot be written in an FTS query: it splits runs like a wildcard does.
   for (const run of value.toLowerCase().split(/[%\u0000]/)) {
+    // In characters, as the trigram tokenizer counts them: "😀" is one, not two UTF-16 units.
+    const chars = Array.from(run);
     for (let len = 5; len >= 3; len--) {
-      for (let i = 0; i + len <= run.length; i++) {
-        const window = run.slice(i, i + len);
-        // A window's phrase reads the lists of all its trigrams: its cost is its most common one.
+      for (let i = 0; i + len <= chars.length; i++) {
+        const window = chars.slice(i, i + len);
+        // A window's lookup reads the lists of all its trigrams: its cost is its most common one.
         let cost = 0;
-        for (let j = 0; j + 3 <= window.length; j++) cost = Math.max(cost, shareOf(window.slice(j, j + 3)));
-        if (!best || cost < best.cost) best = { window, cost };
+        for (let j = 0; j + 3 <= window.length; j++) cost = Math.max(cost, shareOf(window.slice(j, j + 3).join('')));
+        if (!best || cost < best.cost) best = { window: window.join(''), cost };
       }
     }
   }

@@ -1,6 +1,6 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { textFields, type FieldCatalog } from './fields.js';
-import { createLikeTable, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
+import { createLikeTable, createLikeTableV1, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
 import { fieldToken } from './words.js';
 import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
@@ -156,7 +156,7 @@ export const contextStoreMigrations: readonly Migration[] = [
     // The trigram index of `like` (sqlite-like.ts), filled from the value table of every built entity.
     name: '036-context-store-like-index',
     async up(db: Kysely<object>): Promise<void> {
-      await createLikeTable(db);
+      await createLikeTableV1(db);
       const cs = db.withTables<ContextStoreTables>();
       const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
       for (const s of states) {
@@ -184,6 +184,29 @@ export const contextStoreMigrations: readonly Migration[] = [
       // Emptied first: deleting the documents then finds no trigram rows to remove one by one.
       await sql`DELETE FROM cs_like`.execute(db);
       await rebuildEveryEntity(db);
+    },
+  },
+  {
+    // The trigram index without its scope column, contents or positions (sqlite-like.ts), refilled from the
+    // value table: the rowid already says which document and field a row is of.
+    name: '038-context-store-contentless-like-index',
+    async up(db: Kysely<object>): Promise<void> {
+      await sql`DROP TRIGGER cs_like_delete`.execute(db);
+      await db.schema.dropTable('cs_like').execute();
+      await createLikeTable(db);
+      const cs = db.withTables<ContextStoreTables>();
+      const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
+      for (const s of states) {
+        const fields = textFields(JSON.parse(s.fields) as FieldCatalog).slice(0, LIKE_FIELDS_PER_DOC);
+        for (const [pos, field] of fields.entries()) {
+          await sql`INSERT INTO cs_like (rowid, body)
+            SELECT v.doc * ${sql.lit(LIKE_FIELDS_PER_DOC)} + ${pos}, v.text
+            FROM cs_fields f JOIN cs_values v ON v.fid = f.fid
+            WHERE f.connector_id = ${s.connector_id} AND f.entity = ${s.entity} AND f.field = ${field} AND v.kind <> 2 AND v.text <> ''`.execute(
+            db,
+          );
+        }
+      }
     },
   },
 ];

@@ -20,6 +20,7 @@ const emails = [
   'zoe@example.net',
   'x%y@odd.example',
   'back\\slash@odd.example',
+  'smile😀😀x@emoji.example',
 ];
 
 beforeAll(async () => {
@@ -47,6 +48,9 @@ describe('like through the trigram index', () => {
     expect(await find('x%y@odd')).toEqual([5]);
     expect(await find('k\\sla')).toEqual([6]);
     expect(await find('ana%org')).toEqual([1, 2]);
+    // Two characters but three UTF-16 units: too short for the trigram index, so the values are read.
+    expect(await find('😀x')).toEqual([7]);
+    expect(await find('😀😀x@')).toEqual([7]);
   });
 
   it('follows updates and archiving of the records', async () => {
@@ -73,6 +77,9 @@ describe('like through the trigram index', () => {
     expect(likeWindow('%@co12.example', sample)).toBe('o12.');
     expect(likeWindow('example', sample)).toBeNull();
     expect(likeWindow('ab', sample)).toBeNull();
+    // Characters as the trigram tokenizer counts them: two emoji and a letter are one trigram, not four units.
+    expect(likeWindow('😀😀a', sample)).toBe('😀😀a');
+    expect(likeWindow('😀a', sample)).toBeNull();
   });
 
   it('reads candidates from the trigram index', async () => {

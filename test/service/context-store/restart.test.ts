@@ -173,4 +173,44 @@ describe('context store across restarts', () => {
     const all = (await searchAll(second, id)).json().result.data.map((d: any) => d.id);
     expect(new Set(all).size).toBe(30);
   });
+  it("refills the trigram index of a database in the previous release's form, without a rebuild", async () => {
+    const db = newDb();
+    const first = await start(db, { batchSize: 20 });
+    const id = await readyPeople(first, 30, 'Like');
+    await closeLast(first);
+
+    // What migration 036 made: a scope column and a content table, here with stale rows only.
+    const raw = new Database(db);
+    raw.exec(`DROP TRIGGER cs_like_delete; DROP TABLE cs_like;
+      CREATE VIRTUAL TABLE cs_like USING fts5(scope UNINDEXED, body, tokenize='trigram');
+      CREATE TRIGGER cs_like_delete AFTER DELETE ON cs_docs BEGIN
+        DELETE FROM cs_like WHERE rowid BETWEEN old.rowid * 1024 AND old.rowid * 1024 + 1023; END;
+      INSERT INTO cs_like (rowid, scope, body) VALUES (1024, 'x', 'stale');
+      DELETE FROM schema_migrations WHERE name = '038-context-store-contentless-like-index';`);
+    raw.close();
+
+    const second = await start(db, { batchSize: 20 });
+    expect((await status(second, id)).context_store_status).toBe('Ready');
+    const like = async (value: string) => {
+      const res = await second.app.inject({
+        method: 'POST',
+        url: `/api/v1/integrations/connectors/${id}/execute`,
+        headers: await auth(second),
+        payload: {
+          entity: 'people',
+          action: 'context_store_search',
+          params: { query: { filter: { like: { 'properties.firstname': value } } } },
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res
+        .json()
+        .result.data.map((d: any) => d.properties.firstname)
+        .sort();
+    };
+    // Rare trigrams ("e17", "e29"): these are looked up in the trigram index.
+    expect(await like('like17')).toEqual(['Like17']);
+    expect(await like('E29')).toEqual(['Like29']);
+    expect(await like('stale')).toEqual([]);
+  });
 });
