@@ -10,7 +10,8 @@ const ROWS_PER_STATEMENT = 2000;
  * prepares it once and reuses it, where a multi-row VALUES list of 1,000 tuples was prepared anew for each
  * chunk (its text is too long to cache), and there is no limit on bound parameters to chunk around.
  * `fixed` are values shared by every row (the connector and entity); each row holds the other columns'
- * values in order. SQLite-specific (json_each, ->>): a PostgreSQL store would use json_array_elements.
+ * values in order. `order` (column names) inserts them in that order, e.g. an index's, in one statement.
+ * SQLite-specific (json_each, ->>): a PostgreSQL store would use json_array_elements.
  */
 export async function insertJsonRows(
   trx: Kysely<CoreTables>,
@@ -18,14 +19,19 @@ export async function insertJsonRows(
   fixed: readonly { column: string; value: string }[],
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
+  order?: readonly string[],
 ): Promise<void> {
   if (rows.length === 0) return;
   const names = [...fixed.map((f) => f.column), ...columns].join(', ');
-  const picks = [...fixed.map(() => '?'), ...columns.map((_, i) => `value->>${i}`)].join(', ');
-  const text = `INSERT INTO ${table} (${names}) SELECT ${picks} FROM json_each(?)`;
+  const pick = (column: string) => `value->>${columns.indexOf(column)}`;
+  const picks = [...fixed.map(() => '?'), ...columns.map(pick)].join(', ');
+  const orderBy = order ? ` ORDER BY ${order.map(pick).join(', ')}` : '';
+  const text = `INSERT INTO ${table} (${names}) SELECT ${picks} FROM json_each(?)${orderBy}`;
   const shared = fixed.map((f) => f.value);
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const part = rows.length <= ROWS_PER_STATEMENT ? rows : rows.slice(i, i + ROWS_PER_STATEMENT);
+  // Rows inserted in an order are one statement, so that the order spans all of them (SQLite sorts them).
+  const perStatement = order ? rows.length : ROWS_PER_STATEMENT;
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const part = rows.length <= perStatement ? rows : rows.slice(i, i + perStatement);
     await trx.executeQuery(CompiledQuery.raw(text, [...shared, JSON.stringify(part)]));
   }
 }
