@@ -82,14 +82,14 @@ export async function upsertDocs(
       .where('id', 'in', known.slice(i, i + 500))
       .execute();
   }
-  const json = new Map(
-    unique.map((d) => [d.id, JSON.stringify(searchableDoc(catalog, d as unknown as Record<string, unknown>))]),
+  const searchable = new Map(
+    unique.map((d) => [d.id, searchableDoc(catalog, d as unknown as Record<string, unknown>)]),
   );
   // Known documents keep their rowid (their FTS row is rewritten in place); new ones are inserted in bulk.
   for (const id of known)
     await csDb(trx)
       .updateTable('cs_docs')
-      .set({ doc: json.get(id) as string })
+      .set({ doc: JSON.stringify(searchable.get(id)) })
       .where('rowid', '=', existing.get(id) as number)
       .execute();
   const fresh = ids.filter((id) => !existing.has(id));
@@ -98,8 +98,9 @@ export async function upsertDocs(
     const rows = (
       await trx.executeQuery<{ rowid: number; id: string }>(
         CompiledQuery.raw(
-          'INSERT INTO cs_docs (connector_id, entity, id, doc) SELECT ?, ?, value->>0, value->>1 FROM json_each(?) RETURNING rowid, id',
-          [connectorId, entity, JSON.stringify(part.map((id) => [id, json.get(id)]))],
+          // value->1 is the document's JSON text as JSON.stringify wrote it: not encoded twice, as a string would be.
+          'INSERT INTO cs_docs (connector_id, entity, id, doc) SELECT ?, ?, value->>0, value->1 FROM json_each(?) RETURNING rowid, id',
+          [connectorId, entity, JSON.stringify(part.map((id) => [id, searchable.get(id)]))],
         ),
       )
     ).rows;

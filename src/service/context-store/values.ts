@@ -1,4 +1,4 @@
-import { readField, scalarFields, textFields, type FieldCatalog } from './fields.js';
+import { arrayFields, readField, scalarFields, textFields, type FieldCatalog } from './fields.js';
 import { words } from './words.js';
 
 /** One comparable value: kind 0 number, 1 text, 2 null; num and text never null (see migrations). */
@@ -69,9 +69,7 @@ export function docRows(
   tokens: ReadonlyMap<string, string>,
 ): DocRows {
   const values = scalarFields(catalog).map((field) => ({ field, ...toComparable(readField(doc, field)) }));
-  const arrays = Object.entries(catalog.fields)
-    .filter(([, t]) => t === 'array')
-    .flatMap(([field]) => arrayRows(field, doc[field]));
+  const arrays = arrayFields(catalog).flatMap((field) => arrayRows(field, doc[field]));
   const body: string[] = [];
   for (const field of textFields(catalog)) {
     const v = readField(doc, field);
