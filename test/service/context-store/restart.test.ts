@@ -48,15 +48,16 @@ async function status(r: RunningService, id: string) {
   return res.json();
 }
 
-async function searchAll(r: RunningService, id: string) {
-  const res = await r.app.inject({
+async function search(r: RunningService, id: string, query: object) {
+  return r.app.inject({
     method: 'POST',
     url: `/api/v1/integrations/connectors/${id}/execute`,
     headers: await auth(r),
-    payload: { entity: 'people', action: 'context_store_search', params: { query: {} } },
+    payload: { entity: 'people', action: 'context_store_search', params: { query } },
   });
-  return res;
 }
+
+const searchAll = (r: RunningService, id: string) => search(r, id, {});
 
 async function closeLast(r: RunningService) {
   running.splice(running.indexOf(r), 1);
@@ -156,23 +157,16 @@ describe('context store across restarts', () => {
 
     const second = await start(db, { batchSize: 20 });
     await waitFor('Ready', async () => (await status(second, id)).context_store_status === 'Ready');
-    const res = await second.app.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      headers: await auth(second),
-      payload: {
-        entity: 'people',
-        action: 'context_store_search',
-        params: {
-          query: { filter: { eq: { 'properties.firstname': 'U7' } }, sort: [{ 'properties.firstname': 'desc' }] },
-        },
-      },
+    const res = await search(second, id, {
+      filter: { eq: { 'properties.firstname': 'U7' } },
+      sort: [{ 'properties.firstname': 'desc' }],
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().result.data.map((d: any) => d.properties.firstname)).toEqual(['U7']);
     const all = (await searchAll(second, id)).json().result.data.map((d: any) => d.id);
     expect(new Set(all).size).toBe(30);
   });
+
   it("refills the trigram index of a database in the previous release's form, without a rebuild", async () => {
     const db = newDb();
     const first = await start(db, { batchSize: 20 });
@@ -192,16 +186,7 @@ describe('context store across restarts', () => {
     const second = await start(db, { batchSize: 20 });
     expect((await status(second, id)).context_store_status).toBe('Ready');
     const like = async (value: string) => {
-      const res = await second.app.inject({
-        method: 'POST',
-        url: `/api/v1/integrations/connectors/${id}/execute`,
-        headers: await auth(second),
-        payload: {
-          entity: 'people',
-          action: 'context_store_search',
-          params: { query: { filter: { like: { 'properties.firstname': value } } } },
-        },
-      });
+      const res = await search(second, id, { filter: { like: { 'properties.firstname': value } } });
       expect(res.statusCode, res.body).toBe(200);
       return res
         .json()
