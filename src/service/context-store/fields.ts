@@ -29,39 +29,32 @@ export function fieldTypeOf(catalog: FieldCatalog, field: string): FieldType | u
   return Object.hasOwn(catalog.fields, field) ? catalog.fields[field] : undefined;
 }
 
-/** The catalog's fields by how they are indexed, listed once per catalog (an index build asks per document). */
-interface FieldLists {
+/** Scalar fields (everything but arrays): each gets one row per document in cs_values. */
+export function scalarFields(catalog: FieldCatalog): string[] {
+  return Object.entries(catalog.fields)
+    .filter(([, t]) => t !== 'array')
+    .map(([f]) => f);
+}
+
+/** Fields whose words go into the full-text index (fuzzy and keyword): strings, not dates or booleans. */
+export function textFields(catalog: FieldCatalog): string[] {
+  return Object.entries(catalog.fields)
+    .filter(([, t]) => t === 'string')
+    .map(([f]) => f);
+}
+
+/** A catalog's fields by how they are indexed: listed once for a whole build step, not per document. */
+export interface IndexedFields {
   readonly scalar: readonly string[];
   readonly text: readonly string[];
   readonly array: readonly string[];
 }
 
-const lists = new WeakMap<FieldCatalog, FieldLists>();
-
-function listsOf(catalog: FieldCatalog): FieldLists {
-  let l = lists.get(catalog);
-  if (!l) {
-    const entries = Object.entries(catalog.fields);
-    const of = (keep: (t: FieldType) => boolean) => entries.filter(([, t]) => keep(t)).map(([f]) => f);
-    l = { scalar: of((t) => t !== 'array'), text: of((t) => t === 'string'), array: of((t) => t === 'array') };
-    lists.set(catalog, l);
-  }
-  return l;
-}
-
-/** Scalar fields (everything but arrays): each gets one row per document in cs_values. */
-export function scalarFields(catalog: FieldCatalog): readonly string[] {
-  return listsOf(catalog).scalar;
-}
-
-/** Fields whose words go into the full-text index (fuzzy and keyword): strings, not dates or booleans. */
-export function textFields(catalog: FieldCatalog): readonly string[] {
-  return listsOf(catalog).text;
-}
-
-/** Array fields: one row per element (or per scalar key of an object element) in cs_array_values. */
-export function arrayFields(catalog: FieldCatalog): readonly string[] {
-  return listsOf(catalog).array;
+export function indexedFields(catalog: FieldCatalog): IndexedFields {
+  const array = Object.entries(catalog.fields)
+    .filter(([, t]) => t === 'array')
+    .map(([f]) => f);
+  return { scalar: scalarFields(catalog), text: textFields(catalog), array };
 }
 
 /** Reads a field's value from a document by its searchable path (properties.<name> or a top-level key). */

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { IndexDoc } from '../core/connector-type.js';
-import { scalarFields, textFields, type FieldCatalog } from './fields.js';
+import { indexedFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
 import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
 import { insertJsonRows } from './sqlite-bulk.js';
@@ -109,13 +109,14 @@ export async function upsertDocs(
   const values: unknown[][] = [];
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
-  const likeFields = textFields(catalog);
+  const fields = indexedFields(catalog);
+  const likeFields = fields.text;
   const likePosition = new Map(likeFields.map((f, i) => [f, i]));
   const like: [number, number, string][] = [];
   const tokens = fieldTokens(connectorId, entity, likeFields);
-  const fids = await numberFields(trx, connectorId, entity, scalarFields(catalog));
+  const fids = await numberFields(trx, connectorId, entity, fields.scalar);
   for (const doc of unique) {
-    const rows = docRows(catalog, doc as unknown as Record<string, unknown>, tokens);
+    const rows = docRows(fields, doc as unknown as Record<string, unknown>, tokens);
     const rowid = existing.get(doc.id) as number;
     for (const v of rows.values) {
       values.push([rowid, fidOf(fids, v.field), v.kind, v.num, v.text]);

@@ -1,4 +1,4 @@
-import { arrayFields, readField, scalarFields, textFields, type FieldCatalog } from './fields.js';
+import { readField, type FieldCatalog, type IndexedFields } from './fields.js';
 import { words } from './words.js';
 
 /** One comparable value: kind 0 number, 1 text, 2 null; num and text never null (see migrations). */
@@ -60,18 +60,18 @@ function arrayRows(field: string, raw: unknown): ArrayValueRow[] {
 }
 
 /**
- * Derives the index rows of a document of one entity of one connector; `tokens` holds the full-text
- * prefix of each text field of that entity (words.ts fieldTokens).
+ * Derives the index rows of a document of one entity of one connector (`fields`: fields.ts indexedFields of
+ * its catalog); `tokens` holds the full-text prefix of each text field of that entity (words.ts fieldTokens).
  */
 export function docRows(
-  catalog: FieldCatalog,
+  fields: IndexedFields,
   doc: Record<string, unknown>,
   tokens: ReadonlyMap<string, string>,
 ): DocRows {
-  const values = scalarFields(catalog).map((field) => ({ field, ...toComparable(readField(doc, field)) }));
-  const arrays = arrayFields(catalog).flatMap((field) => arrayRows(field, doc[field]));
+  const values = fields.scalar.map((field) => ({ field, ...toComparable(readField(doc, field)) }));
+  const arrays = fields.array.flatMap((field) => arrayRows(field, doc[field]));
   const body: string[] = [];
-  for (const field of textFields(catalog)) {
+  for (const field of fields.text) {
     const v = readField(doc, field);
     if (typeof v !== 'string' || v.length === 0) continue;
     const prefix = tokens.get(field) as string;
