@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
 import type { Cond } from './filter-ast.js';
 import { fidOf, type FieldIds } from './field-ids.js';
+import { trigrams } from './sqlite-like.js';
 
 /** Values of a field read to judge how common each trigram is. */
 const SAMPLE = 400;
@@ -67,11 +68,10 @@ export function likeWindow(value: string, sample: readonly string[]): string | n
     const chars = Array.from(run);
     for (let len = 5; len >= 3; len--) {
       for (let i = 0; i + len <= chars.length; i++) {
-        const window = chars.slice(i, i + len);
+        const window = chars.slice(i, i + len).join('');
         // A window's lookup reads the lists of all its trigrams: its cost is its most common one.
-        let cost = 0;
-        for (let j = 0; j + 3 <= window.length; j++) cost = Math.max(cost, shareOf(window.slice(j, j + 3).join('')));
-        if (!best || cost < best.cost) best = { window: window.join(''), cost };
+        const cost = Math.max(...trigrams(window).map(shareOf));
+        if (!best || cost < best.cost) best = { window, cost };
       }
     }
   }

@@ -59,22 +59,22 @@ export async function writeLikeRows(
   );
 }
 
+/** The trigrams of a text in characters, as the trigram tokenizer counts them: "😀" is one, not two UTF-16 units. */
+export function trigrams(text: string): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(''));
+  return out;
+}
+
 /**
  * The documents (alias d) whose value of one indexed field holds every trigram of a literal window (3
  * characters or more) of a like value, case-folded: a superset of the like's matches, so callers keep the
  * exact test too. Null when the window has fewer than three characters (a trigram index cannot answer it).
  */
 export function likeCandidates(window: string, position: number): RawBuilder<unknown> | null {
-  const chars = Array.from(window);
-  const grams: string[] = [];
-  for (let i = 0; i + 3 <= chars.length; i++)
-    grams.push(
-      `"${chars
-        .slice(i, i + 3)
-        .join('')
-        .replace(/"/g, '""')}"`,
-    );
+  const grams = [...new Set(trigrams(window))];
   if (grams.length === 0) return null;
-  const match = [...new Set(grams)].join(' AND ');
+  const match = grams.map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
   return sql`d.rowid IN (SELECT rowid / ${sql.lit(LIKE_FIELDS_PER_DOC)} FROM cs_like WHERE cs_like MATCH ${match} AND rowid % ${sql.lit(LIKE_FIELDS_PER_DOC)} = ${position})`;
 }
