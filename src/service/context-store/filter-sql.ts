@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Cond, Scalar } from './filter-ast.js';
 import { ftsMatch } from './sqlite-fts.js';
-import { LIKE_FIELDS_PER_DOC, likeCandidates } from './sqlite-like.js';
+import { likeCandidates } from './sqlite-like.js';
 import { toComparable } from './values.js';
 import { fieldToken } from './words.js';
 import { fidOf, type FieldIds } from './field-ids.js';
@@ -21,7 +21,7 @@ export interface SqlScope {
    * page fills quickly). plan.ts chooses.
    */
   mode?: 'in' | 'exists';
-  /** The entity's text fields in catalog order: their values are in the trigram index (sqlite-like.ts). */
+  /** The entity's text fields: their values are in the trigram index (sqlite-like.ts). */
   likeFields?: readonly string[];
   /** Per like condition, the window to look up in the trigram index, or null to read values (like-plan.ts). */
   likePlans?: ReadonlyMap<Cond, string | null>;
@@ -213,11 +213,10 @@ export function condToSql(cond: Cond, scope: Scope): Expr {
     case 'range':
       return anyBranch(scope, cond.field, rangeBranches(cond.bounds, colsFor(scope)));
     case 'like': {
-      const pos = scope.likeFields?.indexOf(cond.field) ?? -1;
       const window = scope.likePlans?.get(cond);
       const candidates =
-        !scope.element && scope.mode !== 'exists' && pos >= 0 && pos < LIKE_FIELDS_PER_DOC && window
-          ? likeCandidates(window, pos)
+        !scope.element && scope.mode !== 'exists' && scope.likeFields?.includes(cond.field) && window
+          ? likeCandidates(window)
           : null;
       if (candidates) {
         // Candidates from the trigram index, then the exact test on each candidate's value.

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { IndexDoc } from '../core/connector-type.js';
 import { indexedFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
-import { deleteLikeRows, LIKE_FIELDS_PER_DOC, writeLikeRows } from './sqlite-like.js';
+import { deleteLikeRows, likeBody, writeLikeRows } from './sqlite-like.js';
 import { insertJsonRows } from './sqlite-bulk.js';
 import { docRows, searchableDoc } from './values.js';
 import { fidOf, numberFields } from './field-ids.js';
@@ -110,22 +110,21 @@ export async function upsertDocs(
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
   const fields = indexedFields(catalog);
-  const likeFields = fields.text;
-  const likePosition = new Map(likeFields.map((f, i) => [f, i]));
-  const like: [number, number, string][] = [];
-  const tokens = fieldTokens(connectorId, entity, likeFields);
+  const likeFields = new Set(fields.text);
+  const like: [number, string][] = [];
+  const tokens = fieldTokens(connectorId, entity, fields.text);
   const fids = await numberFields(trx, connectorId, entity, fields.scalar);
   for (const doc of unique) {
     const rows = docRows(fields, doc as unknown as Record<string, unknown>, tokens);
     const rowid = existing.get(doc.id) as number;
+    const texts: string[] = [];
     for (const v of rows.values) {
       values.push([rowid, fidOf(fids, v.field), v.kind, v.num, v.text]);
-      const pos = likePosition.get(v.field);
-      if (pos !== undefined && pos < LIKE_FIELDS_PER_DOC && v.kind !== 2 && v.text !== '')
-        like.push([rowid, pos, v.text]);
+      if (v.kind !== 2 && v.text !== '' && likeFields.has(v.field)) texts.push(v.text);
     }
+    if (texts.length > 0) like.push([rowid, likeBody(texts)]);
     for (const a of rows.arrays) arrays.push([a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
-    fts.push({ rowid: existing.get(doc.id) as number, body: rows.ftsBody });
+    fts.push({ rowid, body: rows.ftsBody });
   }
   const scope = [
     { column: 'connector_id', value: connectorId },

@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
 import type { Cond } from './filter-ast.js';
 import { fidOf, type FieldIds } from './field-ids.js';
-import { trigrams } from './sqlite-like.js';
+import { LIKE_SEPARATOR, trigrams } from './sqlite-like.js';
 
-/** Values of a field read to judge how common each trigram is. */
+/** Documents read to judge how common each trigram is. */
 const SAMPLE = 400;
 /** A window whose rarest-but-one trigram is in more than this share of the sample reads too much of the index. */
 const TOO_COMMON = 0.2;
@@ -12,9 +12,10 @@ const TOO_COMMON = 0.2;
 /**
  * How each `like` of a filter reaches the trigram index: the literal window (3 to 5 characters of one of
  * its literal runs) to look up as its trigrams, or null to read the field's values instead. Reading a
- * trigram's posting list costs in proportion to how many values hold it (~35 ms for one in every value of
- * a million), so the window is made of trigrams that are rare in a sample of the field's values:
- * "%@co12.example" looks up "o12." (a few thousand values), never "exam" (every email).
+ * trigram's posting list costs in proportion to how many documents hold it (~35 ms for one in every
+ * document of a million), so the window is made of trigrams that are rare in a sample of the documents'
+ * rows of that index (all their text values, sqlite-like.ts): "%@co12.example" looks up "o12." (a few
+ * thousand documents), never "exam" (every email).
  */
 export async function planLikes(
   db: Kysely<CoreTables>,
@@ -31,22 +32,15 @@ export async function planLikes(
     else if (c.kind === 'not') walk(c.item);
   };
   if (filter) walk(filter);
-  const samples = new Map<string, string[]>();
   const out = new Map<Cond, string | null>();
-  for (const like of likes) {
-    let sample = samples.get(like.field);
-    if (!sample) {
-      // CROSS JOIN keeps the documents as the outer loop: the first values in record order, not in value order.
-      const rows = await sql<{
-        text: string;
-      }>`SELECT v.text AS text FROM cs_docs d CROSS JOIN cs_values v ON v.doc = d.rowid AND v.fid = ${fidOf(fids, like.field)} WHERE d.connector_id = ${connectorId} AND d.entity = ${entity} AND v.kind <> 2 LIMIT ${SAMPLE}`.execute(
-        db,
-      );
-      sample = rows.rows.map((r) => r.text.toLowerCase());
-      samples.set(like.field, sample);
-    }
-    out.set(like, likeWindow(like.value, sample));
-  }
+  if (likes.length === 0) return out;
+  // The first documents in record order, each with its text values as its row of the index holds them.
+  const rows = await sql<{ text: string }>`SELECT group_concat(v.text, ${LIKE_SEPARATOR}) AS text
+    FROM (SELECT rowid FROM cs_docs WHERE connector_id = ${connectorId} AND entity = ${entity} LIMIT ${SAMPLE}) d
+    CROSS JOIN cs_values v ON v.doc = d.rowid AND v.fid IN (${sql.join(indexed.map((f) => fidOf(fids, f)))})
+    WHERE v.kind <> 2 GROUP BY d.rowid`.execute(db);
+  const sample = rows.rows.map((r) => r.text.toLowerCase());
+  for (const like of likes) out.set(like, likeWindow(like.value, sample));
   return out;
 }
 

@@ -1,6 +1,12 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { textFields, type FieldCatalog } from './fields.js';
-import { createLikeTable, createLikeTableV1, LIKE_FIELDS_PER_DOC } from './sqlite-like.js';
+import {
+  createLikeTable,
+  createLikeTableV1,
+  createLikeTableV2,
+  LIKE_FIELDS_PER_DOC_V2,
+  LIKE_SEPARATOR,
+} from './sqlite-like.js';
 import { fieldToken } from './words.js';
 import type { Migration } from '../core/store.js';
 import { createFtsTable } from './sqlite-fts.js';
@@ -162,10 +168,10 @@ export const contextStoreMigrations: readonly Migration[] = [
       for (const s of states) {
         const fields = textFields(JSON.parse(s.fields) as FieldCatalog);
         for (const [pos, field] of fields.entries()) {
-          if (pos >= LIKE_FIELDS_PER_DOC) break;
+          if (pos >= LIKE_FIELDS_PER_DOC_V2) break;
           const scope = fieldToken(s.connector_id, s.entity, field);
           await sql`INSERT INTO cs_like (rowid, scope, body)
-            SELECT d.rowid * ${sql.lit(LIKE_FIELDS_PER_DOC)} + ${pos}, ${scope}, v.text
+            SELECT d.rowid * ${sql.lit(LIKE_FIELDS_PER_DOC_V2)} + ${pos}, ${scope}, v.text
             FROM cs_values v JOIN cs_docs d ON d.connector_id = v.connector_id AND d.entity = v.entity AND d.id = v.id
             WHERE v.connector_id = ${s.connector_id} AND v.entity = ${s.entity} AND v.field = ${field} AND v.kind <> 2 AND v.text <> ''`.execute(
             db,
@@ -193,19 +199,40 @@ export const contextStoreMigrations: readonly Migration[] = [
     async up(db: Kysely<object>): Promise<void> {
       await sql`DROP TRIGGER cs_like_delete`.execute(db);
       await db.schema.dropTable('cs_like').execute();
-      await createLikeTable(db);
+      await createLikeTableV2(db);
       const cs = db.withTables<ContextStoreTables>();
       const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
       for (const s of states) {
-        const fields = textFields(JSON.parse(s.fields) as FieldCatalog).slice(0, LIKE_FIELDS_PER_DOC);
+        const fields = textFields(JSON.parse(s.fields) as FieldCatalog).slice(0, LIKE_FIELDS_PER_DOC_V2);
         for (const [pos, field] of fields.entries()) {
           await sql`INSERT INTO cs_like (rowid, body)
-            SELECT v.doc * ${sql.lit(LIKE_FIELDS_PER_DOC)} + ${pos}, v.text
+            SELECT v.doc * ${sql.lit(LIKE_FIELDS_PER_DOC_V2)} + ${pos}, v.text
             FROM cs_fields f JOIN cs_values v ON v.fid = f.fid
             WHERE f.connector_id = ${s.connector_id} AND f.entity = ${s.entity} AND f.field = ${field} AND v.kind <> 2 AND v.text <> ''`.execute(
             db,
           );
         }
+      }
+    },
+  },
+  {
+    // One trigram row per document instead of one per field (sqlite-like.ts), refilled from the value table.
+    name: '039-context-store-like-row-per-document',
+    async up(db: Kysely<object>): Promise<void> {
+      await sql`DROP TRIGGER cs_like_delete`.execute(db);
+      await db.schema.dropTable('cs_like').execute();
+      await createLikeTable(db);
+      const cs = db.withTables<ContextStoreTables>();
+      const states = await cs.selectFrom('cs_state').select(['connector_id', 'entity', 'fields']).execute();
+      for (const s of states) {
+        const fields = textFields(JSON.parse(s.fields) as FieldCatalog);
+        if (fields.length === 0) continue;
+        await sql`INSERT INTO cs_like (rowid, body)
+          SELECT v.doc, group_concat(v.text, ${LIKE_SEPARATOR})
+          FROM cs_fields f JOIN cs_values v ON v.fid = f.fid
+          WHERE f.connector_id = ${s.connector_id} AND f.entity = ${s.entity} AND f.field IN (${sql.join(fields)})
+            AND v.kind <> 2 AND v.text <> ''
+          GROUP BY v.doc`.execute(db);
       }
     },
   },

@@ -51,6 +51,9 @@ describe('like through the trigram index', () => {
     // Two characters but three UTF-16 units: too short for the trigram index, so the values are read.
     expect(await find('😀x')).toEqual([7]);
     expect(await find('😀😀x@')).toEqual([7]);
+    // The index holds all text values of a document in one row: "on0" is in record 1's lastname (Person0),
+    // not in its email, and the exact test drops it.
+    expect(await find('son0')).toEqual([]);
   });
 
   it('follows updates and archiving of the records', async () => {

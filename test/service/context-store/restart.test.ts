@@ -173,14 +173,15 @@ describe('context store across restarts', () => {
     const id = await readyPeople(first, 30, 'Like');
     await closeLast(first);
 
-    // What migration 036 made: a scope column and a content table, here with stale rows only.
+    // What migration 038 made: contentless, one row per field (rowid = document × 1024 + field), here with
+    // a stale row only.
     const raw = new Database(db);
     raw.exec(`DROP TRIGGER cs_like_delete; DROP TABLE cs_like;
-      CREATE VIRTUAL TABLE cs_like USING fts5(scope UNINDEXED, body, tokenize='trigram');
+      CREATE VIRTUAL TABLE cs_like USING fts5(body, content='', contentless_delete=1, detail=none, tokenize='trigram');
       CREATE TRIGGER cs_like_delete AFTER DELETE ON cs_docs BEGIN
         DELETE FROM cs_like WHERE rowid BETWEEN old.rowid * 1024 AND old.rowid * 1024 + 1023; END;
-      INSERT INTO cs_like (rowid, scope, body) VALUES (1024, 'x', 'stale');
-      DELETE FROM schema_migrations WHERE name = '038-context-store-contentless-like-index';`);
+      INSERT INTO cs_like (rowid, body) VALUES (1, 'stale');
+      DELETE FROM schema_migrations WHERE name = '039-context-store-like-row-per-document';`);
     raw.close();
 
     const second = await start(db, { batchSize: 20 });
@@ -197,5 +198,13 @@ describe('context store across restarts', () => {
     expect(await like('like17')).toEqual(['Like17']);
     expect(await like('E29')).toEqual(['Like29']);
     expect(await like('stale')).toEqual([]);
+    await closeLast(second);
+    // One row per document now, and the stale row is gone.
+    const after = new Database(db, { readonly: true });
+    const count = (where: string) => after.prepare(`SELECT count(*) FROM cs_like ${where}`).pluck().get();
+    expect(count('')).toBe(30);
+    expect(count(`WHERE cs_like MATCH '"sta" AND "tal" AND "ale"'`)).toBe(0);
+    expect(count(`WHERE cs_like MATCH '"e17"'`)).toBe(1);
+    after.close();
   });
 });
