@@ -65,3 +65,12 @@ export function readField(doc: Record<string, unknown>, field: string): unknown 
   }
   return doc[field];
 }
+
+/**
+ * readField's path in SQLite's JSON path syntax, for SQL that reads stored documents; null when the name
+ * holds a character such a path cannot quote (a double quote or a backslash).
+ */
+export function jsonPathOf(field: string): string | null {
+  const [parent, key] = field.startsWith('properties.') ? ['$.properties', field.slice(11)] : ['$', field];
+  return /["\\]/.test(key) ? null : `${parent}."${key}"`;
+}

@@ -4,7 +4,7 @@ import { indexedFields, type FieldCatalog } from './fields.js';
 import { deleteFtsRows, writeFtsRows } from './sqlite-fts.js';
 import { deleteLikeRows, likeBody, writeLikeRows } from './sqlite-like.js';
 import { insertJsonRows } from './sqlite-bulk.js';
-import { docRows, searchableDoc } from './values.js';
+import { docRows, searchableDoc, type ValueRow } from './values.js';
 import { fidOf, numberFields } from './field-ids.js';
 import { fieldTokens } from './words.js';
 import type { CoreTables } from '../core/tables.js';
@@ -117,12 +117,13 @@ export async function upsertDocs(
   for (const doc of unique) {
     const rows = docRows(fields, doc as unknown as Record<string, unknown>, tokens);
     const rowid = existing.get(doc.id) as number;
-    const texts: string[] = [];
+    const texts: ValueRow[] = [];
     for (const v of rows.values) {
       values.push([rowid, fidOf(fids, v.field), v.kind, v.num, v.text]);
-      if (v.kind !== 2 && v.text !== '' && likeFields.has(v.field)) texts.push(v.text);
+      if (likeFields.has(v.field)) texts.push(v);
     }
-    if (texts.length > 0) like.push([rowid, likeBody(texts)]);
+    const body = likeBody(texts);
+    if (body !== null) like.push([rowid, body]);
     for (const a of rows.arrays) arrays.push([a.field, doc.id, a.pos, a.subfield, a.kind, a.num, a.text]);
     fts.push({ rowid, body: rows.ftsBody });
   }

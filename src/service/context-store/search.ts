@@ -104,7 +104,7 @@ export async function contextStoreSearch(
     entity,
     fids,
     likeFields,
-    likePlans: await planLikes(db, ctx.connector.id, entity, fids, normalized, likeFields),
+    likePlans: await planLikes(db, ctx.connector.id, entity, normalized, likeFields),
     // Counting a filter's matches to choose the mode costs as much as a sorted page: skipped when unused.
     mode: isSortDriven(normalized, sortKeys)
       ? ('exists' as const)

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CoreTables } from '../core/tables.js';
 import { insertJsonRows } from './sqlite-bulk.js';
+import type { Comparable } from './values.js';
 
 /**
  * The trigram index behind `like` (SQLite FTS5's trigram tokenizer; a PostgreSQL store would use pg_trgm):
@@ -18,9 +19,11 @@ import { insertJsonRows } from './sqlite-bulk.js';
 /** Between the values of a document's row: a character that like patterns rarely hold. */
 export const LIKE_SEPARATOR = '\n';
 
-/** A document's row of the trigram index: its distinct text values. */
-export function likeBody(texts: readonly string[]): string {
-  return [...new Set(texts)].join(LIKE_SEPARATOR);
+/** A document's row of the trigram index from its text fields' values: their distinct texts; null for none. */
+export function likeBody(values: readonly Comparable[]): string | null {
+  const texts = new Set<string>();
+  for (const v of values) if (v.kind !== 2 && v.text !== '') texts.add(v.text);
+  return texts.size === 0 ? null : [...texts].join(LIKE_SEPARATOR);
 }
 
 /** Fields per document in the layouts of migrations 036 and 038 (rowid = document × 1024 + the field's position). */
