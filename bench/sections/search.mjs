@@ -171,9 +171,12 @@ function recordsOf(json) {
 }
 
 /** What decides how the index is laid out on disk: a change to any of them builds the cached databases anew. */
-const LAYOUT_FILES = ['migrations.js', 'sqlite-values.js', 'index-writer.js', 'indexer.js'].map(
-  (f) => new URL(`../../dist/service/context-store/${f}`, import.meta.url),
-);
+const LAYOUT_FILES = [
+  ...['migrations.js', 'sqlite-values.js', 'sqlite-like.js', 'index-writer.js', 'indexer.js'].map(
+    (f) => `context-store/${f}`,
+  ),
+  'store/sqlite.js',
+].map((f) => new URL(`../../dist/service/${f}`, import.meta.url));
 
 /**
  * The database file of a size: built once from the fixtures, then reused. The name carries a digest of the

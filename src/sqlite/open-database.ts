@@ -20,13 +20,19 @@ export const SQLITE_HOUSE_PRAGMAS: readonly string[] = ['journal_mode = WAL', 's
 /**
  * Opens (creating if needed) a read-write database with the busy timeout and the house pragmas. `private`:
  * the file is created 0600 (owner only), and an existing one and its -wal/-shm sidecars are narrowed to 0600;
- * SQLite gives the sidecars it creates the database file's mode, so they are 0600 too.
+ * SQLite gives the sidecars it creates the database file's mode, so they are 0600 too. `pageSize` (bytes, a
+ * power of two from 512 to 65536) lays out a new database; an existing one keeps the size it was made with.
  */
-export function openSqliteDatabase(path: string, options: { readonly private?: boolean } = {}): Database.Database {
+export function openSqliteDatabase(
+  path: string,
+  options: { readonly private?: boolean; readonly pageSize?: number } = {},
+): Database.Database {
   const secret = options.private === true && path !== ':memory:';
   if (secret && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const db = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
+    // Before WAL mode: switching to it writes the first page of a new file, and the size with it.
+    if (options.pageSize !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSize)}`);
     for (const pragma of SQLITE_HOUSE_PRAGMAS) db.pragma(pragma);
     if (secret) narrowToOwner(path);
   } catch (err) {

@@ -43,6 +43,9 @@ describe('openStore', () => {
     expect(mode.rows[0]?.journal_mode).toBe('wal');
     const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db);
     expect(fk.rows[0]?.foreign_keys).toBe(1);
+    // A new file gets the service's page size (store/sqlite.ts).
+    const page = await sql<{ page_size: number }>`pragma page_size`.execute(store.db);
+    expect(page.rows[0]?.page_size).toBe(16_384);
     await expect(
       store.db
         .insertInto('workspaces')
