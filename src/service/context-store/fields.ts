@@ -43,31 +43,57 @@ export function textFields(catalog: FieldCatalog): string[] {
     .map(([f]) => f);
 }
 
+/** Reads one field's value from a document by its searchable path: properties.<name> or a top-level key. */
+export type FieldReader = (doc: Record<string, unknown>) => unknown;
+
+/**
+ * The reader of a field, its key split off once: a build reads every field of every document, and a key
+ * sliced anew for each read is a new string to hash for each property lookup.
+ */
+export function fieldReader(field: string): FieldReader {
+  if (!field.startsWith('properties.')) return (doc) => doc[field];
+  const key = field.slice('properties.'.length);
+  return (doc) => (doc.properties as Record<string, unknown> | null | undefined)?.[key];
+}
+
+/** A field as searchableDoc copies it: its key, and whether it is under properties or an array. */
+export interface CopiedField {
+  readonly key: string;
+  readonly property: boolean;
+  readonly array: boolean;
+}
+
 /** A catalog's fields by how they are indexed: listed once for a whole build step, not per document. */
 export interface IndexedFields {
   readonly scalar: readonly string[];
   readonly text: readonly string[];
   readonly array: readonly string[];
+  /** Readers of the scalar and of the text fields, in the order of those lists. */
+  readonly readScalar: readonly FieldReader[];
+  readonly readText: readonly FieldReader[];
+  /** Every field of the catalog, in its order. */
+  readonly copied: readonly CopiedField[];
 }
 
 export function indexedFields(catalog: FieldCatalog): IndexedFields {
-  const array = Object.entries(catalog.fields)
-    .filter(([, t]) => t === 'array')
-    .map(([f]) => f);
-  return { scalar: scalarFields(catalog), text: textFields(catalog), array };
-}
-
-/** Reads a field's value from a document by its searchable path (properties.<name> or a top-level key). */
-export function readField(doc: Record<string, unknown>, field: string): unknown {
-  if (field.startsWith('properties.')) {
-    const props = doc.properties as Record<string, unknown> | null | undefined;
-    return props?.[field.slice('properties.'.length)];
-  }
-  return doc[field];
+  const entries = Object.entries(catalog.fields);
+  const scalar = scalarFields(catalog);
+  const text = textFields(catalog);
+  return {
+    scalar,
+    text,
+    array: entries.filter(([, t]) => t === 'array').map(([f]) => f),
+    readScalar: scalar.map(fieldReader),
+    readText: text.map(fieldReader),
+    copied: entries.map(([f, t]) => {
+      const property = f.startsWith('properties.');
+      return { key: property ? f.slice('properties.'.length) : f, property, array: t === 'array' };
+    }),
+  };
 }
 
 /**
- * readField's path in SQLite's JSON path syntax, for SQL that reads stored documents; null when the name
+ * fieldReader's path in SQLite's JSON path syntax, for SQL that reads stored documents; null when the name
  * holds a character such a path cannot quote (a double quote or a backslash).
  */
 export function jsonPathOf(field: string): string | null {

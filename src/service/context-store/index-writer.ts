@@ -82,9 +82,8 @@ export async function upsertDocs(
       .where('id', 'in', known.slice(i, i + 500))
       .execute();
   }
-  const searchable = new Map(
-    unique.map((d) => [d.id, searchableDoc(catalog, d as unknown as Record<string, unknown>)]),
-  );
+  const fields = indexedFields(catalog);
+  const searchable = new Map(unique.map((d) => [d.id, searchableDoc(fields, d as unknown as Record<string, unknown>)]));
   // Known documents keep their rowid (their FTS row is rewritten in place); new ones are inserted in bulk.
   for (const id of known)
     await csDb(trx)
@@ -109,7 +108,6 @@ export async function upsertDocs(
   const values: unknown[][] = [];
   const arrays: unknown[][] = [];
   const fts: { rowid: number; body: string }[] = [];
-  const fields = indexedFields(catalog);
   const likeFields = new Set(fields.text);
   const like: [number, string][] = [];
   const tokens = fieldTokens(connectorId, entity, fields.text);

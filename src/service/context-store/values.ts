@@ -1,4 +1,4 @@
-import { readField, type FieldCatalog, type IndexedFields } from './fields.js';
+import type { FieldReader, IndexedFields } from './fields.js';
 import { words } from './words.js';
 
 /** One comparable value: kind 0 number, 1 text, 2 null; num and text never null (see migrations). */
@@ -68,25 +68,30 @@ export function docRows(
   doc: Record<string, unknown>,
   tokens: ReadonlyMap<string, string>,
 ): DocRows {
-  const values = fields.scalar.map((field) => ({ field, ...toComparable(readField(doc, field)) }));
+  const values: ValueRow[] = [];
+  for (let i = 0; i < fields.scalar.length; i++) {
+    const c = toComparable((fields.readScalar[i] as FieldReader)(doc));
+    values.push({ field: fields.scalar[i] as string, kind: c.kind, num: c.num, text: c.text });
+  }
   const arrays = fields.array.flatMap((field) => arrayRows(field, doc[field]));
   const body: string[] = [];
-  for (const field of fields.text) {
-    const v = readField(doc, field);
+  for (let i = 0; i < fields.text.length; i++) {
+    const v = (fields.readText[i] as FieldReader)(doc);
     if (typeof v !== 'string' || v.length === 0) continue;
-    const prefix = tokens.get(field) as string;
+    const prefix = tokens.get(fields.text[i] as string) as string;
     for (const w of words(v)) body.push(prefix + w);
   }
   return { values, arrays, ftsBody: body.join(' ') };
 }
 
 /** The searchable shape of a document: the catalog's fields only (properties filtered to the searchable ones). */
-export function searchableDoc(catalog: FieldCatalog, doc: Record<string, unknown>): Record<string, unknown> {
+export function searchableDoc(fields: IndexedFields, doc: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const props: Record<string, unknown> = {};
-  for (const [field, type] of Object.entries(catalog.fields)) {
-    if (field.startsWith('properties.')) props[field.slice(11)] = readField(doc, field) ?? null;
-    else out[field] = doc[field] ?? (type === 'array' ? [] : null);
+  const docProps = doc.properties as Record<string, unknown> | null | undefined;
+  for (const f of fields.copied) {
+    if (f.property) props[f.key] = docProps?.[f.key] ?? null;
+    else out[f.key] = doc[f.key] ?? (f.array ? [] : null);
   }
   out.properties = props;
   return out;
