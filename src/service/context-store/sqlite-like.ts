@@ -68,7 +68,10 @@ export async function deleteLikeRows(trx: Kysely<CoreTables>, docRowids: readonl
 }
 
 /** Writes like rows: [doc rowid, likeBody of its text values]. */
-export async function writeLikeRows(trx: Kysely<CoreTables>, rows: readonly (readonly [number, string])[]): Promise<void> {
+export async function writeLikeRows(
+  trx: Kysely<CoreTables>,
+  rows: readonly (readonly [number, string])[],
+): Promise<void> {
   await insertJsonRows(trx, 'cs_like', [], ['rowid', 'body'], rows);
 }
 
