@@ -97,6 +97,7 @@ export function indexedFields(catalog: FieldCatalog): IndexedFields {
  * holds a character such a path cannot quote (a double quote or a backslash).
  */
 export function jsonPathOf(field: string): string | null {
-  const [parent, key] = field.startsWith('properties.') ? ['$.properties', field.slice(11)] : ['$', field];
+  const property = field.startsWith('properties.');
+  const [parent, key] = property ? ['$.properties', field.slice('properties.'.length)] : ['$', field];
   return /["\\]/.test(key) ? null : `${parent}."${key}"`;
 }
