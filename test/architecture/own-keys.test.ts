@@ -33,7 +33,7 @@ const ALLOWED = new Set([
   'service/context-store/projection.ts: catalog.fields[k]',
   'service/context-store/sort-cursor.ts: catalog.fields[f]',
   'service/context-store/values.ts: doc[field]', // field: the catalog's fields (the connector's declaration)
-  'service/context-store/fields.ts: doc[field]', // fieldReader: made for catalog fields only
+  'service/context-store/fields.ts: doc[key]', // fieldReader: made for catalog fields only
   'service/context-store/values.ts: doc[f.key]', // searchableDoc: the catalog's fields
   'service/idempotency/idempotency-keys.ts: (v as Record<string, unknown>)[k]',
   'service/skills/schema-text.ts: props[name]', // name: the schema's own required list

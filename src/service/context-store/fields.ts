@@ -46,13 +46,19 @@ export function textFields(catalog: FieldCatalog): string[] {
 /** Reads one field's value from a document by its searchable path: properties.<name> or a top-level key. */
 export type FieldReader = (doc: Record<string, unknown>) => unknown;
 
+/** Where a searchable field lives in a document: under `properties` (its name without the prefix) or at the top. */
+function placeOf(field: string): { readonly property: boolean; readonly key: string } {
+  const property = field.startsWith('properties.');
+  return { property, key: property ? field.slice('properties.'.length) : field };
+}
+
 /**
  * The reader of a field, its key split off once: a build reads every field of every document, and a key
  * sliced anew for each read is a new string to hash for each property lookup.
  */
 export function fieldReader(field: string): FieldReader {
-  if (!field.startsWith('properties.')) return (doc) => doc[field];
-  const key = field.slice('properties.'.length);
+  const { property, key } = placeOf(field);
+  if (!property) return (doc) => doc[key];
   return (doc) => (doc.properties as Record<string, unknown> | null | undefined)?.[key];
 }
 
@@ -85,10 +91,7 @@ export function indexedFields(catalog: FieldCatalog): IndexedFields {
     array: entries.filter(([, t]) => t === 'array').map(([f]) => f),
     readScalar: scalar.map(fieldReader),
     readText: text.map(fieldReader),
-    copied: entries.map(([f, t]) => {
-      const property = f.startsWith('properties.');
-      return { key: property ? f.slice('properties.'.length) : f, property, array: t === 'array' };
-    }),
+    copied: entries.map(([f, t]) => ({ ...placeOf(f), array: t === 'array' })),
   };
 }
 
@@ -97,7 +100,6 @@ export function indexedFields(catalog: FieldCatalog): IndexedFields {
  * holds a character such a path cannot quote (a double quote or a backslash).
  */
 export function jsonPathOf(field: string): string | null {
-  const property = field.startsWith('properties.');
-  const [parent, key] = property ? ['$.properties', field.slice('properties.'.length)] : ['$', field];
-  return /["\\]/.test(key) ? null : `${parent}."${key}"`;
+  const { property, key } = placeOf(field);
+  return /["\\]/.test(key) ? null : `${property ? '$.properties' : '$'}."${key}"`;
 }
