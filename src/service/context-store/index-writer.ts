@@ -98,7 +98,7 @@ export async function upsertDocs(
       await trx.executeQuery<{ rowid: number; id: string }>(
         CompiledQuery.raw(
           // value->1 is the document's JSON text as JSON.stringify wrote it: not encoded twice, as a string would be.
-          'INSERT INTO cs_docs (connector_id, entity, id, doc) SELECT ?, ?, value->>0, value->1 FROM json_each(?) RETURNING rowid, id',
+          'INSERT INTO cs_docs (connector_id, entity, id, doc) SELECT ?, ?, value->>0, value->1 FROM jsonb_each(?) RETURNING rowid, id',
           [connectorId, entity, JSON.stringify(part.map((id) => [id, searchable.get(id)]))],
         ),
       )
