@@ -42,6 +42,17 @@ const CONNECT_CODES = new Set([
 ]);
 
 /**
+ * Resolves once the transport has written a request sent just before (in the same turn of the event loop),
+ * so that it is on its way before the caller holds the thread (a streaming paginate's page of items).
+ * undici writes to a reused keep-alive connection from a setImmediate callback, queued when the request
+ * reaches it, after the microtasks of the caller's own path; one setImmediate queued by the caller runs
+ * before that one. The second, queued from the first, runs in the next turn, after undici's.
+ */
+export function requestWritten(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/**
  * Exactly one HTTP exchange per call over keep-alive connection pools (one per origin). No retries here:
  * the retry policy lives in the client, around this.
  */

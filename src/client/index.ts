@@ -1,6 +1,7 @@
 /** The connector API client: the only network code of the engine. */
 export { ConnectorClient } from './client.js';
 export { abortableSleep } from './request-loop.js';
+export { requestWritten } from './http.js';
 export { filenameFrom } from './download-name.js';
 export { toEnvelope } from './envelope.js';
 export type { CallObserver, CallOptions, ExchangeEnd, ExchangeHandle, ExchangeStart } from './call-options.js';

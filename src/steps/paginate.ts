@@ -1,6 +1,5 @@
 import type { PaginateStep } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import type { Envelope } from '../client/index.js';
 import { waitForContextStore } from '../calls/context-store-wait.js';
 import { locationOf } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
@@ -8,10 +7,10 @@ import { runSteps } from './interpret.js';
 import { itemState } from '../calls/run-state.js';
 import type { StepContext, StepOutcome } from '../calls/step-context.js';
 import { autoNext, itemsOf } from '../client/page-keys.js';
+import { requestWritten, type Envelope } from '../client/index.js';
 import { asParams, describeType, sendExecute } from '../calls/execute-request.js';
 import { connectorActions, stepConnectorId } from '../calls/call-kinds.js';
 import type { Scope } from '../frame/scope.js';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { spanOutcome } from './visit/step-trace.js';
 
 const PAGING_KEYS = ['cursor', 'after', 'offset'] as const;
@@ -109,8 +108,9 @@ export async function runPaginate(step: PaginateStep, scope: Scope, stepCtx: Ste
       ahead = sendExecute(stepCtx, connectorId, step.entity, step.action, upcoming.value.params);
       // Awaited by the next turn, or settled below when an item fails; never an unhandled rejection.
       ahead.catch(() => undefined);
-      // undici writes a request from a setImmediate callback: let it go out before the items hold the thread.
-      await yieldToEventLoop();
+      // Let it go out before the items hold the thread (in the bench, 0.95 ms from one page's answer to the
+      // next request went to 0.70 ms; the hand-written script, which runs its items first, takes 0.55 ms).
+      await requestWritten();
     }
     if (streaming) {
       try {

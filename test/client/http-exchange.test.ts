@@ -3,11 +3,12 @@
  * holds for a request still waiting for a connection (it is answered at once and never sent), and the
  * caller's signal stopping an exchange under way.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpTransport, TransportError } from '../../src/client/http.js';
+import { HttpTransport, requestWritten, TransportError } from '../../src/client/http.js';
 
 let server: Server | undefined;
 let transport: HttpTransport | undefined;
@@ -87,5 +88,29 @@ describe('HttpTransport.send', () => {
     const err = await pending;
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).kind).toBe('aborted');
+  });
+
+  it('has written a request on a reused connection once requestWritten() resolves', async () => {
+    const base = await serve((_req, res) => res.end('ok'));
+    transport = new HttpTransport();
+    await get(base, '/first'); // the connection is open and idle: undici writes the next one from an immediate
+    const written: string[] = [];
+    const onSend = (): void => void written.push('request');
+    subscribe('undici:client:sendHeaders', onSend);
+    try {
+      // Sent from a few awaits deep, as a step's call is, then waited for as a streaming paginate does.
+      const answer = (async () => {
+        await Promise.resolve();
+        await Promise.resolve();
+        return get(base, '/second');
+      })();
+      await requestWritten();
+      written.push('caller goes on');
+      expect((await answer).status).toBe(200);
+      // One setImmediate (what paginate awaited before) would have let the caller go on first.
+      expect(written).toEqual(['request', 'caller goes on']);
+    } finally {
+      unsubscribe('undici:client:sendHeaders', onSend);
+    }
   });
 });
