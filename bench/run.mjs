@@ -6,7 +6,7 @@
 //   --stream-size N   contacts for the streaming figure (default: --size; --full 1000000)
 //   --seconds N       autocannon duration per load (default 10)
 //   --query-budget N  seconds at most per search query kind and size (default 30; --full 120)
-//   --runs N          runs per side for the process figures (default 3)
+//   --runs N          runs per side for the process figures (default 3; at least 5 for the engine's pairs)
 //   --rate-items N    gets in the rate-limit figure (default 5000; at 50/s that is 100 s per run and side)
 //   --only LIST       sections to run: startup,engine,steps,expression,throughput,search,test,console,fleet,rate,packages,
 //                     index (default all)
@@ -64,6 +64,9 @@ function positiveInt(name, text, fallback) {
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${text}"`);
   return n;
 }
+
+/** Alternating pairs per engine figure (paging, streaming, fan-out, the journal), whatever --runs says below it. */
+const ENGINE_PAIRS = 5;
 
 const full = flags.full;
 const opts = {
@@ -138,10 +141,13 @@ try {
     try {
       const ctx = { server, figures, log, runs: opts.runs, tmp };
       if (opts.only.has('engine')) {
-        await benchPaging(ctx, opts.size);
-        if (opts.streamSize === opts.size) await benchStreaming(ctx, opts.size);
-        await benchFanOut(ctx, 2000);
-        await benchJournal(ctx, opts.size);
+        // At least 5 alternating pairs: these ratios are held to 1.10–1.15, and with 3 runs their medians
+        // swung by ±0.1 between runs of unchanged code (bench/README.md, "Noise").
+        const pairs = { ...ctx, runs: Math.max(opts.runs, ENGINE_PAIRS) };
+        await benchPaging(pairs, opts.size);
+        if (opts.streamSize === opts.size) await benchStreaming(pairs, opts.size);
+        await benchFanOut(pairs, 2000);
+        await benchJournal(pairs, opts.size);
       }
       if (opts.only.has('throughput')) await benchThroughput(ctx, opts.seconds);
     } finally {
