@@ -62,6 +62,14 @@ export function fieldReader(field: string): FieldReader {
   return (doc) => (doc.properties as Record<string, unknown> | null | undefined)?.[key];
 }
 
+/** A field and its reader. */
+export interface ReadableField {
+  readonly field: string;
+  readonly read: FieldReader;
+}
+
+const readable = (field: string): ReadableField => ({ field, read: fieldReader(field) });
+
 /** A field as searchableDoc copies it: its key, and whether it is under properties or an array. */
 export interface CopiedField {
   readonly key: string;
@@ -74,9 +82,9 @@ export interface IndexedFields {
   readonly scalar: readonly string[];
   readonly text: readonly string[];
   readonly array: readonly string[];
-  /** Readers of the scalar and of the text fields, in the order of those lists. */
-  readonly readScalar: readonly FieldReader[];
-  readonly readText: readonly FieldReader[];
+  /** The scalar and the text fields with their readers, in the order of those lists. */
+  readonly scalarReads: readonly ReadableField[];
+  readonly textReads: readonly ReadableField[];
   /** Every field of the catalog, in its order. */
   readonly copied: readonly CopiedField[];
 }
@@ -89,8 +97,8 @@ export function indexedFields(catalog: FieldCatalog): IndexedFields {
     scalar,
     text,
     array: entries.filter(([, t]) => t === 'array').map(([f]) => f),
-    readScalar: scalar.map(fieldReader),
-    readText: text.map(fieldReader),
+    scalarReads: scalar.map(readable),
+    textReads: text.map(readable),
     copied: entries.map(([f, t]) => ({ ...placeOf(f), array: t === 'array' })),
   };
 }

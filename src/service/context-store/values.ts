@@ -1,4 +1,4 @@
-import type { FieldReader, IndexedFields } from './fields.js';
+import type { IndexedFields } from './fields.js';
 import { words } from './words.js';
 
 /** One comparable value: kind 0 number, 1 text, 2 null; num and text never null (see migrations). */
@@ -69,16 +69,16 @@ export function docRows(
   tokens: ReadonlyMap<string, string>,
 ): DocRows {
   const values: ValueRow[] = [];
-  for (let i = 0; i < fields.scalar.length; i++) {
-    const c = toComparable((fields.readScalar[i] as FieldReader)(doc));
-    values.push({ field: fields.scalar[i] as string, kind: c.kind, num: c.num, text: c.text });
+  for (const { field, read } of fields.scalarReads) {
+    const c = toComparable(read(doc));
+    values.push({ field, kind: c.kind, num: c.num, text: c.text });
   }
   const arrays = fields.array.flatMap((field) => arrayRows(field, doc[field]));
   const body: string[] = [];
-  for (let i = 0; i < fields.text.length; i++) {
-    const v = (fields.readText[i] as FieldReader)(doc);
+  for (const { field, read } of fields.textReads) {
+    const v = read(doc);
     if (typeof v !== 'string' || v.length === 0) continue;
-    const prefix = tokens.get(fields.text[i] as string) as string;
+    const prefix = tokens.get(field) as string;
     for (const w of words(v)) body.push(prefix + w);
   }
   return { values, arrays, ftsBody: body.join(' ') };
