@@ -15,7 +15,8 @@
 //                     figure compares M (comparison) with N, alternately, on this checkout
 //   --base DIR        a built checkout of another revision (DIR/dist): the index figure builds with it too,
 //                     alternately, as the comparison (A/B on a loaded machine)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+//   --help            this text
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,8 +50,17 @@ const { values: flags } = parseArgs({
     'index-size': { type: 'string' },
     base: { type: 'string' },
     'index-batch': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+if (flags.help) {
+  // The options are documented once, in the comment at the top of this file: print it.
+  const head = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+  const doc = head.slice(0, head.findIndex((line) => !line.startsWith('//')));
+  process.stdout.write(`${doc.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+  process.exit(0);
+}
 
 /**
  * The value of --name as a positive integer, or `fallback` when the flag is absent.
