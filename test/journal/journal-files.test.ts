@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/journal/index.js';
 import { end, entry, outcome, start } from './store-contract.js';
@@ -36,5 +37,30 @@ describe('journal files', () => {
     await (await store.begin(start('m2'))).finish(end);
     expect(mode(path).toString(8)).toBe('600');
     await store.close();
+  });
+
+  it('lays a new journal out in pages of 16 KiB, and leaves an existing one as it was made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recipe-journal-pages-'));
+    const pageSize = (file: string): number => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.pragma('page_size', { simple: true }) as number;
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = join(dir, 'new.db');
+    const store = openJournal(fresh);
+    await (await store.begin(start('p1'))).finish(end);
+    await store.close();
+    expect(pageSize(fresh)).toBe(16_384);
+
+    // A journal an earlier release made (SQLite's default 4 KiB pages) keeps its layout and stays usable.
+    const older = join(dir, 'old.db');
+    new Database(older).exec('CREATE TABLE made_before (x)').close();
+    const reopened = openJournal(older);
+    await (await reopened.begin(start('p2'))).finish(end);
+    await reopened.close();
+    expect(pageSize(older)).toBe(4096);
   });
 });
