@@ -57,7 +57,10 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   // The options are documented once, in the comment at the top of this file: print it.
   const head = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
-  const doc = head.slice(0, head.findIndex((line) => !line.startsWith('//')));
+  const doc = head.slice(
+    0,
+    head.findIndex((line) => !line.startsWith('//')),
+  );
   process.stdout.write(`${doc.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
   process.exit(0);
 }

@@ -52,7 +52,7 @@ export class NeedleFinder {
     for (const needle of this.short) if (text.includes(needle)) return true;
     const m = this.window;
     if (m === 0) return false;
-    for (let end = m - 1; end < text.length; ) {
+    for (let end = m - 1; end < text.length;) {
       const h = blockHash(text.charCodeAt(end - 1), text.charCodeAt(end));
       const jump = this.shift[h] as number;
       if (jump > 0) {
