@@ -32,7 +32,8 @@ export class NeedleFinder {
   constructor(needles: Iterable<string>) {
     const long: string[] = [];
     for (const n of needles) (n.length < MIN_WINDOW ? this.short : long).push(n);
-    const m = (this.window = long.length > 0 ? Math.min(...long.map((n) => n.length)) : 0);
+    this.window = long.length > 0 ? Math.min(...long.map((n) => n.length)) : 0;
+    const m = this.window;
     this.shift.fill(Math.min(Math.max(m - 1, 0), MAX_SHIFT));
     for (const needle of long) {
       // A block ending at j of the needle's first m characters is m - 1 - j from the window's end.
