@@ -6,7 +6,8 @@
 //
 // Chunks sit two folders below the package root, as every compiled module of dist/<stage>/ does, so the
 // paths modules take from import.meta.url (`../../schemas/...`, `../schema/recipe-validator.js`) mean the
-// same from both. Packages with native code, data files or lazy loading stay outside (node_modules).
+// same from both. Packages with native code, data files or lazy loading stay outside (node_modules), but for
+// better-sqlite3's JavaScript (below).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +22,20 @@ const BUNDLED = new Set(['commander', 'yaml', 'semver', 'ignore']);
  * run time): ~100 CommonJS files that Node's loader would resolve, read and wrap one by one. Its llhttp
  * WebAssembly is a JavaScript file holding the bytes, so nothing is looked for on disk.
  */
-const BUNDLED_FILES = ['undici/lib/'];
+/**
+ * better-sqlite3's JavaScript too (~15 files, ~12 ms of a CLI start through Node's ES module loader): its
+ * addon is named by path at each connection (src/sqlite/library.ts), so the `bindings` lookup it would
+ * otherwise make, which finds the package by walking the call stack, is never called from the bundle.
+ */
+const BUNDLED_FILES = ['undici/lib/', 'better-sqlite3/lib/'];
+/** Required by a bundled library only on a path the CLI never takes (see above): left to node_modules. */
+const NEVER_LOADED = ['bindings'];
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 // esbuild takes a package's name as every path inside it too.
 const external = Object.keys(pkg.dependencies)
   .filter((name) => !BUNDLED.has(name) && !BUNDLED_FILES.some((f) => f.startsWith(`${name}/`)))
+  .concat(NEVER_LOADED)
   .flatMap((name) => [name, `${name}/*`]);
 
 /**

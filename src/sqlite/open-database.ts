@@ -4,7 +4,8 @@
  * both halves may import: it imports nothing of src/.
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { connectSqlite } from './library.js';
 
 /** How long a connection waits for a lock another connection holds before SQLITE_BUSY. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -29,7 +30,7 @@ export function openSqliteDatabase(
 ): Database.Database {
   const secret = options.private === true && path !== ':memory:';
   if (secret && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
-  const db = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const db = connectSqlite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     // Before WAL mode: switching to it writes the first page of a new file, and the size with it.
     if (options.pageSize !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSize)}`);

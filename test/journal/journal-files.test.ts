@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -62,5 +62,35 @@ describe('journal files', () => {
     await (await reopened.begin(start('p2'))).finish(end);
     await reopened.close();
     expect(pageSize(older)).toBe(4096);
+  });
+
+  it('hands a long run over to its writer thread with every answer kept, in order', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'recipe-journal-thread-')), 'runs.db');
+    const store = openJournal(path);
+    const run = await store.begin(start('t1'));
+    // 12 answers of 512 KiB: the first 4 MiB are written on this thread, the rest by the writer thread.
+    const answers = Array.from({ length: 12 }, (_, i) => JSON.stringify({ i, pad: String(i % 10).repeat(512 * 1024) }));
+    for (const [i, answer] of answers.entries()) {
+      const key = `page[${i}]#0`;
+      await run.record(entry(key), outcome(key, { answer }));
+    }
+    await run.finish(end);
+    const kept = await store.listExchanges('t1');
+    expect(kept.map((x) => x.call_key)).toEqual(answers.map((_, i) => `page[${i}]#0`));
+    expect(kept.map((x) => x.answer)).toEqual(answers);
+    expect((await store.getRun('t1'))?.status).toBe('succeeded');
+    await store.close();
+  });
+
+  it('holds a run with a lock file that writes nothing beside it', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'recipe-journal-lock-')), 'runs.db');
+    const store = openJournal(path);
+    const run = await store.begin(start('l1'));
+    // Held: the lock file alone (no rollback journal, which SQLite would make and sync at every hold).
+    expect(readdirSync(`${path}-locks`)).toEqual(['l1']);
+    expect((await store.listRuns()).find((r) => r.run_id === 'l1')?.status).toBe('running');
+    await run.finish(end);
+    expect(readdirSync(`${path}-locks`)).toEqual([]);
+    await store.close();
   });
 });

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { displayPath, RecipeError } from '../../errors/index.js';
+import { connectSqlite } from '../../sqlite/library.js';
 import { openSqliteDatabase, SQLITE_BUSY_TIMEOUT_MS } from '../../sqlite/open-database.js';
 import { isWriteInDoubt } from '../in-doubt.js';
 import type {
@@ -107,7 +108,7 @@ export class SqliteJournalStore implements JournalStore {
     let db: Database.Database | undefined;
     try {
       // Read-only: the house pragmas are the writer's to set (WAL is a property of the file); only the wait applies.
-      db = new Database(path, { readonly: true, fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+      db = connectSqlite(path, { readonly: true, fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
       if (!isCurrent(db)) throw new Error('it was written by another version of recipe');
     } catch (err) {
       db?.close();

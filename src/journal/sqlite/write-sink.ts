@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { SQLITE_ADDON } from '../../sqlite/library.js';
 import { SQLITE_HOUSE_PRAGMAS } from '../../sqlite/open-database.js';
 import { APPEND_SQL, type Append, type AppendName } from './statements.js';
 
@@ -117,7 +118,9 @@ function prepareAll(db: Database.Database): Record<AppendName, Database.Statemen
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
-const db = new Database(workerData.path, { timeout: workerData.busyMs });
+const options = { timeout: workerData.busyMs };
+if (workerData.addon) options.nativeBinding = workerData.addon;
+const db = new Database(workerData.path, options);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 const statements = {};
 for (const [name, sql] of Object.entries(workerData.sql)) statements[name] = db.prepare(sql);
@@ -136,7 +139,7 @@ parentPort.on('message', (m) => {
 `;
 
 export class WorkerSink implements WriteSink {
-  private readonly worker: Worker;
+  private readonly worker: WorkerThreads.Worker;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private nextSync = 0;
   private closed: Promise<void> | null = null;
@@ -145,12 +148,16 @@ export class WorkerSink implements WriteSink {
   private caughtUp: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(path: string, busyMs: number) {
-    const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+    const load = createRequire(import.meta.url);
+    const sqlite = load.resolve('better-sqlite3');
+    // Loaded here, not with the module: most runs never start the thread (HandOverSink), and loading
+    // node:worker_threads is ~4 ms of a CLI start.
+    const threads = load('node:worker_threads') as typeof WorkerThreads;
     // The house pragmas (src/sqlite/) as data: the worker's plain JavaScript cannot import the module.
     const pragmas = SQLITE_HOUSE_PRAGMAS;
-    this.worker = new Worker(WORKER_SOURCE, {
+    this.worker = new threads.Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path, busyMs, pragmas, sqlite, sql: APPEND_SQL },
+      workerData: { path, busyMs, pragmas, sqlite, addon: SQLITE_ADDON, sql: APPEND_SQL },
     });
     this.worker.unref();
     this.worker.on('message', (m: { sync?: number; error?: string | null; written?: number }) => {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { connectSqlite } from '../../sqlite/library.js';
 
 /**
  * Copies SQLite databases file to file with SQLite's online backup API, in one step. The target may be open
@@ -13,7 +14,7 @@ export class SqliteCopier {
   async copy(from: string, to: string): Promise<void> {
     let source = this.sources.get(from);
     if (!source) {
-      source = new Database(from, { readonly: true, fileMustExist: true });
+      source = connectSqlite(from, { readonly: true, fileMustExist: true });
       this.sources.set(from, source);
     }
     // A large page count per step copies everything in one step, so no other writer can slip in between steps.
