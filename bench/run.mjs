@@ -78,8 +78,12 @@ function positiveInt(name, text, fallback) {
   return n;
 }
 
-/** Alternating pairs per engine figure (paging, streaming, fan-out, the journal), whatever --runs says below it. */
-const ENGINE_PAIRS = 5;
+/**
+ * Alternating pairs per engine figure (paging, streaming, fan-out, the journal), whatever --runs says below it.
+ * Nine, not five: on this shared machine single runs of one side spread by ±15 %, and a median of five moved
+ * a ratio by ±0.1 from one default run to the next (bench/README.md, issue 29).
+ */
+const ENGINE_PAIRS = 9;
 
 const full = flags.full;
 const opts = {
