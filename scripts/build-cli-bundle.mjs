@@ -21,11 +21,9 @@ const BUNDLED = new Set(['commander', 'yaml', 'semver', 'ignore']);
  * undici's dispatchers, from their own files (src/client/undici.ts; nothing of ours imports its index at
  * run time): ~100 CommonJS files that Node's loader would resolve, read and wrap one by one. Its llhttp
  * WebAssembly is a JavaScript file holding the bytes, so nothing is looked for on disk.
- */
-/**
- * better-sqlite3's JavaScript too (~15 files, ~12 ms of a CLI start through Node's ES module loader): its
- * addon is named by path at each connection (src/sqlite/library.ts), so the `bindings` lookup it would
- * otherwise make, which finds the package by walking the call stack, is never called from the bundle.
+ * And better-sqlite3's JavaScript (~15 files, ~12 ms of a journaled run's start through Node's ES module
+ * loader): its addon is named by path at each connection (src/sqlite/library.ts), so the `bindings` lookup
+ * it would otherwise make, which finds the package by walking the call stack, is never called from the bundle.
  */
 const BUNDLED_FILES = ['undici/lib/', 'better-sqlite3/lib/'];
 /** Required by a bundled library only on a path the CLI never takes (see above): left to node_modules. */
