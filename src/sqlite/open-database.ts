@@ -1,7 +1,7 @@
 /**
  * sqlite/: the house settings of a SQLite database that one process writes while others read it: the run
  * journal (src/journal/sqlite/) and the embedded service's store (src/service/store/) open theirs here. A leaf
- * both halves may import: it imports nothing of src/.
+ * both halves may import: it imports nothing of src/ outside sqlite/.
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type Database from 'better-sqlite3';
