@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { isPostgresUrl } from './postgres/client.js';
-import { PostgresJournalStore, type PostgresJournalOptions } from './postgres/store.js';
+import type { PostgresJournalStore, PostgresJournalOptions } from './postgres/store.js';
 import { SqliteJournalStore } from './sqlite/store.js';
 import type { JournalReader, JournalStore } from './types.js';
 
@@ -47,6 +47,11 @@ export function isJournalUrl(where: string): boolean {
  * Opens the journal on the PostgreSQL database at `url` (its own schema, default recipe_journal, migrated on
  * open: safe with several workers starting at once); J007 with PostgreSQL's reason when it cannot.
  */
-export function openPostgresJournal(url: string, options: PostgresJournalOptions = {}): Promise<PostgresJournalStore> {
+export async function openPostgresJournal(
+  url: string,
+  options: PostgresJournalOptions = {},
+): Promise<PostgresJournalStore> {
+  // Loaded here: a run on a SQLite journal (open.ts is what it loads) never parses the fleet's backends.
+  const { PostgresJournalStore } = await import('./postgres/store.js');
   return PostgresJournalStore.open(url, options);
 }

@@ -40,7 +40,8 @@ export async function openRunJournal(flags: JournalFlags): Promise<JournalStore 
       throw new RecipeError('J008', { flag: '--run-id', reason: 'needs the journal; drop --no-journal' });
     return undefined;
   }
-  const { journalPath, openJournal } = await import('../../journal/index.js');
+  // open.js, not the folder's index: the index also carries the Redis and PostgreSQL backends (~6 ms to load).
+  const { journalPath, openJournal } = await import('../../journal/open.js');
   return openJournal(journalPath(flags.journal, process.env, process.cwd(), findRecipeDir(process.cwd())));
 }
 
