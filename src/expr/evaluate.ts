@@ -94,9 +94,10 @@ export function mapLeavesNow(value: Value, leaf: (value: LeafValue) => unknown):
 }
 
 /** A value that is not a container: a literal, an expression or a template. */
-type LeafValue = Exclude<Value, { readonly kind: 'object' | 'array' }>;
+export type LeafValue = Exclude<Value, { readonly kind: 'object' | 'array' }>;
 
-function leafNow(
+/** One leaf of a value evaluated synchronously (evalValueNow's step for each leaf), or LATER. */
+export function leafNow(
   value: LeafValue,
   bindings: Readonly<Record<string, unknown>>,
   limits: EvalLimits | undefined,

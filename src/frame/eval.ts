@@ -1,6 +1,6 @@
 import type { CompiledExpr, SourceLoc, Value } from '../compile/plan.js';
 import { RecipeError } from '../errors/index.js';
-import { evalValue, evalValueNow, LATER, mapLeavesNow } from '../expr/index.js';
+import { evalValue, LATER, leafNow, mapLeavesNow, type LeafValue } from '../expr/index.js';
 import { locationOf } from './step-errors.js';
 import type { Scope } from './scope.js';
 
@@ -69,17 +69,37 @@ function asEvalError(err: unknown, value: Value): RecipeError {
  * built once per call. LATER as soon as one member is.
  */
 function evalMembersNow(value: Value, scope: Scope, extra: Readonly<Record<string, unknown>> | undefined): unknown {
-  const memo: { bindings?: Record<string, unknown>; all?: boolean } = {};
-  return mapLeavesNow(value, (leaf) => {
-    if (leaf.kind === 'expr') {
-      const name = bareVariable(leaf.expr);
-      if (name !== undefined) {
-        if (extra !== undefined && Object.hasOwn(extra, name)) return extra[name];
-        if (scope.has(name)) return scope.get(name);
-      }
+  // A leaf (most values a loop item evaluates: a transform, a `when`, an assign member) needs no walk.
+  if (value.kind !== 'object' && value.kind !== 'array') return memberNow(value, scope, extra, {});
+  const memo: BindingsMemo = {};
+  return mapLeavesNow(value, (leaf) => memberNow(leaf, scope, extra, memo));
+}
+
+function memberNow(
+  leaf: LeafValue,
+  scope: Scope,
+  extra: Readonly<Record<string, unknown>> | undefined,
+  memo: BindingsMemo,
+): unknown {
+  if (leaf.kind === 'literal') return leaf.value;
+  if (leaf.kind === 'expr') {
+    const name = bareVariable(leaf.expr);
+    if (name !== undefined) {
+      if (extra !== undefined && Object.hasOwn(extra, name)) return extra[name];
+      const bound = scope.lookup(name, NOT_BOUND);
+      if (bound !== NOT_BOUND) return bound;
     }
-    return evalValueNow(leaf, bindingsFor(leaf, scope, extra, memo), scope.limits());
-  });
+  }
+  return leafNow(leaf, bindingsFor(leaf, scope, extra, memo), scope.limits());
+}
+
+/** What Scope.lookup answers for a name bound nowhere. */
+const NOT_BOUND = Symbol('not bound');
+
+/** The bindings built for one evaluation's expressions, shared by its members (bindingsFor). */
+interface BindingsMemo {
+  bindings?: Record<string, unknown>;
+  all?: boolean;
 }
 
 /**
@@ -92,7 +112,7 @@ function bindingsFor(
   value: Value,
   scope: Scope,
   extra: Readonly<Record<string, unknown>> | undefined,
-  memo: { bindings?: Record<string, unknown>; all?: boolean },
+  memo: BindingsMemo,
 ): Record<string, unknown> {
   if (memo.all === true && memo.bindings) return memo.bindings;
   const names = readsOf(value);
@@ -104,7 +124,10 @@ function bindingsFor(
   for (const name of names) {
     if (Object.hasOwn(out, name)) continue;
     if (extra !== undefined && Object.hasOwn(extra, name)) out[name] = extra[name];
-    else if (scope.has(name)) out[name] = scope.get(name);
+    else {
+      const bound = scope.lookup(name, NOT_BOUND);
+      if (bound !== NOT_BOUND) out[name] = bound;
+    }
   }
   return out;
 }

@@ -11,11 +11,12 @@ import type { Scope } from '../frame/scope.js';
  */
 export function runSet(step: SetStep, scope: Scope): StepOutcome | Promise<StepOutcome> {
   const out: Record<string, unknown> = {};
-  const entries = Object.entries(step.values);
-  for (let i = 0; i < entries.length; i++) {
-    const [name, value] = entries[i] as [string, Value];
-    const v = evaluateNow(value, scope);
-    if (v === LATER) return finishSet(entries, i, out, scope);
+  // Names, not entries: this runs per loop item, and Object.entries makes an array per member every time.
+  const names = Object.keys(step.values);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const v = evaluateNow(step.values[name] as Value, scope);
+    if (v === LATER) return finishSet(step, names, i, out, scope);
     out[name] = v;
     scope.set(name, v);
   }
@@ -23,13 +24,15 @@ export function runSet(step: SetStep, scope: Scope): StepOutcome | Promise<StepO
 }
 
 async function finishSet(
-  entries: readonly [string, Value][],
+  step: SetStep,
+  names: readonly string[],
   from: number,
   out: Record<string, unknown>,
   scope: Scope,
 ): Promise<StepOutcome> {
-  for (let i = from; i < entries.length; i++) {
-    const [name, value] = entries[i] as [string, Value];
+  for (let i = from; i < names.length; i++) {
+    const name = names[i] as string;
+    const value = step.values[name] as Value;
     // The first was just tried synchronously (LATER); the others have not been.
     out[name] = await (i === from ? evaluateLater(value, scope) : evaluate(value, scope));
     scope.set(name, out[name]);

@@ -11,48 +11,52 @@ import { nextEvaluation, settle } from './sequence.js';
 /** Turns between two looks at the clock: cheap enough for a tight loop, fine enough for a timeout. */
 const CHECK_EVERY = 1024;
 
-export interface EvalState {
-  readonly limits: EvalLimits | undefined;
-  /** Read at the first `$now()`/`$millis()` of the evaluation (evaluationTimestamp). */
-  timestamp: number | undefined;
-}
-
-let current: EvalState | null = null;
+/**
+ * The evaluation under way, as three slots rather than one object: an evaluation starts per expression a step
+ * evaluates (several per loop item), and allocating its state cost the per-step figure (bench/README.md).
+ */
+let running = false;
+let runningLimits: EvalLimits | undefined;
+/** Read at the first `$now()`/`$millis()` of the evaluation (evaluationTimestamp). */
+let runningTimestamp: number | undefined;
 
 /** Runs `body` as one evaluation; nested calls (a compiled lambda called back by jsonata) reuse the outer one. */
 export function withEvaluation<T>(limits: EvalLimits | undefined, body: () => T): T {
-  if (current !== null) return body();
-  current = { limits, timestamp: undefined };
+  if (running) return body();
+  running = true;
+  runningLimits = limits;
+  runningTimestamp = undefined;
   nextEvaluation();
   try {
     const result = body();
     settle(result);
     return result;
   } finally {
-    current = null;
+    running = false;
+    runningLimits = undefined;
   }
 }
 
 /** True while a compiled evaluation runs. */
 export function inEvaluation(): boolean {
-  return current !== null;
+  return running;
 }
 
 /** The bounds of the evaluation under way (a lambda made now is bounded like it when called later). */
 export function currentLimits(): EvalLimits | undefined {
-  return current?.limits;
+  return runningLimits;
 }
 
 /** The evaluation's timestamp (the same for every `$now()` of one evaluation, as in jsonata). */
 export function evaluationTimestamp(): number {
-  if (current === null) return Date.now();
-  current.timestamp ??= timestampOf(current.limits);
-  return current.timestamp;
+  if (!running) return Date.now();
+  runningTimestamp ??= timestampOf(runningLimits);
+  return runningTimestamp;
 }
 
 /** A draw of chance for `$random()`/`$shuffle()`: the run's source for the evaluation, else Math.random. */
 export function evaluationRandom(): number {
-  return randomOf(current?.limits);
+  return randomOf(runningLimits);
 }
 
 /** A draw from the source of `limits` (the step visit's), else Math.random. */
@@ -69,7 +73,7 @@ export function timestampOf(limits: EvalLimits | undefined): number {
 export function tick(): void {
   if (--turnsLeft !== 0) return;
   turnsLeft = CHECK_EVERY;
-  if (current !== null) checkDeadline(current.limits);
+  if (running) checkDeadline(runningLimits);
 }
 
 /** Turns until the next look at the clock. */
