@@ -69,19 +69,14 @@ export class CallRecorder {
    * `path` (the step path with loop indexes) is worked out then too.
    */
   visit(path: () => string, ctx: { now(): number; random(): number }): Visit {
-    let reading: number | undefined;
-    let draw: (() => number) | undefined;
-    return {
-      clock: () => (reading ??= this.visitClock(path(), ctx.now)),
-      random: () => (draw ??= this.visitRandom(path(), ctx.random))(),
-    };
+    return new VisitReadings(this, path, ctx);
   }
 
   /**
    * The clock reading of a step visit (`$now()`, `$millis()`), journaled as `now:PATH`: a resume answers the
    * reading the earlier attempt recorded, so the requests it computes from it match the recorded ones.
    */
-  private visitClock(path: string, now: () => number): number {
+  visitClock(path: string, now: () => number): number {
     const key = `now:${path}`;
     const prior = this.recorded[key];
     if (typeof prior === 'number') return prior;
@@ -95,7 +90,7 @@ export class CallRecorder {
    * seed journaled as `random:PATH`. A resume seeds it with the recorded seed, so the visit's expressions,
    * evaluated in the same order, draw the same values and compute the same requests.
    */
-  private visitRandom(path: string, random: () => number): () => number {
+  visitRandom(path: string, random: () => number): () => number {
     const key = `random:${path}`;
     const prior = this.recorded[key];
     if (typeof prior === 'number') return seededRandom(prior);
@@ -109,5 +104,28 @@ export class CallRecorder {
     if (this.honouredNoted || !this.journal) return;
     this.honouredNoted = true;
     this.journal.noteIdempotencyHonoured();
+  }
+}
+
+/**
+ * One step visit's reads of time and chance (CallRecorder.visit): an object with methods, not closures, since
+ * every step visit makes one and few of them are ever asked.
+ */
+class VisitReadings implements Visit {
+  private reading: number | undefined;
+  private draw: (() => number) | undefined;
+
+  constructor(
+    private readonly recorder: CallRecorder,
+    private readonly path: () => string,
+    private readonly ctx: { now(): number; random(): number },
+  ) {}
+
+  clock(): number {
+    return (this.reading ??= this.recorder.visitClock(this.path(), this.ctx.now));
+  }
+
+  random(): number {
+    return (this.draw ??= this.recorder.visitRandom(this.path(), this.ctx.random))();
   }
 }

@@ -9,5 +9,5 @@ export { JsonataExpr, parseExpr, type Engine, type ExprSyntaxError } from './com
 export { scanTemplate, type Segment, type ScanResult } from './scan.js';
 export type { VariableRef, MemberRef } from './analyze.js';
 export type { ExprHabit } from './habits.js';
-export type { Position, ValueSite, SourceLoc, CompiledExpr, Value, EvalLimits } from './types.js';
+export type { Position, ValueSite, SourceLoc, CompiledExpr, Value, EvalLimits, VisitReads } from './types.js';
 export { LATER } from './types.js';

@@ -90,7 +90,7 @@ function focusLimits(focus: Focus): EvalLimits | undefined {
 
 /** The evaluation's timestamp: the run's (from the limits binding), else jsonata's own for the evaluation. */
 function focusTimestamp(focus: Focus): number {
-  return focusLimits(focus)?.timestamp?.() ?? focus.environment.timestamp?.getTime() ?? Date.now();
+  return focusLimits(focus)?.reads?.clock() ?? focus.environment.timestamp?.getTime() ?? Date.now();
 }
 
 function jsonataRandom(this: Focus): number {

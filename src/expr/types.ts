@@ -21,16 +21,20 @@ export interface EvalLimits {
   /** `step`: the step's timeout_ms; `recipe`: the recipe's expression_timeout_ms. */
   readonly source: 'step' | 'recipe';
   /**
-   * What `$now()` and `$millis()` answer in this evaluation: the run's clock for the step, which the run
-   * journals and a resume replays (house rule 5); the same value on every call for one evaluation. Asked
-   * only when one of them is called; without it, the wall clock at the evaluation's first call.
+   * What `$now()`/`$millis()` and `$random()`/`$shuffle()` read in this evaluation: the step visit's clock and
+   * source of chance, which the run journals and a resume replays (house rule 5). Without it, the wall clock
+   * at the evaluation's first call and Math.random.
    */
-  readonly timestamp?: () => number;
-  /**
-   * What `$random()` and `$shuffle()` draw from in this evaluation: the step visit's seeded source, whose seed
-   * the run journals and a resume replays. Without it, Math.random.
-   */
-  readonly random?: () => number;
+  readonly reads?: VisitReads;
+}
+
+/**
+ * A step visit's clock and chance. `clock()` answers the same reading for the whole visit, asked (and journaled)
+ * only when an expression first calls for it; `random()` draws from the visit's seeded source.
+ */
+export interface VisitReads {
+  clock(): number;
+  random(): number;
 }
 
 /** A JSONata expression compiled once by expr/; run/ evaluates it through expr/'s evalValue. */

@@ -1,4 +1,4 @@
-import type { EvalLimits } from '../expr/index.js';
+import type { EvalLimits, VisitReads } from '../expr/index.js';
 
 /**
  * Scope frames: each step list runs in its own frame, child of the enclosing one. A step id, a set/assign
@@ -12,10 +12,7 @@ export interface ExprBounds {
 }
 
 /** What a step visit's expressions read for time and chance: each read from the journal on a resume. */
-export interface Visit {
-  readonly clock: () => number;
-  readonly random: () => number;
-}
+export type Visit = VisitReads;
 
 export class Scope {
   private readonly vars = new Map<string, unknown>();
@@ -82,8 +79,7 @@ export class Scope {
       now: bounds.now,
       timeoutMs: step === undefined ? bounds.timeoutMs : step.timeoutMs,
       source: step === undefined ? 'recipe' : 'step',
-      timestamp: visit?.clock,
-      random: visit?.random,
+      reads: visit,
     };
   }
 

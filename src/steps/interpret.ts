@@ -48,36 +48,45 @@ async function finishSteps(
   return last;
 }
 
-/** The one dispatch over step kinds; adding a kind without a case here fails to compile. */
-function dispatch(step: Step, scope: Scope, stepCtx: StepContext): StepOutcome | Promise<StepOutcome> {
+/**
+ * The one dispatch over step kinds; adding a kind without a case here fails to compile. Only the kinds that
+ * call out, log or run nested steps get a StepContext: a transform or a set runs per loop item, and making
+ * one it never reads was an allocation per step.
+ */
+function dispatch(step: Step, scope: Scope, visit: StepVisit, signal: AbortSignal): StepOutcome | Promise<StepOutcome> {
   switch (step.kind) {
     case 'execute':
-      return runExecute(step, scope, stepCtx);
+      return runExecute(step, scope, contextOf(visit, signal));
     case 'paginate':
-      return runPaginate(step, scope, stepCtx);
+      return runPaginate(step, scope, contextOf(visit, signal));
     case 'foreach':
-      return runForeach(step, scope, stepCtx);
+      return runForeach(step, scope, contextOf(visit, signal));
     case 'transform':
       return runTransform(step, scope);
     case 'set':
       return runSet(step, scope);
     case 'log':
-      return runLog(step, scope, stepCtx);
+      return runLog(step, scope, contextOf(visit, signal));
     case 'assert':
       return runAssert(step, scope);
     case 'fail':
       return runFail(step, scope);
     case 'call':
-      return runCall(step, scope, stepCtx);
+      return runCall(step, scope, contextOf(visit, signal));
     case 'download':
-      return runDownload(step, scope, stepCtx);
+      return runDownload(step, scope, contextOf(visit, signal));
     case 'http':
-      return runHttp(step, scope, stepCtx);
+      return runHttp(step, scope, contextOf(visit, signal));
     default: {
       const never: never = step;
       throw new Error(`unknown step kind ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** The context of a visit's calls, under `signal` (the run's, or the step's own under timeout_ms). */
+function contextOf(visit: StepVisit, signal: AbortSignal): StepContext {
+  return new StepContext(visit.state, visit.step, visit.stats, signal, visit.span);
 }
 
 /**
@@ -118,9 +127,7 @@ function runBody(step: Step, scope: Scope, state: RunState, stats: StepStats): u
   let outcome: StepOutcome | Promise<StepOutcome>;
   try {
     outcome =
-      step.timeoutMs !== undefined
-        ? underTimeout(visit, step.timeoutMs)
-        : dispatch(step, scope, new StepContext(state, step, stats, state.signal, visit.span));
+      step.timeoutMs !== undefined ? underTimeout(visit, step.timeoutMs) : dispatch(step, scope, visit, state.signal);
   } catch (err) {
     try {
       return visit.failed(err);
@@ -160,7 +167,7 @@ async function settle(visit: StepVisit, outcome: StepOutcome | Promise<StepOutco
  * abort) two AbortControllers per item.
  */
 async function underTimeout(visit: StepVisit, timeoutMs: number): Promise<StepOutcome> {
-  const { step, scope, state, stats } = visit;
+  const { step, scope, state } = visit;
   const deadline = new AbortController();
   const timer = new AbortController();
   const onParentAbort = (): void => deadline.abort();
@@ -168,7 +175,7 @@ async function underTimeout(visit: StepVisit, timeoutMs: number): Promise<StepOu
   let timedOut = false;
   try {
     // The kind first: one that fails synchronously starts no timer (whose expiry nobody would await).
-    const work = dispatch(step, scope, new StepContext(state, step, stats, deadline.signal, visit.span));
+    const work = dispatch(step, scope, visit, deadline.signal);
     const expiry = state.ctx.sleep(timeoutMs, timer.signal).then(
       () => {
         timedOut = true;

@@ -82,7 +82,7 @@ describe('engines', () => {
       now: Date.now,
       timeoutMs: 1000,
       source: 'recipe' as const,
-      random: draws(),
+      reads: { clock: Date.now, random: draws() },
     });
     const compiled = expr('[$random(), $random(), $shuffle([1, 2, 3])]');
     const fallback = expr('[$random(), $random(), $shuffle([1, 2, 3]), $eval("1")]');
@@ -91,7 +91,7 @@ describe('engines', () => {
     // (The constructor flattens the shuffled array.) Fisher-Yates (inside-out), one draw per item: 0.5, 0.7, 0.2 give j = 0, 1, 0.
     expect(await compiled.evaluate({}, limits())).toEqual([0.1, 0.9, 3, 2, 1]);
     expect(await fallback.evaluate({}, limits())).toEqual([0.1, 0.9, 3, 2, 1, 1]);
-    const other = () => ({ ...limits(), random: () => 0 });
+    const other = () => ({ ...limits(), reads: { clock: Date.now, random: () => 0 } });
     expect(await compiled.evaluate({}, other())).toEqual([0, 0, 3, 1, 2]);
     expect(await fallback.evaluate({}, other())).toEqual([0, 0, 3, 1, 2, 1]);
   });

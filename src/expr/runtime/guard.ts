@@ -61,12 +61,12 @@ export function evaluationRandom(): number {
 
 /** A draw from the source of `limits` (the step visit's), else Math.random. */
 export function randomOf(limits: EvalLimits | undefined): number {
-  return limits?.random?.() ?? Math.random();
+  return limits?.reads?.random() ?? Math.random();
 }
 
 /** What `$now()`/`$millis()` answer under `limits`: the run's timestamp for it, else the wall clock. */
 export function timestampOf(limits: EvalLimits | undefined): number {
-  return limits?.timestamp?.() ?? Date.now();
+  return limits?.reads?.clock() ?? Date.now();
 }
 
 /** One turn of a loop or one call: stops the evaluation once it is past its deadline. */
