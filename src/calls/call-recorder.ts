@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redactor } from '../client/index.js';
+import type { VisitReads } from '../expr/index.js';
 import type { RunJournal, SettledBy } from '../journal/index.js';
-import type { Visit } from '../frame/scope.js';
 import { newSeed, seededRandom } from './seeded-random.js';
 
 /** How a write in doubt is settled on resume: decided for each one before the resume sends anything. */
@@ -68,7 +68,7 @@ export class CallRecorder {
    * A step visit's clock and chance, each read (and journaled) only when one of its expressions first asks;
    * `path` (the step path with loop indexes) is worked out then too.
    */
-  visit(path: () => string, ctx: { now(): number; random(): number }): Visit {
+  visit(path: () => string, ctx: { now(): number; random(): number }): VisitReads {
     return new VisitReadings(this, path, ctx);
   }
 
@@ -111,7 +111,7 @@ export class CallRecorder {
  * One step visit's reads of time and chance (CallRecorder.visit): an object with methods, not closures, since
  * every step visit makes one and few of them are ever asked.
  */
-class VisitReadings implements Visit {
+class VisitReadings implements VisitReads {
   private reading: number | undefined;
   private draw: (() => number) | undefined;
 

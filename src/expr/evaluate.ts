@@ -55,16 +55,6 @@ async function evalExpr(
 }
 
 /**
- * evalValue synchronously: the value, or LATER as soon as one expression can only be evaluated
- * asynchronously (CompiledExpr.evaluateNow); then call evalValue, which evaluates the whole value again
- * (expressions are pure: `$now()` and `$random()` read their step visit's journaled clock and seed). Errors
- * are evalValue's.
- */
-export function evalValueNow(value: Value, bindings: Readonly<Record<string, unknown>>, limits?: EvalLimits): unknown {
-  return mapLeavesNow(value, (leaf) => leafNow(leaf, bindings, limits));
-}
-
-/**
  * A value's containers walked synchronously as evalValue walks them (object members whose value is undefined
  * left out), each leaf (literal, expression, template) answered by `leaf`; LATER as soon as one leaf is.
  */
@@ -96,7 +86,12 @@ export function mapLeavesNow(value: Value, leaf: (value: LeafValue) => unknown):
 /** A value that is not a container: a literal, an expression or a template. */
 export type LeafValue = Exclude<Value, { readonly kind: 'object' | 'array' }>;
 
-/** One leaf of a value evaluated synchronously (evalValueNow's step for each leaf), or LATER. */
+/**
+ * One leaf of a value evaluated synchronously: its value, or LATER as soon as one expression can only be
+ * evaluated asynchronously (CompiledExpr.evaluateNow); then evalValue evaluates the whole value again
+ * (expressions are pure: `$now()` and `$random()` read their step visit's journaled clock and seed). Errors
+ * are evalValue's. With mapLeavesNow, evalValue synchronously.
+ */
 export function leafNow(
   value: LeafValue,
   bindings: Readonly<Record<string, unknown>>,

@@ -1,6 +1,6 @@
 /** expr/: `${ }` templates and JSONata, compiled once with positions. The only user of `jsonata`. */
 export { compileValue, escapePointer, type CompiledValue } from './value.js';
-export { evalValue, evalValueNow, leafNow, mapLeavesNow, type LeafValue } from './evaluate.js';
+export { evalValue, leafNow, mapLeavesNow, type LeafValue } from './evaluate.js';
 export { collectExpressions, describeEngine, describeHandBack } from './describe.js';
 export { toRecipeError } from './expr-errors.js';
 export { evaluateExpression, lineAndColumn, type EvaluateExpressionOptions } from './evaluate-expression.js';

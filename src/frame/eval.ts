@@ -34,7 +34,7 @@ export async function evaluateLater(
 }
 
 /**
- * evaluate() synchronously when every expression in the value can be (expr/'s evalValueNow): the value,
+ * evaluate() synchronously when every expression in the value can be (expr/'s mapLeavesNow and leafNow): the value,
  * or LATER, and then evaluateLater() answers. Per item of a loop this is the whole evaluation: no promise.
  */
 export function evaluateNow(value: Value, scope: Scope, extra?: Readonly<Record<string, unknown>>): unknown {

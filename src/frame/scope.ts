@@ -11,9 +11,6 @@ export interface ExprBounds {
   readonly timeoutMs: number;
 }
 
-/** What a step visit's expressions read for time and chance: each read from the journal on a resume. */
-export type Visit = VisitReads;
-
 export class Scope {
   private readonly vars = new Map<string, unknown>();
   /** On a plan's root frame: the clock and the recipe's expression_timeout_ms. */
@@ -23,7 +20,7 @@ export class Scope {
   /** For a called recipe's root: the caller's frame, whose step deadlines still apply. */
   private caller: Scope | undefined;
   /** The step visit now running in this frame: what `$now()`/`$millis()` and `$random()`/`$shuffle()` read. */
-  private visit: Visit | undefined;
+  private visit: VisitReads | undefined;
 
   constructor(private readonly parent: Scope | null = null) {}
 
@@ -39,7 +36,7 @@ export class Scope {
    * `$random()` until the next visit. Nothing ends it (no try/finally per step visit): what a frame evaluates
    * after its last step (a loop's collect) reads the last visit's, which are journaled like any other.
    */
-  enterVisit(visit: Visit): void {
+  enterVisit(visit: VisitReads): void {
     this.visit = visit;
   }
 
@@ -61,7 +58,7 @@ export class Scope {
   limits(): EvalLimits | undefined {
     let bounds: ExprBounds | undefined;
     let earliest: { at: number; timeoutMs: number } | undefined;
-    let visit: Visit | undefined;
+    let visit: VisitReads | undefined;
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent ?? s.caller) {
       bounds ??= s.bounds;
       visit ??= s.visit;

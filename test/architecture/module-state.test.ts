@@ -27,9 +27,11 @@ const ALLOWED = new Set([
   'run/project-secrets.ts: applied', // memo: what each live redactor was given, so a worker's job walks its folder once
   'test-runner/worker.ts: files', // a worker thread's loaded test files (a worker is its own isolate)
   // A compiled evaluation runs synchronously from first node to result, so nothing else can run meanwhile:
-  // one slot per thread holds the evaluation under way (its $now() timestamp and its bound) instead of a
-  // context threaded through every generated call, and is empty again when it returns.
-  'expr/runtime/guard.ts: let current',
+  // slots per thread hold the evaluation under way (whether one runs, its bound, its $now() timestamp) instead
+  // of a context threaded through every generated call, and are empty again when it returns.
+  'expr/runtime/guard.ts: let running',
+  'expr/runtime/guard.ts: let runningLimits',
+  'expr/runtime/guard.ts: let runningTimestamp',
   'expr/runtime/guard.ts: let turnsLeft', // turns until the next look at the clock (the bound's sampling)
   // Marks on sequences: the number of the evaluation under way, so a sequence made by another evaluation
   // is a plain array, and the sequences this one nested (settled when it ends).
