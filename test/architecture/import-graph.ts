@@ -33,14 +33,19 @@ export function importsOf(file: string, known: ReadonlySet<string>): string[] {
   for (const { fileName } of info.importedFiles) {
     // Packages are outside the graph; so are assets a bundler loads (the console's .css).
     if (!fileName.startsWith('.') || /\.(css|svg|png|html)$/.test(fileName)) continue;
-    const base = toKey(resolve(dirname(join(SRC, file)), fileName));
-    const stem = base.replace(/\.js$/, '');
-    const candidates = [`${stem}.ts`, `${stem}.tsx`, `${base}.ts`, `${base}/index.ts`];
-    const hit = candidates.find((c) => known.has(c));
-    if (!hit) throw new Error(`${file}: cannot resolve import "${fileName}"`);
-    out.add(hit);
+    out.add(resolveImport(file, fileName, known));
   }
   return [...out].sort();
+}
+
+/** The src/ file a relative specifier in `file` names, resolved as NodeNext resolves it here. */
+export function resolveImport(file: string, specifier: string, known: ReadonlySet<string>): string {
+  const base = toKey(resolve(dirname(join(SRC, file)), specifier));
+  const stem = base.replace(/\.js$/, '');
+  const candidates = [`${stem}.ts`, `${stem}.tsx`, `${base}.ts`, `${base}/index.ts`];
+  const hit = candidates.find((c) => known.has(c));
+  if (!hit) throw new Error(`${file}: cannot resolve import "${specifier}"`);
+  return hit;
 }
 
 /** The file graph of src/: file → files it imports. */

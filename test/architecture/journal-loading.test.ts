@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SRC } from './import-graph.js';
+import { resolveImport, SRC, sourceFiles } from './import-graph.js';
 
 /**
  * A run on the SQLite journal loads src/journal/open.ts (cli/run/run-journal.ts imports it by name) and what it
@@ -20,10 +20,11 @@ describe('loading the SQLite journal', () => {
 
 /** The files `file` loads when it is loaded: value imports and re-exports, followed; type-only and import() not. */
 function staticClosure(file: string): string[] {
+  const known = new Set(sourceFiles());
   const seen = new Set<string>([file]);
   const queue = [file];
   for (let next = queue.pop(); next !== undefined; next = queue.pop())
-    for (const dep of valueImports(next))
+    for (const dep of valueImports(next, known))
       if (!seen.has(dep)) {
         seen.add(dep);
         queue.push(dep);
@@ -31,7 +32,7 @@ function staticClosure(file: string): string[] {
   return [...seen].sort();
 }
 
-function valueImports(file: string): string[] {
+function valueImports(file: string, known: ReadonlySet<string>): string[] {
   const source = ts.createSourceFile(file, readFileSync(join(SRC, file), 'utf8'), ts.ScriptTarget.Latest);
   const out: string[] = [];
   for (const node of source.statements) {
@@ -42,8 +43,7 @@ function valueImports(file: string): string[] {
           ? node.moduleSpecifier
           : undefined;
     if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith('.')) continue;
-    const target = relative(SRC, resolve(dirname(join(SRC, file)), spec.text)).replace(/\.js$/, '.ts');
-    out.push(target.split('\\').join('/'));
+    out.push(resolveImport(file, spec.text, known));
   }
   return out;
 }
