@@ -31,6 +31,7 @@ export function executeCall(
   write: boolean,
   findEffect?: ServiceCall<Envelope>['findEffect'],
 ): ServiceCall<Envelope> {
+  // One literal of one shape per request (a write's members undefined for a read), not spreads.
   return {
     kind: 'execute',
     method: 'POST',
@@ -41,38 +42,45 @@ export function executeCall(
     request: { connector: connectorId, entity, action, params },
     keepAnswer: true,
     send: (opts) => stepCtx.ctx.client.execute(connectorId, { entity, action, params }, opts),
-    encode: (envelope) => envelope,
+    encode: identity,
     // The recorded JSON text becomes the envelope exactly as a live answer does.
     decode: (stored) => toEnvelope(stored, { entity, action }),
-    ...(write
-      ? {
-          dryRun: async (callKey): Promise<Envelope> => {
-            const result = await stepCtx.state.dryRun.record(
-              stepCtx.writeSite(),
-              placeholderId(callKey),
-              connectorId,
-              entity,
-              action,
-              params,
-              dryRunTypes(stepCtx, connectorId),
-            );
-            stepCtx.ctx.log(
-              'info',
-              stepCtx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
-            );
-            return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
-          },
-          // No answer was ever seen: the step's result is null, and $response says how it was settled.
-          assumed: (): Envelope => ({
-            status: 'assumed_sent',
-            result: null,
-            connector_metadata: {},
-            execution_metadata: {},
-          }),
-        }
-      : {}),
-    ...(findEffect ? { findEffect } : {}),
+    dryRun: write ? (callKey) => dryRunExecute(stepCtx, callKey, connectorId, entity, action, params) : undefined,
+    assumed: write ? assumedSent : undefined,
+    findEffect,
   };
+}
+
+const identity = <T>(value: T): T => value;
+
+/** A write under --dry-run: recorded with its placeholder, logged, answered as the service would not. */
+async function dryRunExecute(
+  stepCtx: StepContext,
+  callKey: string,
+  connectorId: string,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+): Promise<Envelope> {
+  const result = await stepCtx.state.dryRun.record(
+    stepCtx.writeSite(),
+    placeholderId(callKey),
+    connectorId,
+    entity,
+    action,
+    params,
+    dryRunTypes(stepCtx, connectorId),
+  );
+  stepCtx.ctx.log(
+    'info',
+    stepCtx.ctx.redactor.redact(`dry run: would send ${entity}.${action} ${JSON.stringify(params)}`),
+  );
+  return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
+}
+
+/** A write settled with --assume-sent: no answer was ever seen, so the step's result is null and $response says how it was settled. */
+function assumedSent(): Envelope {
+  return { status: 'assumed_sent', result: null, connector_metadata: {}, execution_metadata: {} };
 }
 
 /** POST .../execute for a download: the bytes are not journaled, so a resume fetches them again. */
@@ -168,7 +176,21 @@ export function actionWrites(
 }
 
 /** The connector id for a step: its own `connector:`, else the recipe's, resolved through the client. */
-export async function stepConnectorId(
+export function stepConnectorId(
+  stepCtx: StepContext,
+  scope: Scope,
+  what: { entity: string; action: string },
+): Promise<string> {
+  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
+  // Nearly always written out (`connector: { workspace: default, definition: CRM }`) and asked once per item
+  // of a loop: then the run's one lookup answers, without an async frame per item.
+  const workspace = ref?.kind === 'lookup' ? ref.workspace : undefined;
+  if (ref?.kind === 'lookup' && ref.definition.kind === 'literal' && (!workspace || workspace.kind === 'literal'))
+    return resolveConnector(stepCtx, workspace ? String(workspace.value) : undefined, String(ref.definition.value));
+  return evaluatedConnectorId(stepCtx, scope, what);
+}
+
+async function evaluatedConnectorId(
   stepCtx: StepContext,
   scope: Scope,
   what: { entity: string; action: string },

@@ -9,7 +9,7 @@ import { actionWrites, executeCall } from './call-kinds.js';
  * One execute call for a step, through the record/replay point: a write under --dry-run is recorded and
  * answered with a placeholder; `findEffect` is the step's in_doubt lookup, for a resume to settle a write.
  */
-export async function sendExecute(
+export function sendExecute(
   stepCtx: StepContext,
   connectorId: string,
   entity: string,
@@ -17,9 +17,18 @@ export async function sendExecute(
   params: Record<string, unknown>,
   findEffect?: ServiceCall<Envelope>['findEffect'],
 ): Promise<Envelope> {
-  const known = actionWrites(stepCtx, connectorId, entity, action);
-  const write = typeof known === 'boolean' ? known : await known;
-  return callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, write, findEffect));
+  // Whether the action writes is known after the run's first call to the connector: then no async frame.
+  let known: boolean | Promise<boolean>;
+  try {
+    known = actionWrites(stepCtx, connectorId, entity, action);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  if (typeof known === 'boolean')
+    return callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, known, findEffect));
+  return known.then((write) =>
+    callService(stepCtx, executeCall(stepCtx, connectorId, entity, action, params, write, findEffect)),
+  );
 }
 
 /** Params must evaluate to an object (or nothing). */

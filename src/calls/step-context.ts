@@ -78,7 +78,8 @@ export class StepContext {
         tracker.requests++;
         const max = this.ctx.maxRequests;
         if (max !== undefined && tracker.requests > max) throw new RecipeError('X014', { max });
-        for (const s of [...this.state.chain, this.stats]) s.requests++;
+        for (const s of this.state.chain) s.requests++;
+        this.stats.requests++;
         this.progress();
       },
       // Only when someone listens: the client then builds no per-request info object either.
@@ -100,7 +101,8 @@ export class StepContext {
       retry: (info) => {
         extra?.retry?.(info);
         this.state.tracker.retries++;
-        for (const s of [...this.state.chain, this.stats]) s.retries++;
+        for (const s of this.state.chain) s.retries++;
+        this.stats.retries++;
         this.ctx.log('debug', `${this.stats.id}: retry ${info.attempt} in ${info.delayMs} ms (${info.reason})`);
         if (info.waitingMs !== undefined)
           this.ctx.waiting?.(

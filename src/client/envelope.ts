@@ -38,7 +38,8 @@ export function parseJsonText(
 /**
  * The envelope of an execute answer's parsed body: connector_metadata and execution_metadata made objects
  * (the live service may send null). C010 when the body is not a JSON object. A replay from the journal
- * goes through this too, so a recorded answer gives the very envelope the live one gave.
+ * goes through this too, so a recorded answer gives the very envelope the live one gave. `body` must be the
+ * caller's own, freshly parsed value: it becomes the envelope.
  */
 export function toEnvelope(body: unknown, where: { entity: string; action: string }): Envelope {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -48,14 +49,14 @@ export function toEnvelope(body: unknown, where: { entity: string; action: strin
       reason: 'the body is not a JSON object',
     });
   }
+  // Completed in place, not copied (a copy per request): every caller hands over a value it has just parsed
+  // and keeps no other reference to.
   const env = body as Record<string, unknown>;
-  return {
-    ...env,
-    status: env.status,
-    result: env.result,
-    connector_metadata: asObject(env.connector_metadata),
-    execution_metadata: asObject(env.execution_metadata),
-  };
+  env.status = env.status;
+  env.result = env.result;
+  env.connector_metadata = asObject(env.connector_metadata);
+  env.execution_metadata = asObject(env.execution_metadata);
+  return env as Envelope;
 }
 
 /** The value when it is a JSON object, else an empty one. */

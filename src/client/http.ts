@@ -7,9 +7,9 @@ export interface HttpRequest {
   /** Absolute URL of the request. */
   readonly url: URL;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body?: string | undefined;
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A complete answer: status, headers (lower-case names) and the whole body. */
@@ -58,6 +58,11 @@ export function requestWritten(): Promise<void> {
  */
 export class HttpTransport {
   private readonly pools = new Map<string, Pool>();
+  /**
+   * A URL's origin and request target, read once per URL object: the client reuses one URL per connector API
+   * path, and each read of a URL's getters builds new strings (three per request).
+   */
+  private readonly targets = new WeakMap<URL, { readonly origin: string; readonly path: string }>();
 
   /**
    * With `dispatcher`, every exchange goes through it instead of the transport's own pools (a test runner's
@@ -66,20 +71,30 @@ export class HttpTransport {
   constructor(private readonly dispatcher?: Dispatcher) {}
 
   send(req: HttpRequest): Promise<HttpResponse> {
-    const target: Dispatcher = this.dispatcher ?? this.poolFor(req.url.origin);
+    const { origin, path } = this.targetOf(req.url);
+    const target: Dispatcher = this.dispatcher ?? this.poolFor(origin);
     return new Promise((resolve, reject) => {
       const exchange = new Exchange(req, resolve, reject);
       target.dispatch(
         {
-          ...(this.dispatcher ? { origin: req.url.origin } : {}),
+          ...(this.dispatcher ? { origin } : {}),
           method: req.method,
-          path: req.url.pathname + req.url.search,
+          path,
           headers: req.headers,
           body: req.body ?? null,
         },
         exchange,
       );
     });
+  }
+
+  private targetOf(url: URL): { readonly origin: string; readonly path: string } {
+    let known = this.targets.get(url);
+    if (!known) {
+      known = { origin: url.origin, path: url.pathname + url.search };
+      this.targets.set(url, known);
+    }
+    return known;
   }
 
   /** Closes every pooled connection; the transport can still be used afterwards (pools reopen). */

@@ -47,6 +47,21 @@ export class RateGovernor {
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
   ) {}
 
+  /**
+   * Counts a request under `key` in flight when it may be sent now (no wait for a place or for the policy's
+   * spacing), and says whether it did; else the caller awaits acquire(). Most requests go this way, and a
+   * synchronous answer spares each of them a promise.
+   */
+  tryAcquire(key: string): boolean {
+    const s = this.state(key);
+    if (s.inFlight >= s.window) return false;
+    const now = this.now();
+    if (s.nextAt > now) return false;
+    s.inFlight++;
+    if (s.intervalMs > 0) s.nextAt = now + s.intervalMs;
+    return true;
+  }
+
   /** Waits until a request under `key` may be sent, then counts it in flight. Rejects when `signal` aborts. */
   async acquire(key: string, signal?: AbortSignal): Promise<void> {
     const s = this.state(key);
@@ -130,9 +145,13 @@ export class RateGovernor {
   }
 }
 
-function header(headers: Readonly<Record<string, string | undefined>>, ...names: string[]): string | undefined {
-  for (const name of names) if (headers[name] !== undefined) return headers[name];
-  return undefined;
+/** A header by its name, else by its other spelling: read for every answer, so no rest array. */
+function header(
+  headers: Readonly<Record<string, string | undefined>>,
+  name: string,
+  other?: string,
+): string | undefined {
+  return headers[name] ?? (other === undefined ? undefined : headers[other]);
 }
 
 function numberOf(text: string | undefined): number | undefined {

@@ -87,6 +87,9 @@ export class RequestLoop {
 
   private readonly transport: HttpTransport;
   private readonly base: URL;
+  private lastBearer: { readonly token: string; readonly header: string } | null = null;
+  /** The base URL's origin, read once: every connector API call is keyed by it (a URL's getter builds it anew). */
+  private readonly baseOrigin: string;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly limiter: RequestLimiter | undefined;
@@ -110,6 +113,7 @@ export class RequestLoop {
   ) {
     this.transport = new HttpTransport(options.dispatcher);
     this.base = options.base;
+    this.baseOrigin = options.base.origin;
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.limiter = options.limiter;
@@ -130,8 +134,9 @@ export class RequestLoop {
     const policy = opts.retry ?? this.retry;
     const timeoutMs = opts.requestTimeoutMs ?? this.timeoutMs;
     const url = spec.url ?? this.urlOf(spec);
+    const origin = spec.url ? spec.url.origin : this.baseOrigin;
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
-    const isSuccess = spec.isSuccess ?? ((status: number) => status >= 200 && status < 300);
+    const isSuccess = spec.isSuccess ?? isSuccessStatus;
     let refreshedAfter401 = false;
     const firstAt = this.now();
     for (let attempt = 1; ; attempt++) {
@@ -146,12 +151,13 @@ export class RequestLoop {
       const safeToRepeat =
         spec.safeToRepeat || (opts.idempotencyKey !== undefined && this.idempotencyHonoured && !spec.url);
       const token = spec.auth ? (this.tokens.valid() ?? (await this.tokens.get(opts.signal))) : null;
-      if (token) headers.authorization = `Bearer ${token}`;
+      if (token) headers.authorization = this.bearer(token);
       if (spec.limitKey !== undefined && this.limiter) await this.limit(spec.limitKey, opts.signal);
       // The rate the service allows, learnt from its answers, shared by every concurrent call of the run: a
       // service limits a token across all its endpoints, so the key is the origin, not the connector.
-      const paced = this.governor !== undefined ? url.origin : undefined;
-      if (paced !== undefined) await this.govern(paced, opts.signal);
+      const paced = this.governor !== undefined ? origin : undefined;
+      // Most calls find a free place at once: only those that must wait pay for a promise.
+      if (paced !== undefined && !this.governor?.tryAcquire(paced)) await this.govern(paced, opts.signal);
 
       this.stats.requests++;
       opts.observer?.request?.();
@@ -168,28 +174,22 @@ export class RequestLoop {
       // W3C trace context: the service (or an http step's target) can join its spans to this run's trace.
       if (traced?.traceparent !== undefined) headers.traceparent = traced.traceparent;
       try {
-        res = await this.transport.send({
-          method: spec.method,
-          url,
-          headers,
-          ...(body !== undefined ? { body } : {}),
-          timeoutMs,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        });
+        // One literal of one shape (absent members undefined), not spreads: this runs once per request.
+        res = await this.transport.send({ method: spec.method, url, headers, body, timeoutMs, signal: opts.signal });
       } catch (err) {
         if (paced !== undefined) this.governor?.release(paced, undefined);
         traced?.end({ error: err instanceof TransportError ? err.kind : 'error' });
         if (!(err instanceof TransportError)) throw err;
         if (err.kind === 'aborted') throw new RecipeError('C011');
         outcome = { kind: 'network', sent: err.sent };
-        const waited = this.reached.has(url.origin) ? this.now() - firstAt : Number.POSITIVE_INFINITY;
+        const waited = this.reached.has(origin) ? this.now() - firstAt : Number.POSITIVE_INFINITY;
         if (!shouldRetry(outcome, attempt, policy, safeToRepeat, waited)) {
           if (err.kind === 'timeout')
             throw new RecipeError('C007', { entity: spec.entity, action: spec.action, timeoutMs });
           throw new RecipeError('C006', {
             entity: spec.entity,
             action: spec.action,
-            origin: url.origin,
+            origin,
             reason: this.redactor.redact(err.reason),
             sent: err.sent,
           });
@@ -198,7 +198,7 @@ export class RequestLoop {
         continue;
       }
 
-      this.reached.add(url.origin);
+      this.reached.add(origin);
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
       if (paced !== undefined) {
         const answer = { status: res.status, headers: res.headers };
@@ -232,6 +232,12 @@ export class RequestLoop {
         throw spec.failure ? spec.failure(res) : errorForResponse(res, spec, this.redactor);
       await this.backoff(attempt, policy, retryAfterMs, `HTTP ${res.status}`, opts, firstAt);
     }
+  }
+
+  /** The Authorization header's value for `token`, built once per token (not once per request). */
+  private bearer(token: string): string {
+    if (this.lastBearer?.token !== token) this.lastBearer = { token, header: `Bearer ${token}` };
+    return this.lastBearer.header;
   }
 
   private async govern(key: string, signal: AbortSignal | undefined): Promise<void> {
@@ -289,6 +295,11 @@ export class RequestLoop {
       throw new RecipeError('C011');
     }
   }
+}
+
+/** A success, unless the call says otherwise (CallSpec.isSuccess): any 2xx. */
+function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 /** Why an exchange failed, for a retry line: the kind, and the error code when there is one (ECONNREFUSED). */

@@ -73,6 +73,26 @@ describe('RateGovernor', () => {
     await waitingB;
     expect(second).toBe(true);
   });
+
+  it('takes a place at once only when acquire would not wait (tryAcquire), and counts it in flight', async () => {
+    const { t, governor } = fakeTime();
+    expect(governor.tryAcquire('c')).toBe(true);
+    governor.release('c', { status: 200, headers: { 'ratelimit-policy': '50;w=1' } });
+    // Spaced from now on: the first send goes at once, the next must wait its 20.4 ms, so not at once.
+    expect(governor.tryAcquire('c')).toBe(true);
+    expect(governor.tryAcquire('c')).toBe(false);
+    await governor.acquire('c');
+    expect(t.slept).toEqual([20.4]);
+    governor.release('c', { status: 200, headers: {} });
+    governor.release('c', { status: 200, headers: {} });
+    // A full window: no place until one in flight ends.
+    const full = fakeTime().governor;
+    for (let i = 0; i < 4; i++) expect(full.tryAcquire('d')).toBe(true);
+    full.release('d', { status: 429, headers: {} }); // window 1, 3 in flight
+    expect(full.tryAcquire('d')).toBe(false);
+    for (let i = 0; i < 3; i++) full.release('d', { status: 200, headers: {} });
+    expect(full.tryAcquire('d')).toBe(true);
+  });
 });
 
 describe('a client at a service rate limit', () => {
