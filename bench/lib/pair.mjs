@@ -81,15 +81,17 @@ export async function comparePair(runs, script, recipe, log) {
 /**
  * How far the pairs' own ratios (each recipe run over the run of the other side just before it) spread: a
  * ratio near its target is decided by the machine's noise when the middle half of its pairs straddles it.
+ * The pairs' median is there too: the figure itself is a ratio of two medians, which a machine whose speed
+ * drifts during the runs can put far from what the pairs, each run next to its partner, say.
  * @param {number[]} values  one side's wall times, in run order
  * @param {number[]} comparisons  the other side's, in the same order
- * @returns {string}  "9 pairs: 0.89–1.36, middle half 1.05–1.18"
+ * @returns {string}  "9 pairs: median 1.08, 0.89–1.36, middle half 1.05–1.18"
  */
 export function pairSpread(values, comparisons) {
   const ratios = values.map((v, i) => v / (comparisons[i] ?? Number.NaN)).filter(Number.isFinite);
   ratios.sort((a, b) => a - b);
   const at = (/** @type {number} */ q) => (ratios[Math.round(q * (ratios.length - 1))] ?? Number.NaN).toFixed(2);
-  return `${ratios.length} pairs: ${at(0)}–${at(1)}, middle half ${at(0.25)}–${at(0.75)}`;
+  return `${ratios.length} pairs: median ${median(ratios).toFixed(2)}, ${at(0)}–${at(1)}, middle half ${at(0.25)}–${at(0.75)}`;
 }
 
 /**
