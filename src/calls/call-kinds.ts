@@ -78,7 +78,10 @@ async function dryRunExecute(
   return { status: 'dry_run', result, connector_metadata: {}, execution_metadata: {} };
 }
 
-/** A write settled with --assume-sent: no answer was ever seen, so the step's result is null and $response says how it was settled. */
+/**
+ * A write settled with --assume-sent: no answer was ever seen, so the step's result is null and $response
+ * says how it was settled.
+ */
 function assumedSent(): Envelope {
   return { status: 'assumed_sent', result: null, connector_metadata: {}, execution_metadata: {} };
 }
