@@ -11,6 +11,7 @@ import {
   type HttpCallRequest,
 } from '../client/index.js';
 import { RecipeError } from '../errors/index.js';
+import type { ConnectorRef } from '../compile/plan.js';
 import type { TypeSource } from './dry-run.js';
 import { locationOf } from '../frame/step-errors.js';
 import { evaluate } from '../frame/eval.js';
@@ -190,16 +191,12 @@ export function stepConnectorId(
   const workspace = ref?.kind === 'lookup' ? ref.workspace : undefined;
   if (ref?.kind === 'lookup' && ref.definition.kind === 'literal' && (!workspace || workspace.kind === 'literal'))
     return resolveConnector(stepCtx, workspace ? String(workspace.value) : undefined, String(ref.definition.value));
-  return evaluatedConnectorId(stepCtx, scope, what);
+  if (!ref) return Promise.reject(new RecipeError('X015', what, locationOf(stepCtx.step.loc)));
+  return evaluatedConnectorId(stepCtx, scope, ref);
 }
 
-async function evaluatedConnectorId(
-  stepCtx: StepContext,
-  scope: Scope,
-  what: { entity: string; action: string },
-): Promise<string> {
-  const ref = stepCtx.step.connector ?? stepCtx.state.defaultConnector;
-  if (!ref) throw new RecipeError('X015', what, locationOf(stepCtx.step.loc));
+/** A connector ref with expressions: evaluated in the step's scope, then resolved. */
+async function evaluatedConnectorId(stepCtx: StepContext, scope: Scope, ref: ConnectorRef): Promise<string> {
   if (ref.kind === 'id') return String(await evaluate(ref.id, scope));
   const definition = String(await evaluate(ref.definition, scope));
   const workspace = ref.workspace ? String(await evaluate(ref.workspace, scope)) : undefined;
