@@ -50,7 +50,8 @@ export function toEnvelope(body: unknown, where: { entity: string; action: strin
     });
   }
   // Completed in place, not copied (a copy per request): every caller hands over a value it has just parsed
-  // and keeps no other reference to.
+  // and keeps no other reference to. status and result become own members even when the answer lacks them,
+  // as they were in the copy.
   const env = body as Record<string, unknown>;
   env.status = env.status;
   env.result = env.result;

@@ -87,6 +87,7 @@ export class RequestLoop {
 
   private readonly transport: HttpTransport;
   private readonly base: URL;
+  /** The last token's Authorization value (bearer()): tokens change rarely, requests many times a second. */
   private lastBearer: { readonly token: string; readonly header: string } | null = null;
   /** The base URL's origin, read once: every connector API call is keyed by it (a URL's getter builds it anew). */
   private readonly baseOrigin: string;
